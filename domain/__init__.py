@@ -1,0 +1,1 @@
+"""Howl domain: pure game rules, records and the event-sourced game library."""

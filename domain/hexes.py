@@ -1,0 +1,71 @@
+"""Hex geometry (W-1): axial coordinates ``(x, y)`` with six neighbours.
+
+>>> distance((0, 0), (2, 1))
+2
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+
+Hex = tuple[int, int]
+
+DIRECTIONS: tuple[Hex, ...] = ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1))
+
+
+def neighbours(h: Hex) -> tuple[Hex, ...]:
+    """The six hexes around ``h``, in a fixed order."""
+    x, y = h
+    return tuple((x + dx, y + dy) for dx, dy in DIRECTIONS)
+
+
+def distance(a: Hex, b: Hex) -> int:
+    """Straight distance in steps, ignoring terrain (W-1)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    return (abs(dx) + abs(dy) + abs(dx - dy)) // 2
+
+
+def step_distances(
+    start: Hex, passable: Callable[[Hex], bool], limit: int | None = None
+) -> dict[Hex, int]:
+    """Fewest steps from ``start`` to every hex reachable through passable hexes.
+
+    ``start`` itself is always included at distance 0; ``limit`` bounds the search.
+    """
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        steps = seen[here] + 1
+        if limit is not None and steps > limit:
+            continue
+        for nxt in neighbours(here):
+            if nxt not in seen and passable(nxt):
+                seen[nxt] = steps
+                queue.append(nxt)
+    return seen
+
+
+def shortest_path(start: Hex, goal: Hex, passable: Callable[[Hex], bool]) -> list[Hex] | None:
+    """One shortest path from ``start`` to ``goal`` (both included), or None."""
+    came: dict[Hex, Hex | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        if here == goal:
+            path = [here]
+            while (prev := came[path[-1]]) is not None:
+                path.append(prev)
+            return path[::-1]
+        for nxt in neighbours(here):
+            if nxt not in came and passable(nxt):
+                came[nxt] = here
+                queue.append(nxt)
+    return None
+
+
+def is_path(hexes: Iterable[Hex]) -> bool:
+    """True when each hex is a neighbour of the one before it."""
+    seq = list(hexes)
+    return all(distance(a, b) == 1 for a, b in zip(seq, seq[1:], strict=False))

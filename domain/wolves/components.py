@@ -1,0 +1,145 @@
+"""What is in the box: terrains, tiles, layouts, track values and scoring numbers (W-2 … W-11)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from domain.hexes import Hex
+
+TERRAINS: Final = ("forest", "mountain", "grassland", "tundra", "desert")
+PREY_TYPES: Final = ("deer", "boar", "raccoon", "hare", "moose")
+TRACKS: Final = ("spread", "speed", "howl")
+PHASES: Final = ("crescent", "quarter", "full")
+WATER: Final = "water"
+CHASM: Final = "chasm"
+
+LONE_WOLF: Final = "lone_wolf"
+PREY: Final = "prey"
+
+# W-2: region tile offsets -> terrain group (0..4), "water", plus marker.
+REGION_TILE: Final[tuple[tuple[Hex, int | str, str | None], ...]] = (
+    ((-3, -2), 0, None), ((-2, -2), 0, None), ((-1, -2), 0, LONE_WOLF),
+    ((-3, -1), 1, None), ((-3, 0), 1, None), ((-2, 0), 1, None),
+    ((-2, -1), 2, PREY), ((-1, -1), 2, None), ((-1, 0), 2, None),
+    ((0, -1), 3, None), ((1, -1), 3, None), ((1, 0), 3, None),
+    ((0, 0), WATER, None),
+    ((0, 1), 4, None), ((1, 1), 4, None), ((-1, 1), 4, LONE_WOLF),
+)  # fmt: skip
+
+# W-2: terrain of groups G0..G4 for region tiles 1..10.
+TILE_TERRAINS: Final[dict[int, tuple[str, str, str, str, str]]] = {
+    1: ("grassland", "forest", "tundra", "mountain", "desert"),
+    2: ("mountain", "forest", "grassland", "tundra", "desert"),
+    3: ("forest", "grassland", "desert", "mountain", "tundra"),
+    4: ("grassland", "desert", "tundra", "forest", "mountain"),
+    5: ("desert", "tundra", "mountain", "grassland", "forest"),
+    6: ("desert", "mountain", "grassland", "tundra", "forest"),
+    7: ("tundra", "mountain", "forest", "desert", "grassland"),
+    8: ("forest", "tundra", "desert", "grassland", "mountain"),
+    9: ("mountain", "grassland", "forest", "desert", "tundra"),
+    10: ("tundra", "desert", "mountain", "forest", "grassland"),
+}
+
+# W-2: start tile offsets -> terrain, side ("north"/"south"; None for chasm).
+START_TILE: Final[tuple[tuple[Hex, str, str | None], ...]] = (
+    ((-3, -2), "tundra", "north"), ((-2, -2), "mountain", "north"),
+    ((-1, -2), "desert", "north"), ((0, -1), "grassland", "north"),
+    ((1, -1), "forest", "north"),
+    ((-3, -1), CHASM, None), ((-2, -1), CHASM, None), ((-1, -1), CHASM, None),
+    ((-1, 0), CHASM, None), ((0, 0), CHASM, None), ((1, 0), CHASM, None),
+    ((-3, 0), "desert", "south"), ((-2, 0), "grassland", "south"),
+    ((-1, 1), "forest", "south"), ((0, 1), "tundra", "south"),
+    ((1, 1), "mountain", "south"),
+)  # fmt: skip
+
+# W-3: (start tile centre or None, region tile positions as (centre, rotated)).
+LAYOUTS: Final[dict[int, tuple[Hex | None, tuple[tuple[Hex, bool], ...]]]] = {
+    2: (None, (((8, 9), False), ((6, 5), False), ((3, 7), False), ((10, 13), False),
+               ((13, 11), False))),
+    3: ((8, 9), (((11, 7), False), ((4, 4), True), ((1, 6), True), ((5, 11), False),
+                 ((8, 12), True), ((13, 11), False))),
+    4: ((10, 10), (((13, 8), False), ((6, 5), True), ((3, 4), False), ((3, 7), True),
+                   ((7, 12), False), ((10, 13), True), ((17, 16), False), ((15, 12), False))),
+    5: ((10, 13), (((13, 11), False), ((9, 6), True), ((6, 8), True), ((3, 7), False),
+                   ((3, 10), True), ((7, 15), False), ((9, 19), False), ((10, 16), True),
+                   ((17, 19), False), ((15, 15), False))),
+}  # fmt: skip
+
+# W-4.2: region scoring tokens per player count (each entry one region's stack, top first).
+SCORING_STACKS: Final[dict[int, tuple[tuple[str, ...], ...]]] = {
+    2: (("crescent",), ("full",), ("full",), ("crescent", "quarter"), ("quarter", "full")),
+    3: (("crescent",),) * 2 + (("quarter",),) * 2 + (("full",),) * 2,
+    4: (("crescent",),) * 2 + (("quarter",),) * 3 + (("full",),) * 3,
+    5: (("crescent",),) * 3 + (("quarter",),) * 4 + (("full",),) * 3,
+}
+
+# W-4.4: prey stacks per player count as (type, count).
+PREY_STACKS: Final[dict[int, tuple[tuple[str, int], ...]]] = {
+    2: tuple((p, 1) for p in PREY_TYPES),
+    3: (("hare", 2), ("hare", 2), ("boar", 2), ("deer", 2), ("moose", 2), ("raccoon", 2)),
+    4: (("hare", 2), ("hare", 2), ("boar", 2), ("boar", 2), ("raccoon", 2), ("raccoon", 2),
+        ("deer", 2), ("moose", 2)),
+    5: tuple((p, 2) for p in PREY_TYPES for _ in range(2)),
+}  # fmt: skip
+
+# W-5: attribute tracks; value index = dens taken from that track.
+TRACK_VALUES: Final[dict[str, tuple[int, ...]]] = {
+    "spread": (2, 3, 3, 4, 4),
+    "speed": (3, 4, 4, 5, 5),
+    "howl": (2, 3, 3, 4, 4),
+}
+DENS_PER_TRACK: Final = 4
+# Bonus token for taking the 2nd and 4th den of a track: (3-5 players, 2 players).
+TRACK_BONUS: Final[dict[str, dict[int, tuple[str, str]]]] = {
+    "spread": {2: ("action", "action"), 4: ("terrain", "terrain")},
+    "speed": {2: ("terrain", "action"), 4: ("action", "terrain")},
+    "howl": {2: ("terrain", "action"), 4: ("action", "terrain")},
+}
+TRACK_VP: Final[dict[bool, tuple[int, ...]]] = {  # key: two-player game
+    False: (0, 0, 0, 3, 7),
+    True: (0, 0, 0, 2, 5),
+}
+LAIRS: Final = 4
+LAIR_VP: Final = (0, 5, 10, 15, 20)
+PACK_TRACK: Final = ("pack", "pack", "alpha", "pack", "pack", "alpha", "pack", "pack")
+PACK_VP: Final = (0, 1, 2, 3, 4, 6, 8, 10, 12)
+PREY_VP: Final[dict[bool, tuple[int, ...]]] = {
+    False: (0, 1, 4, 9, 16, 25),
+    True: (0, 2, 5, 9, 14, 20),
+}
+START_WOLVES: Final = {"alpha": 2, "pack": 2}
+PIECES_PER_PLAYER: Final = 2 + 2 + 3 * DENS_PER_TRACK + LAIRS + len(PACK_TRACK)
+
+# W-6: action costs in terrain.
+COSTS: Final = {"move": 1, "den": 2, "lair": 2, "howl": 2, "dominate": 3}
+ACTIONS_PER_TURN: Final = 2
+
+# W-6 occupancy: hierarchy rank of player pieces.
+RANK: Final = {"den": 0, "pack": 1, "alpha": 2, "lair": 3}
+CONTROL: Final = {"pack": 1, "alpha": 1, "den": 1, "lair": 3}
+MAX_PIECES_PER_HEX: Final = 2
+
+# W-7: phase dates by player count (and the two-player big map).
+PHASE_DATES: Final[dict[int, tuple[int, int, int]]] = {
+    2: (7, 13, 18),
+    3: (9, 17, 22),
+    4: (11, 20, 26),
+    5: (13, 23, 30),
+}
+BIG_MAP_PHASE_DATES: Final = (9, 17, 22)
+
+# W-8: (first, second) values per scoring token.
+TOKEN_VALUES: Final = {"crescent": (4, 2), "quarter": (6, 3), "full": (8, 4)}
+
+# W-11: automaton pack by the region's token stack (hex offset from the water, kind).
+AUTOMATON: Final[dict[tuple[str, ...], tuple[tuple[Hex, str], ...]]] = {
+    ("crescent",): (((1, 0), "pack"), ((1, 0), "pack")),
+    ("crescent", "quarter"): (((1, 0), "lair"),),
+    ("full",): (((1, 0), "lair"), ((1, 0), "alpha")),
+    ("quarter", "full"): (((1, 0), "lair"), ((1, 1), "alpha"), ((1, 1), "alpha")),
+}
+
+# W-5: default double-sided terrain tiles, slot i showing T[i-1] front, T[i] back.
+DEFAULT_TERRAIN_TILES: Final = tuple(
+    (TERRAINS[i], TERRAINS[(i + 1) % len(TERRAINS)]) for i in range(len(TERRAINS))
+)

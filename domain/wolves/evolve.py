@@ -1,0 +1,207 @@
+"""``evolve(state, event) -> state``: how each event changes a position."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import singledispatch
+
+from domain.hexes import Hex
+from domain.wolves import components as box
+from domain.wolves import events as ev
+from domain.wolves.state import Piece, PlayerBoard, State
+
+
+def evolve(state: State, event: ev.Event) -> State:
+    """The state after ``event``; ``state`` itself is left unchanged."""
+    return apply(state.copy(), event)
+
+
+def fold(state: State, events: list[ev.Event]) -> State:
+    """The state after all ``events`` in order."""
+    out = state.copy()
+    for event in events:
+        apply(out, event)
+    return out
+
+
+def apply(state: State, event: ev.Event) -> State:
+    """Apply ``event`` to a state this caller owns (changes it in place) and return it."""
+    _apply(event, state)
+    return state
+
+
+def _add(state: State, h: Hex, piece: Piece) -> None:
+    state.pieces[h] = (*state.pieces.get(h, ()), piece)
+
+
+def _remove(state: State, h: Hex, piece: Piece) -> None:
+    here = list(state.pieces[h])
+    here.remove(piece)
+    if here:
+        state.pieces[h] = tuple(here)
+    else:
+        del state.pieces[h]
+
+
+def _set_board(state: State, seat: int, board: PlayerBoard) -> None:
+    boards = list(state.boards)
+    boards[seat] = board
+    state.boards = tuple(boards)
+
+
+def _pay(state: State, seat: int, paid: ev.Paid) -> None:
+    board = state.boards[seat]
+    flipped = list(board.flipped)
+    for slot in paid.tiles:
+        flipped[slot] = not flipped[slot]
+    _set_board(
+        state,
+        seat,
+        replace(
+            board,
+            flipped=tuple(flipped),
+            bonus_terrain=board.bonus_terrain - paid.bonus_terrain,
+        ),
+    )
+    state.actions_left -= 1
+
+
+@singledispatch
+def _apply(event: object, state: State) -> None:
+    raise TypeError(f"not a Wolves event: {event!r}")
+
+
+@_apply.register
+def _(event: ev.WolvesDrafted, state: State) -> None:
+    _add(state, event.hex, Piece(event.player, "alpha"))
+    _add(state, event.hex, Piece(event.player, "pack"))
+    state.draft_picks += 1
+    if state.drafting:
+        state.player = state.table.draft_order[state.draft_picks]
+    else:
+        state.player = 0
+        state.actions_left = box.ACTIONS_PER_TURN
+
+
+@_apply.register
+def _(event: ev.BonusActionSpent, state: State) -> None:
+    board = state.boards[event.player]
+    _set_board(state, event.player, replace(board, bonus_action=board.bonus_action - 1))
+    state.actions_left += 1
+
+
+@_apply.register
+def _(event: ev.WolvesMoved, state: State) -> None:
+    _pay(state, event.player, event.paid)
+    for m in event.moves:
+        _remove(state, m.src, Piece(event.player, m.kind))
+        _add(state, m.dst, Piece(event.player, m.kind))
+
+
+@_apply.register
+def _(event: ev.WolfPushed, state: State) -> None:
+    _remove(state, event.src, Piece(event.player, event.kind))
+    _add(state, event.dst, Piece(event.player, event.kind))
+
+
+@_apply.register
+def _(event: ev.DenBuilt, state: State) -> None:
+    _pay(state, event.player, event.paid)
+    _add(state, event.hex, Piece(event.player, "den"))
+    _set_board(state, event.player, state.boards[event.player].with_den(event.track))
+
+
+@_apply.register
+def _(event: ev.LairBuilt, state: State) -> None:
+    _pay(state, event.player, event.paid)
+    _remove(state, event.hex, Piece(event.player, "den"))
+    _add(state, event.hex, Piece(event.player, "lair"))
+    board = state.boards[event.player]
+    _set_board(state, event.player, replace(board, lairs=board.lairs + 1))
+    state.moonlight = (*state.moonlight, f"den:{event.player}")
+
+
+@_apply.register
+def _(event: ev.LoneWolfHowled, state: State) -> None:
+    _pay(state, event.player, event.paid)
+    state.lone_wolves = state.lone_wolves - {event.hex}
+    _add(state, event.hex, Piece(event.player, event.wolf))
+    board = state.boards[event.player]
+    _set_board(state, event.player, replace(board, wolves=board.wolves + 1))
+    state.moonlight = (*state.moonlight, "lone_wolf")
+
+
+@_apply.register
+def _(event: ev.PieceDominated, state: State) -> None:
+    _pay(state, event.player, event.paid)
+    _remove(state, event.hex, Piece(event.victim, event.piece))
+    _add(state, event.hex, Piece(event.player, event.replacement))
+    board = state.boards[event.player]
+    if event.track is not None:
+        board = board.with_den(event.track)
+    else:
+        board = replace(board, wolves=board.wolves + 1)
+    _set_board(state, event.player, board)
+    state.moonlight = (*state.moonlight, f"{event.piece}:{event.victim}")
+
+
+@_apply.register
+def _(event: ev.BonusTokenGained, state: State) -> None:
+    board = state.boards[event.player]
+    if event.token == "action":
+        _set_board(state, event.player, replace(board, bonus_action=board.bonus_action + 1))
+    else:
+        _set_board(state, event.player, replace(board, bonus_terrain=board.bonus_terrain + 1))
+
+
+@_apply.register
+def _(event: ev.PreyHunted, state: State) -> None:
+    kind, count = state.prey[event.hex]
+    if count > 1:
+        state.prey[event.hex] = (kind, count - 1)
+    else:
+        del state.prey[event.hex]
+    board = state.boards[event.player]
+    _set_board(state, event.player, replace(board, prey=(*board.prey, event.prey)))
+
+
+@_apply.register
+def _(event: ev.Passed, state: State) -> None:
+    state.actions_left = 0
+
+
+@_apply.register
+def _(event: ev.TurnEnded, state: State) -> None:
+    if event.next_player == 0:
+        state.round_start_date = state.date
+    state.player = event.next_player
+    state.actions_left = box.ACTIONS_PER_TURN
+    state.stalled_rounds = event.stalled_rounds
+
+
+@_apply.register
+def _(event: ev.RegionScored, state: State) -> None:
+    state.scoring[event.region] = state.scoring[event.region][1:]
+    for s in event.standings:
+        if s.seat is not None and s.points:
+            board = state.boards[s.seat]
+            _set_board(
+                state,
+                s.seat,
+                replace(
+                    board,
+                    region_points=board.region_points + s.points,
+                    region_tokens=board.region_tokens + int(s.token),
+                ),
+            )
+
+
+@_apply.register
+def _(event: ev.PhaseScored, state: State) -> None:
+    state.phases_scored += 1
+
+
+@_apply.register
+def _(event: ev.GameEnded, state: State) -> None:
+    state.finished = True
+    state.actions_left = 0

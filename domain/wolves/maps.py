@@ -1,0 +1,90 @@
+"""The map a setup describes: terrain per hex, regions, markers, start-tile sides (W-2, W-3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.hexes import Hex, neighbours
+from domain.wolves import components as box
+from domain.wolves.setup import Setup
+
+
+@dataclass(frozen=True, slots=True)
+class GameMap:
+    """Static geometry of one game. Regions are numbered from 1 in setup order."""
+
+    terrain: dict[Hex, str]
+    region_of: dict[Hex, int]
+    side: dict[Hex, str]
+    markers: dict[Hex, str]
+    regions: tuple[int, ...]
+    region_hexes: dict[int, tuple[Hex, ...]]
+    land_neighbours: dict[Hex, tuple[Hex, ...]]
+    lair_sites: frozenset[Hex]
+
+    def is_land(self, h: Hex) -> bool:
+        """True for a forest, mountain, grassland, tundra or desert hex on the map."""
+        return h in self.land_neighbours
+
+    def water_of(self, region: int) -> Hex | None:
+        """The region's (first) water source."""
+        return next((h for h in self.region_hexes[region] if self.terrain[h] == box.WATER), None)
+
+
+def tile_hexes(tile: int, centre: Hex, rotated: bool) -> list[tuple[Hex, str, str | None]]:
+    """The 16 hexes of a region tile as (hex, terrain, marker) (W-1, W-2)."""
+    terrains = box.TILE_TERRAINS[tile]
+    out = []
+    for (ox, oy), group, marker in box.REGION_TILE:
+        sign = -1 if rotated else 1
+        h = (centre[0] + sign * ox, centre[1] + sign * oy)
+        out.append((h, box.WATER if group == box.WATER else terrains[int(group)], marker))
+    return out
+
+
+def build_map(setup: Setup) -> GameMap:
+    """Lay out the map of a setup, from tiles or from its custom map."""
+    terrain: dict[Hex, str] = {}
+    region_of: dict[Hex, int] = {}
+    side: dict[Hex, str] = {}
+    markers: dict[Hex, str] = {}
+    regions: list[int] = []
+    if setup.custom_map is not None:
+        for cell in setup.custom_map.hexes:
+            terrain[cell.hex] = cell.terrain
+            if cell.region is not None:
+                region_of[cell.hex] = cell.region
+            if cell.marker:
+                markers[cell.hex] = cell.marker
+        regions = [r.id for r in setup.custom_map.regions]
+    else:
+        if setup.start is not None:
+            for (ox, oy), kind, where in box.START_TILE:
+                h = (setup.start[0] + ox, setup.start[1] + oy)
+                terrain[h] = kind
+                if where:
+                    side[h] = where
+        for region, placed in enumerate(setup.tiles, start=1):
+            regions.append(region)
+            for h, kind, marker in tile_hexes(placed.tile, placed.center, placed.rotated):
+                terrain[h] = kind
+                region_of[h] = region
+                if marker:
+                    markers[h] = marker
+    land = {h for h, t in terrain.items() if t in box.TERRAINS}
+    land_neighbours = {h: tuple(n for n in neighbours(h) if n in land) for h in land}
+    region_hexes: dict[int, list[Hex]] = {r: [] for r in regions}
+    for h, r in region_of.items():
+        region_hexes.setdefault(r, []).append(h)
+    waters = [h for h, t in terrain.items() if t == box.WATER]
+    lair_sites = frozenset(n for w in waters for n in neighbours(w) if n in land)
+    return GameMap(
+        terrain=terrain,
+        region_of=region_of,
+        side=side,
+        markers=markers,
+        regions=tuple(regions),
+        region_hexes={r: tuple(sorted(hs, key=lambda h: (h[1], h[0]))) for r, hs in region_hexes.items()},
+        land_neighbours=land_neighbours,
+        lair_sites=lair_sites,
+    )

@@ -1,0 +1,126 @@
+"""The explicit setup of a game (W-3, W-4) and its generation from a seed."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from domain.hexes import Hex
+from domain.wolves import components as box
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Digital-edition options (W-12); all off by default."""
+
+    random_terrain: bool = False
+    lone_wolves_per_region: int = 2
+    big_map: bool = False
+    stall_limit_rounds: int | None = None
+    auto_push: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A seat: display name, colour and home terrain (faction)."""
+
+    name: str
+    color: str
+    terrain: str
+
+
+@dataclass(frozen=True, slots=True)
+class RegionTile:
+    """A region tile as dealt: number, centre, rotation, scoring stack (top first), prey."""
+
+    tile: int
+    center: Hex
+    rotated: bool = False
+    scoring: tuple[str, ...] = ()
+    prey: tuple[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MapHex:
+    """One hex of a custom map."""
+
+    hex: Hex
+    terrain: str
+    region: int | None = None
+    marker: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MapRegion:
+    """One region of a custom map: id, scoring stack (top first), prey stack."""
+
+    id: int
+    scoring: tuple[str, ...] = ()
+    prey: tuple[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CustomMap:
+    """An explicit map: any set of hexes with terrain, region and markers."""
+
+    hexes: tuple[MapHex, ...]
+    regions: tuple[MapRegion, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Everything a game starts from; a record's ``setup`` is authoritative over its seed."""
+
+    seed: int | None = None
+    options: Options = field(default_factory=Options)
+    start: Hex | None = None
+    tiles: tuple[RegionTile, ...] = ()
+    custom_map: CustomMap | None = None
+    terrain_tiles: tuple[tuple[str, str], ...] = box.DEFAULT_TERRAIN_TILES
+
+
+def layout_for(players: int, options: Options) -> tuple[Hex | None, tuple[tuple[Hex, bool], ...]]:
+    """Start tile centre and region positions for a player count (W-3, W-12 big map)."""
+    if players == 2 and options.big_map:
+        return box.LAYOUTS[3]
+    return box.LAYOUTS[players]
+
+
+def generate_setup(players: int, seed: int, options: Options | None = None) -> Setup:
+    """Deal a random setup for 2–5 players, reproducible from ``seed`` (W-4).
+
+    >>> generate_setup(3, seed=1).start
+    (8, 9)
+    """
+    if not 2 <= players <= 5:
+        raise ValueError(f"The Wolves is for 2 to 5 players, not {players}")
+    options = options or Options()
+    rng = random.Random(seed)
+    start, positions = layout_for(players, options)
+    count = len(positions)
+    numbers = rng.sample(range(1, 11), count)
+    stacks = _scoring_stacks(players, options, count)
+    rng.shuffle(stacks)
+    prey = list(_prey_stacks(players, options, count))
+    rng.shuffle(prey)
+    tiles = tuple(
+        RegionTile(n, centre, rotated, stack, p)
+        for n, (centre, rotated), stack, p in zip(numbers, positions, stacks, prey, strict=True)
+    )
+    return Setup(seed=seed, options=options, start=start, tiles=tiles)
+
+
+def _scoring_stacks(players: int, options: Options, regions: int) -> list[tuple[str, ...]]:
+    if players == 2 and options.big_map:
+        # Decision: the big map adds one single quarter token to the two-player stacks.
+        return [*box.SCORING_STACKS[2], ("quarter",)]
+    stacks = list(box.SCORING_STACKS[players])
+    assert len(stacks) == regions
+    return stacks
+
+
+def _prey_stacks(players: int, options: Options, regions: int) -> list[tuple[str, int]]:
+    if players == 2:
+        singles = list(box.PREY_STACKS[2])
+        return (singles * 2)[:regions]
+    return list(box.PREY_STACKS[players])
