@@ -143,3 +143,7 @@ AUTOMATON: Final[dict[tuple[str, ...], tuple[tuple[Hex, str], ...]]] = {
 DEFAULT_TERRAIN_TILES: Final = tuple(
     (TERRAINS[i], TERRAINS[(i + 1) % len(TERRAINS)]) for i in range(len(TERRAINS))
 )
+
+# The engine's rules version: stored with every game; bump it whenever a change to the
+# engine could change the events or result of an existing record.
+RULES_VERSION: Final = "wolves-1"
