@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 Hex = tuple[int, int]
 
@@ -27,23 +27,24 @@ def distance(a: Hex, b: Hex) -> int:
 
 
 def step_distances(
-    start: Hex, passable: Callable[[Hex], bool], limit: int | None = None
+    start: Hex, graph: Mapping[Hex, Iterable[Hex]], limit: int | None = None
 ) -> dict[Hex, int]:
-    """Fewest steps from ``start`` to every hex reachable through passable hexes.
+    """Fewest steps from ``start`` to every hex reachable in ``graph`` (hex → passable neighbours).
 
     ``start`` itself is always included at distance 0; ``limit`` bounds the search.
     """
     seen = {start: 0}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        steps = seen[here] + 1
-        if limit is not None and steps > limit:
-            continue
-        for nxt in neighbours(here):
-            if nxt not in seen and passable(nxt):
-                seen[nxt] = steps
-                queue.append(nxt)
+    frontier = [start]
+    steps = 0
+    while frontier and (limit is None or steps < limit):
+        steps += 1
+        nxt = []
+        for here in frontier:
+            for n in graph.get(here, ()):
+                if n not in seen:
+                    seen[n] = steps
+                    nxt.append(n)
+        frontier = nxt
     return seen
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from domain.hexes import Hex, distance, step_distances
+from domain.hexes import Hex, distance
 from domain.wolves import components as box
 from domain.wolves.actions import (
     Action,
@@ -158,7 +158,7 @@ def move_destinations(state: State) -> dict[tuple[Hex, str], list[Hex]]:
     out: dict[tuple[Hex, str], list[Hex]] = {}
     for src, kind in sorted(set(state.wolves_of(seat))):
         dests = []
-        for h in step_distances(src, gmap.is_land, speed):
+        for h in gmap.steps_from(src, speed):
             if h == src or not affordable[gmap.terrain[h]]:
                 continue
             try:

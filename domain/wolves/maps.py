@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
-from domain.hexes import Hex, neighbours
+from domain.hexes import Hex, neighbours, step_distances
 from domain.wolves import components as box
 from domain.wolves.setup import Setup
 
@@ -21,6 +22,20 @@ class GameMap:
     region_hexes: dict[int, tuple[Hex, ...]]
     land_neighbours: dict[Hex, tuple[Hex, ...]]
     lair_sites: frozenset[Hex]
+    _reach: dict[tuple[Hex, int | None], dict[Hex, int]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def steps_from(self, src: Hex, limit: int | None = None) -> dict[Hex, int]:
+        """Fewest steps through land from ``src`` to each land hex within ``limit`` (cached).
+
+        Pieces never block passing through (W-6.1), so this depends on the map alone.
+        """
+        key = (src, limit)
+        found = self._reach.get(key)
+        if found is None:
+            found = self._reach[key] = step_distances(src, self.land_neighbours, limit)
+        return found
 
     def is_land(self, h: Hex) -> bool:
         """True for a forest, mountain, grassland, tundra or desert hex on the map."""
@@ -42,8 +57,9 @@ def tile_hexes(tile: int, centre: Hex, rotated: bool) -> list[tuple[Hex, str, st
     return out
 
 
+@lru_cache(maxsize=512)
 def build_map(setup: Setup) -> GameMap:
-    """Lay out the map of a setup, from tiles or from its custom map."""
+    """Lay out the map of a setup, from tiles or from its custom map (cached per setup)."""
     terrain: dict[Hex, str] = {}
     region_of: dict[Hex, int] = {}
     side: dict[Hex, str] = {}

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from domain.hexes import Hex, distance, is_path, step_distances
+from domain.hexes import Hex, distance, is_path
 from domain.wolves import components as box
 from domain.wolves import events as ev
 from domain.wolves.actions import (
@@ -153,7 +153,7 @@ def check_destination(state: State, seat: int, kind: str, h: Hex, rule: str) -> 
 def push_options(state: State, src: Hex, owner: int) -> list[Hex]:
     """The nearest hexes a wolf pushed from ``src`` may go to, lowest ``y`` then ``x`` first."""
     gmap = state.table.map
-    steps = step_distances(src, gmap.is_land)
+    steps = gmap.steps_from(src)
     best: int | None = None
     found: list[Hex] = []
     for h, d in sorted(steps.items(), key=lambda kv: (kv[1], kv[0][1], kv[0][0])):
@@ -299,9 +299,9 @@ def _check_reach(state: State, src: Hex, dst: Hex, path: tuple[Hex, ...] | None,
         if len(full) - 1 > speed:
             raise IllegalAction("W-6.1", f"the path to {fmt(dst)} takes {len(full) - 1} steps, speed is {speed}")
         return
-    steps = step_distances(src, gmap.is_land, speed).get(dst)
+    steps = gmap.steps_from(src, speed).get(dst)
     if steps is None:
-        far = step_distances(src, gmap.is_land).get(dst)
+        far = gmap.steps_from(src).get(dst)
         need = "no land path" if far is None else f"{far} steps"
         raise IllegalAction(
             "W-6.1", f"{fmt(dst)} is out of reach from {fmt(src)}: {need}, wolf speed is {speed}"
@@ -454,18 +454,15 @@ _HANDLERS: dict[type, Callable[[State, object, Emit], None]] = {
 def hunts(state: State, seat: int) -> list[tuple[Hex, str]]:
     """Prey stacks a seat hunts now: 3+ of its wolf hexes adjacent, type not held (W-6.7)."""
     held = state.boards[seat].prey
-    gmap = state.table.map
+    if all(kind in held for kind, _ in state.prey.values()):
+        return []
+    wolves = {h for h, _ in state.wolves_of(seat)}
     found = []
     for h in sorted(state.prey, key=lambda p: (p[1], p[0])):
         kind = state.prey[h][0]
         if kind in held:
             continue
-        around = sum(
-            1
-            for n in gmap.land_neighbours.get(h, ())
-            if any(p.player == seat and p.kind in ("alpha", "pack") for p in state.at(n))
-        )
-        if around >= 3:
+        if sum(n in wolves for n in state.table.map.land_neighbours.get(h, ())) >= 3:
             found.append((h, kind))
             held = (*held, kind)
     return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from domain.hexes import Hex
+from domain.hexes import Hex, distance
 from domain.wolves import components as box
 
 
@@ -95,6 +95,8 @@ def generate_setup(players: int, seed: int, options: Options | None = None) -> S
     if not 2 <= players <= 5:
         raise ValueError(f"The Wolves is for 2 to 5 players, not {players}")
     options = options or Options()
+    if options.big_map and players != 2:
+        raise ValueError("big_map is a two-player option (W-12)")
     rng = random.Random(seed)
     start, positions = layout_for(players, options)
     count = len(positions)
@@ -107,7 +109,53 @@ def generate_setup(players: int, seed: int, options: Options | None = None) -> S
         RegionTile(n, centre, rotated, stack, p)
         for n, (centre, rotated), stack, p in zip(numbers, positions, stacks, prey, strict=True)
     )
+    if options.random_terrain or options.lone_wolves_per_region != 2:
+        custom = _explicit_map(start, tiles, options, rng)
+        return Setup(seed=seed, options=options, custom_map=custom)
     return Setup(seed=seed, options=options, start=start, tiles=tiles)
+
+
+def _explicit_map(
+    start: Hex | None, tiles: tuple[RegionTile, ...], options: Options, rng: random.Random
+) -> CustomMap:
+    """Write the dealt tiles out as a custom map, applying W-12's map options.
+
+    ``random_terrain`` deals 3 hexes of each terrain per region; markers move to random
+    hexes not next to the water source (so lair sites stay free). Extra lone wolves of
+    ``lone_wolves_per_region`` go on random hexes of that kind too.
+    """
+    from domain.wolves.maps import tile_hexes  # maps imports this module
+
+    hexes: list[MapHex] = []
+    if start is not None:
+        for (ox, oy), terrain, _ in box.START_TILE:
+            hexes.append(MapHex((start[0] + ox, start[1] + oy), terrain))
+    regions = []
+    for region, placed in enumerate(tiles, start=1):
+        cells = tile_hexes(placed.tile, placed.center, placed.rotated)
+        water = next(h for h, t, _ in cells if t == box.WATER)
+        land = [(h, t, m) for h, t, m in cells if t != box.WATER]
+        if options.random_terrain:
+            terrains = [t for t in box.TERRAINS for _ in range(3)]
+            rng.shuffle(terrains)
+            land = [(h, t, None) for (h, _, _), t in zip(land, terrains, strict=True)]
+        markers = {h: m for h, _, m in land if m}
+        if options.random_terrain:
+            markers = {}
+        lone = [h for h, m in markers.items() if m == box.LONE_WOLF]
+        for h in lone[options.lone_wolves_per_region :]:
+            del markers[h]
+        free = [h for h, _, _ in land if h not in markers and distance(h, water) > 1]
+        rng.shuffle(free)
+        wanted = [box.LONE_WOLF] * (options.lone_wolves_per_region - min(len(lone), options.lone_wolves_per_region))
+        if box.PREY not in markers.values():
+            wanted.append(box.PREY)
+        for kind in wanted:
+            markers[free.pop()] = kind
+        hexes.append(MapHex(water, box.WATER, region))
+        hexes.extend(MapHex(h, t, region, markers.get(h)) for h, t, _ in land)
+        regions.append(MapRegion(region, placed.scoring, placed.prey))
+    return CustomMap(tuple(hexes), tuple(regions))
 
 
 def _scoring_stacks(players: int, options: Options, regions: int) -> list[tuple[str, ...]]:
