@@ -117,6 +117,8 @@ def evaluate(state: State, seat: int) -> float:
     value += 0.3 * len(showing)
     if state.finished:
         return value
+    if state.player == seat:
+        value += 1.3 * state.actions_left  # an action in hand is worth more than a token
     value += _region_outlook(state, seat)
     value += _prey_outlook(state, seat)
     return value

@@ -454,15 +454,16 @@ _HANDLERS: dict[type, Callable[[State, object, Emit], None]] = {
 def hunts(state: State, seat: int) -> list[tuple[Hex, str]]:
     """Prey stacks a seat hunts now: 3+ of its wolf hexes adjacent, type not held (W-6.7)."""
     held = state.boards[seat].prey
-    if all(kind in held for kind, _ in state.prey.values()):
+    wanted = sorted((h for h, (kind, _) in state.prey.items() if kind not in held),
+                    key=lambda p: (p[1], p[0]))  # fmt: skip
+    if not wanted:
         return []
     wolves = {h for h, _ in state.wolves_of(seat)}
+    neighbours = state.table.map.land_neighbours
     found = []
-    for h in sorted(state.prey, key=lambda p: (p[1], p[0])):
+    for h in wanted:
         kind = state.prey[h][0]
-        if kind in held:
-            continue
-        if sum(n in wolves for n in state.table.map.land_neighbours.get(h, ())) >= 3:
+        if kind not in held and sum(n in wolves for n in neighbours.get(h, ())) >= 3:
             found.append((h, kind))
             held = (*held, kind)
     return found

@@ -1,0 +1,293 @@
+"""``GameLibrary``: the event-sourced store of uploaded games (an eventsourcing Application).
+
+Uploading runs the engine over the whole record and saves the game's stream — the
+``Uploaded`` event and one ``Happened`` per domain event — in one transaction; an
+illegal record stores nothing. A game is named by its canonical record's SHA-256, so
+uploading it again (even concurrently) stores nothing more. Games never change after
+upload (only their metadata does), so states per step are folded once and cached.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, ClassVar
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import Environment, EnvType
+
+from domain.store.backend import StoreConfig, prepare_store, store_env
+from domain.store.game import Game, check_visibility, clean_tags, game_id_for, record_digest
+from domain.wolves import codec
+from domain.wolves import components as box
+from domain.wolves.events import Event
+from domain.wolves.evolve import apply
+from domain.wolves.state import State
+
+SNAPSHOT_INTERVAL = 100
+"""A snapshot of a ``Game`` aggregate every this many of its events."""
+
+
+class UnknownGame(LookupError):
+    """No game with this id is stored."""
+
+    def __init__(self, game_id: UUID) -> None:
+        super().__init__(f"no game {game_id}")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True)
+class UploadResult:
+    """The id of an uploaded game; ``created`` is False when it was already stored."""
+
+    game_id: UUID
+    created: bool
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A stored game's metadata and counts."""
+
+    game_id: UUID
+    digest: str
+    uploaded_at: datetime
+    uploaded_by: str | None
+    title: str | None
+    tags: tuple[str, ...]
+    visibility: str
+    rules_version: str
+    actions: int
+    events: int
+    finished: bool
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    """One stored domain event: ``seq`` its 0-based place in the game, ``step`` its action's."""
+
+    seq: int
+    step: int
+    event: Event
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seq": …, "step": …, "type": …, <fields>}`` (see ``domain.wolves.codec``)."""
+        return {"seq": self.seq, "step": self.step, **codec.event_to_json(self.event)}
+
+
+class GameLibrary(Application):
+    """Uploaded games, one ``Game`` stream each, on SQLite or PostgreSQL.
+
+    Build it with :meth:`open` from a store URL (the environment is never read here).
+    """
+
+    name = "games"  # PostgreSQL tables: games_events, games_snapshots
+    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: SNAPSHOT_INTERVAL}
+    cached_games = 32
+    """Games whose per-step states are kept in memory."""
+
+    def __init__(self, env: EnvType | None = None) -> None:
+        super().__init__(env)
+        self._states: OrderedDict[UUID, list[State]] = OrderedDict()
+        self._states_lock = threading.Lock()
+
+    @classmethod
+    def open(cls, config: StoreConfig | str) -> GameLibrary:
+        """A library on the store ``config`` names (a URL or a ``StoreConfig``)."""
+        config = StoreConfig(config) if isinstance(config, str) else config
+        prepare_store(config)
+        return cls(store_env(config))
+
+    def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
+        """Only the given settings (plus snapshotting): never ``os.environ``."""
+        return Environment(name, {"IS_SNAPSHOTTING_ENABLED": "y", **(env or {})})
+
+    # --- writing ------------------------------------------------------------------------
+
+    def upload(
+        self,
+        record: bytes | str | Mapping[str, Any] | Any,
+        uploaded_by: str | None = None,
+        title: str | None = None,
+        tags: Iterable[str] = (),
+        visibility: str = "public",
+    ) -> UploadResult:
+        """Validate ``record`` with the engine and store the game with all its events.
+
+        ``record`` is JSON (bytes or text), a parsed document or a ``Record``. ``title``
+        defaults to the record's ``meta.title``. Raises ``InvalidRecord`` or
+        ``RecordError`` for a bad record (nothing is stored); a game already stored is
+        left as it is and its id returned with ``created=False``.
+        """
+        from domain.wolves.records import Record, read_record, write_record
+        from domain.wolves.replay import replay
+
+        check_visibility(visibility)
+        tags = clean_tags(tags)
+        rec = record if isinstance(record, Record) else read_record(record)
+        canonical = write_record(rec)
+        digest = record_digest(canonical)
+        game_id = game_id_for(digest)
+        if self.recorder.select_events(game_id, limit=1):
+            return UploadResult(game_id, created=False)
+        played = replay(rec)
+        if title is None:
+            title = (rec.meta or {}).get("title") or None
+        game = Game(
+            digest=digest,
+            record=canonical.decode("utf-8"),
+            uploaded_by=uploaded_by,
+            title=title,
+            tags=list(tags),
+            visibility=visibility,
+            rules_version=box.RULES_VERSION,
+            actions=len(rec.actions),
+        )
+        for step, caused in enumerate(played.steps):
+            for domain_event in caused:
+                doc = codec.event_to_json(domain_event)
+                game.happened(step, doc.pop("type"), doc)
+        try:
+            self.save(game)
+        except IntegrityError:  # stored meanwhile by a concurrent upload
+            return UploadResult(game_id, created=False)
+        return UploadResult(game_id, created=True)
+
+    def retitle(self, game_id: UUID, title: str | None) -> None:
+        """Change a game's title (None or blank: no title)."""
+        game = self._game(game_id)
+        title = (title or "").strip() or None
+        if title != game.title:
+            game.retitle(title)
+            self.save(game)
+
+    def retag(self, game_id: UUID, tags: Iterable[str]) -> None:
+        """Replace a game's tags."""
+        game = self._game(game_id)
+        cleaned = clean_tags(tags)
+        if cleaned != game.tags:
+            game.retag(list(cleaned))
+            self.save(game)
+
+    def set_visibility(self, game_id: UUID, visibility: str) -> None:
+        """Make a game ``public`` or ``private``."""
+        check_visibility(visibility)
+        game = self._game(game_id)
+        if visibility != game.visibility:
+            game.change_visibility(visibility)
+            self.save(game)
+
+    # --- reading ------------------------------------------------------------------------
+
+    def exists(self, game_id: UUID) -> bool:
+        """True when a game with this id is stored."""
+        return bool(self.recorder.select_events(game_id, limit=1))
+
+    def info(self, game_id: UUID) -> GameInfo:
+        """A game's metadata and counts."""
+        game = self._game(game_id)
+        return GameInfo(
+            game.id, game.digest, game.uploaded_at, game.uploaded_by, game.title, game.tags,
+            game.visibility, game.rules_version, game.actions, game.events, game.finished,
+        )  # fmt: skip
+
+    def record(self, game_id: UUID) -> bytes:
+        """The game's record as uploaded, in canonical JSON (byte for byte as stored)."""
+        return self._uploaded(game_id).record.encode("utf-8")
+
+    def game_events(
+        self, game_id: UUID, start: int = 0, limit: int | None = None
+    ) -> list[GameEvent]:
+        """The game's domain events from ``start`` (0-based), at most ``limit`` of them."""
+        if start < 0 or (limit is not None and limit < 0):
+            raise ValueError("start and limit must not be negative")
+        if limit == 0:
+            return []
+        first = start + Game.INITIAL_VERSION + 1  # version of domain event `start`
+        stored = self.events.get(
+            game_id, gt=first - 1, lte=None if limit is None else first + limit - 1
+        )
+        found = [
+            GameEvent(
+                e.originator_version - first + start,
+                e.step,
+                codec.event_from_json({"type": e.type, **e.data}),
+            )
+            for e in stored
+            if isinstance(e, Game.Happened)
+        ]
+        if not found and not self.exists(game_id):
+            raise UnknownGame(game_id)
+        return found
+
+    def state_at(self, game_id: UUID, step: int | None = None) -> State:
+        """The state after the first ``step`` actions (0: before any; None: the last).
+
+        Equal to replaying the record up to ``step``. The caller owns the result.
+        """
+        states = self._states_of(game_id)
+        if step is None:
+            step = len(states) - 1
+        if not 0 <= step < len(states):
+            raise ValueError(f"step must be 0 … {len(states) - 1}, got {step}")
+        return states[step].copy()
+
+    def position_at(self, game_id: UUID, step: int | None = None) -> dict[str, Any]:
+        """The position (records.md "Position") after the first ``step`` actions."""
+        from domain.wolves.positions import to_position
+
+        return to_position(self.state_at(game_id, step))
+
+    def steps(self, game_id: UUID) -> int:
+        """How many actions the game has (its last step)."""
+        return len(self._states_of(game_id)) - 1
+
+    # --- internals ----------------------------------------------------------------------
+
+    def _game(self, game_id: UUID) -> Game:
+        try:
+            return self.repository.get(game_id)
+        except AggregateNotFoundError:
+            raise UnknownGame(game_id) from None
+
+    def _uploaded(self, game_id: UUID) -> Game.Uploaded:
+        first = list(self.events.get(game_id, lte=Game.INITIAL_VERSION))
+        if not first:
+            raise UnknownGame(game_id)
+        uploaded = first[0]
+        assert isinstance(uploaded, Game.Uploaded)
+        return uploaded
+
+    def _states_of(self, game_id: UUID) -> list[State]:
+        with self._states_lock:
+            if game_id in self._states:
+                self._states.move_to_end(game_id)
+                return self._states[game_id]
+        states = self._fold(game_id)
+        with self._states_lock:
+            self._states[game_id] = states
+            while len(self._states) > self.cached_games:
+                self._states.popitem(last=False)
+        return states
+
+    def _fold(self, game_id: UUID) -> list[State]:
+        """Every step's state: the record's start, then the stored events folded in order."""
+        from domain.wolves.records import read_record
+        from domain.wolves.replay import replay
+
+        uploaded = self._uploaded(game_id)
+        work = replay(read_record(uploaded.record), at=0).initial.copy()
+        states = [work.copy()]
+        for stored in self.events.get(game_id, gt=Game.INITIAL_VERSION):
+            if not isinstance(stored, Game.Happened):
+                continue
+            while len(states) <= stored.step:
+                states.append(work.copy())
+            apply(work, codec.event_from_json({"type": stored.type, **stored.data}))
+        while len(states) <= uploaded.actions:
+            states.append(work.copy())
+        return states

@@ -1,0 +1,82 @@
+"""Domain events ↔ JSON-able dicts, for the event store and the API.
+
+An event becomes ``{"type": <class name>, <field>: <value>, …}``: hexes and tuples as
+lists, the nested ``Paid``, ``Moved``, ``Standing`` and ``FinalScore`` as dicts. Decoding
+follows the event classes' type hints, so both directions stay in step with ``events.py``.
+
+>>> from domain.wolves.events import WolvesDrafted
+>>> event_to_json(WolvesDrafted(player=0, hex=(5, 7)))
+{'type': 'WolvesDrafted', 'player': 0, 'hex': [5, 7]}
+>>> event_from_json({'type': 'WolvesDrafted', 'player': 0, 'hex': [5, 7]})
+WolvesDrafted(player=0, hex=(5, 7))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from domain.wolves import events as ev
+
+EVENT_TYPES: Mapping[str, type[ev.Event]] = types.MappingProxyType(
+    {cls.__name__: cls for cls in typing.get_args(ev.Event)}
+)
+"""Every domain event class by its stored type name (the class name)."""
+
+
+def event_type(event: ev.Event) -> str:
+    """The type name an event is stored under."""
+    return type(event).__name__
+
+
+def event_to_json(event: ev.Event) -> dict[str, Any]:
+    """A JSON-able dict of ``event``, with its type name under ``"type"``."""
+    return {"type": event_type(event), **_encode(event)}
+
+
+def event_from_json(doc: Mapping[str, Any]) -> ev.Event:
+    """The event a dict made by :func:`event_to_json` describes."""
+    data = dict(doc)
+    name = data.pop("type", None)
+    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"unknown event type {name!r}")
+    return _decode(cls, data)
+
+
+def _encode(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [_encode(v) for v in value]
+    return value
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls, vars(ev))
+
+
+def _decode(hint: Any, value: Any) -> Any:
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        hints = _hints(hint)
+        fields = [f.name for f in dataclasses.fields(hint)]
+        unknown = set(value) - set(fields)
+        if unknown:
+            raise ValueError(f"{hint.__name__} has no field(s) {sorted(unknown)}")
+        return hint(**{k: _decode(hints[k], value[k]) for k in fields if k in value})
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None:
+            return None
+        (inner,) = [a for a in args if a is not type(None)]
+        return _decode(inner, value)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], v) for v in value)
+        return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
+    return value

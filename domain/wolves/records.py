@@ -1,0 +1,798 @@
+"""Game records (``howl.game``): the open JSON format of records.md, read and written.
+
+Reading validates the structure with marshmallow schemas and then what the structure alone
+cannot say (player count, home terrains, hexes on the map); any problem is an
+:class:`InvalidRecord` naming its JSON path. Writing gives canonical bytes: sorted keys,
+compact separators, UTF-8, so one game always serialises to the same bytes.
+
+>>> from domain.wolves.setup import Player, generate_setup
+>>> players = (Player("Ana", "blue", "forest"), Player("Bo", "red", "tundra"))
+>>> record = Record(players=players, setup=generate_setup(2, seed=7))
+>>> read_record(write_record(record)) == record
+True
+>>> read_record(b'{"format": "howl.game", "version": 2}')
+Traceback (most recent call last):
+...
+domain.wolves.records.InvalidRecord: version: expected 1, got 2
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import typing
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate
+
+from domain.hexes import Hex
+from domain.wolves import components as box
+from domain.wolves.actions import (
+    Action,
+    BonusAction,
+    BuildDen,
+    Dominate,
+    Draft,
+    Howl,
+    Move,
+    Pass,
+    Pay,
+    UpgradeLair,
+    WolfStep,
+)
+from domain.wolves.maps import GameMap, build_map, tile_hexes
+from domain.wolves.setup import CustomMap, MapHex, MapRegion, Options, Player, RegionTile, Setup
+
+if TYPE_CHECKING:
+    from domain.wolves.state import State
+
+FORMAT = "howl.game"
+VERSION = 1
+GAME = "the-wolves"
+SLOTS = 1 + len(box.DEFAULT_TERRAIN_TILES)
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+__all__ = [
+    "FORMAT", "GAME", "VERSION", "InvalidRecord", "Record", "action_from_json", "action_to_json",
+    "canonical_json", "read_record", "record_to_json", "setup_from_json", "setup_to_json",
+    "write_record",
+]  # fmt: skip
+
+
+class InvalidRecord(ValueError):
+    """A document that is not a well-formed record or position, with the JSON path at fault."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+        self.message = message
+
+    def to_json(self) -> dict[str, str]:
+        """``{"error": "invalid_record", "path": "actions[12].hex", "message": …}``."""
+        return {"error": "invalid_record", "path": self.path, "message": self.message}
+
+
+
+@dataclass(frozen=True)
+class Record:
+    """One game as recorded: who played, where it started, and every action in order."""
+
+    meta: dict[str, str] = field(default_factory=dict)
+    players: tuple[Player, ...] = ()
+    setup: Setup | None = None
+    start: State | None = None
+    actions: tuple[Action, ...] = ()
+    rules_version: str | None = None
+
+
+# --- fields --------------------------------------------------------------------------------
+
+
+class Base(Schema):
+    """Schemas of the format: readers ignore fields they do not know."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+
+class Int(fields.Integer):
+    """A JSON integer: no floats, strings or booleans."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
+
+
+class Bool(fields.Field):
+    """A JSON ``true`` or ``false``, nothing else."""
+
+    default_error_messages = {"invalid": "Not a boolean."}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+def is_int(value: Any) -> bool:
+    """True for a JSON integer (a Python int that is not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class HexField(fields.Field):
+    """A hex ``[x, y]`` (W-1), loaded as a tuple."""
+
+    default_error_messages = {"invalid": "A hex is [x, y]: a list of two integers."}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Hex:
+        if not isinstance(value, list | tuple) or len(value) != 2 or not all(map(is_int, value)):
+            raise self.make_error("invalid")
+        return (value[0], value[1])
+
+
+def one_of(what: str, choices: typing.Iterable[str]) -> validate.OneOf:
+    """A choice validator with a message that names the field's meaning."""
+    return validate.OneOf(tuple(choices), error=f"unknown {what} {{input!r}} (one of {{choices}})")
+
+
+def text(**kwargs: Any) -> fields.String:
+    """A non-empty string."""
+    return fields.String(validate=validate.Length(min=1), **kwargs)
+
+
+# --- players and setup ----------------------------------------------------------------------
+
+
+class PlayerSchema(Base):
+    """``{"name", "color", "terrain"}``: a seat and its home terrain."""
+
+    name = text(required=True)
+    color = text(required=True)
+    terrain = fields.String(required=True, validate=one_of("terrain", box.TERRAINS))
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Player:
+        return Player(data["name"], data["color"], data["terrain"])
+
+
+class PreySchema(Base):
+    """``{"type": "hare", "count": 2}``: a prey stack."""
+
+    type = fields.String(required=True, validate=one_of("prey", box.PREY_TYPES))
+    count = Int(required=True, validate=validate.Range(1, 4))
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> tuple[str, int]:
+        return (data["type"], data["count"])
+
+
+SCORING = fields.List(
+    fields.String(validate=one_of("scoring token", box.PHASES)),
+    load_default=list,
+    validate=validate.Length(max=2),
+)
+
+
+class RegionTileSchema(Base):
+    """A region tile as dealt: number, centre, rotation, scoring tokens top first, prey."""
+
+    tile = Int(required=True, validate=validate.Range(1, len(box.TILE_TERRAINS)))
+    center = HexField(required=True)
+    rotated = Bool(load_default=False)
+    scoring = SCORING
+    prey = fields.Nested(PreySchema, allow_none=True)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> RegionTile:
+        stack = tuple(data["scoring"])
+        return RegionTile(data["tile"], data["center"], data["rotated"], stack, data.get("prey"))
+
+
+class StartTileSchema(Base):
+    """``{"tile": "start", "center": [x, y]}``."""
+
+    center = HexField(required=True)
+
+
+class TileEntry(fields.Field):
+    """One entry of ``setup.tiles``: the start tile or a region tile."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, Mapping):
+            raise ValidationError("A tile is a JSON object.")
+        if value.get("tile") == "start":
+            return ("start", StartTileSchema().load(value)["center"])
+        if not is_int(value.get("tile")):
+            raise ValidationError({"tile": ['A tile is a number 1 to 10 or "start".']})
+        return RegionTileSchema().load(value)
+
+
+class MapHexSchema(Base):
+    """One hex of a custom map."""
+
+    hex = HexField(required=True)
+    terrain = fields.String(
+        required=True, validate=one_of("terrain", (*box.TERRAINS, box.WATER, box.CHASM))
+    )
+    region = Int(allow_none=True)
+    marker = fields.String(allow_none=True, validate=one_of("marker", (box.LONE_WOLF, box.PREY)))
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> MapHex:
+        return MapHex(data["hex"], data["terrain"], data.get("region"), data.get("marker"))
+
+
+class MapRegionSchema(Base):
+    """One region of a custom map: id, scoring tokens top first, prey stack."""
+
+    id = Int(required=True)
+    scoring = SCORING
+    prey = fields.Nested(PreySchema, allow_none=True)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> MapRegion:
+        return MapRegion(data["id"], tuple(data["scoring"]), data.get("prey"))
+
+
+class MapSchema(Base):
+    """A custom map: ``{"hexes": […], "regions": […]}``."""
+
+    hexes = fields.List(fields.Nested(MapHexSchema), required=True, validate=validate.Length(min=1))
+    regions = fields.List(fields.Nested(MapRegionSchema), load_default=list)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> CustomMap:
+        ids: dict[int, int] = {}
+        for i, region in enumerate(data["regions"]):
+            if region.id in ids:
+                raise ValidationError({"regions": {i: {"id": [f"region {region.id} twice"]}}})
+            ids[region.id] = i
+        seen: set[Hex] = set()
+        for i, cell in enumerate(data["hexes"]):
+            problem: tuple[str, str] | None = None
+            if cell.hex in seen:
+                problem = ("hex", f"{fmt(cell.hex)} is listed twice")
+            elif cell.region is not None and cell.region not in ids:
+                problem = ("region", f"region {cell.region} is not in regions")
+            elif cell.marker and cell.terrain not in box.TERRAINS:
+                problem = ("marker", f"a {cell.terrain} hex holds no {cell.marker}")
+            if problem:
+                raise ValidationError({"hexes": {i: {problem[0]: [problem[1]]}}})
+            seen.add(cell.hex)
+        return CustomMap(tuple(data["hexes"]), tuple(data["regions"]))
+
+
+_OPTION_CHECKS: dict[str, validate.Validator] = {
+    "lone_wolves_per_region": validate.Range(1, 3),
+    "stall_limit_rounds": validate.Range(min=1),
+}
+
+
+def _options_schema() -> type[Schema]:
+    """The W-12 options schema, one field per :class:`Options` field (so both stay in step)."""
+    hints = typing.get_type_hints(Options)
+    attrs: dict[str, fields.Field] = {}
+    for f in dataclasses.fields(Options):
+        args = typing.get_args(hints[f.name])
+        base = next((a for a in args if a is not type(None)), hints[f.name])
+        kind = {bool: Bool, int: Int, str: fields.String}.get(base, fields.Raw)
+        attrs[f.name] = kind(allow_none=type(None) in args, validate=_OPTION_CHECKS.get(f.name))
+    return Base.from_dict(attrs, name="OptionsSchema")
+
+
+OptionsSchema = _options_schema()
+
+
+class SetupSchema(Base):
+    """A game's setup: tiles (or a custom map), options, terrain tiles, seed."""
+
+    seed = Int(allow_none=True)
+    options = fields.Nested(OptionsSchema, load_default=dict)
+    tiles = fields.List(TileEntry())
+    map = fields.Nested(MapSchema)
+    terrain_tiles = fields.List(
+        fields.List(
+            fields.String(validate=one_of("terrain", box.TERRAINS)),
+            validate=validate.Length(equal=2, error="A terrain tile is [front, back]."),
+        ),
+        validate=validate.Length(equal=SLOTS - 1, error=f"There are {SLOTS - 1} terrain tiles."),
+    )
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Setup:
+        if ("tiles" in data) == ("map" in data):
+            raise ValidationError({"tiles": ["A setup has either tiles or a map."]})
+        start: Hex | None = None
+        tiles: list[RegionTile] = []
+        if "tiles" in data:
+            start, tiles = _check_tiles(data["tiles"])
+        pairs = data.get("terrain_tiles")
+        return Setup(
+            seed=data.get("seed"),
+            options=Options(**data["options"]),
+            start=start,
+            tiles=tuple(tiles),
+            custom_map=data.get("map"),
+            terrain_tiles=tuple((a, b) for a, b in pairs) if pairs else box.DEFAULT_TERRAIN_TILES,
+        )
+
+
+def _check_tiles(entries: list[Any]) -> tuple[Hex | None, list[RegionTile]]:
+    """The start tile and the region tiles; tiles dealt once each and not overlapping."""
+    start: Hex | None = None
+    tiles: list[RegionTile] = []
+    taken: dict[Hex, str] = {}
+    numbers: set[int] = set()
+    for i, entry in enumerate(entries):
+        if isinstance(entry, tuple):
+            if start is not None:
+                raise ValidationError({"tiles": {i: {"tile": ["A second start tile."]}}})
+            start = entry[1]
+            name, hexes = "the start tile", [(entry[1][0] + ox, entry[1][1] + oy)
+                                             for (ox, oy), _, _ in box.START_TILE]
+        else:
+            if entry.tile in numbers:
+                raise ValidationError({"tiles": {i: {"tile": [f"Tile {entry.tile} twice."]}}})
+            numbers.add(entry.tile)
+            tiles.append(entry)
+            name = f"tile {entry.tile}"
+            hexes = [h for h, _, _ in tile_hexes(entry.tile, entry.center, entry.rotated)]
+        for h in hexes:
+            if h in taken:
+                raise ValidationError(
+                    {"tiles": {i: {"center": [f"{name} overlaps {taken[h]} on {fmt(h)}"]}}}
+                )
+            taken[h] = name
+    return start, tiles
+
+
+def setup_from_json(doc: Any, path: str = "setup") -> Setup:
+    """The :class:`Setup` a ``setup`` object describes, or :class:`InvalidRecord`."""
+    return load(SetupSchema(), doc, path)
+
+
+def player_to_json(player: Player) -> dict[str, Any]:
+    """``{"name", "color", "terrain"}``."""
+    return {"name": player.name, "color": player.color, "terrain": player.terrain}
+
+
+def _prey_to_json(prey: tuple[str, int] | None) -> dict[str, Any]:
+    return {} if prey is None else {"prey": {"type": prey[0], "count": prey[1]}}
+
+
+def setup_to_json(setup: Setup) -> dict[str, Any]:
+    """The ``setup`` object of a record or position (every option written out)."""
+    doc: dict[str, Any] = {
+        "options": {f.name: getattr(setup.options, f.name) for f in dataclasses.fields(Options)},
+        "terrain_tiles": [list(pair) for pair in setup.terrain_tiles],
+    }
+    if setup.seed is not None:
+        doc["seed"] = setup.seed
+    if setup.custom_map is not None:
+        hexes = []
+        for cell in setup.custom_map.hexes:
+            entry: dict[str, Any] = {"hex": list(cell.hex), "terrain": cell.terrain}
+            if cell.region is not None:
+                entry["region"] = cell.region
+            if cell.marker is not None:
+                entry["marker"] = cell.marker
+            hexes.append(entry)
+        regions = [
+            {"id": r.id, "scoring": list(r.scoring), **_prey_to_json(r.prey)}
+            for r in setup.custom_map.regions
+        ]
+        doc["map"] = {"hexes": hexes, "regions": regions}
+        return doc
+    tiles: list[dict[str, Any]] = []
+    if setup.start is not None:
+        tiles.append({"tile": "start", "center": list(setup.start)})
+    for t in setup.tiles:
+        tiles.append({
+            "tile": t.tile, "center": list(t.center), "rotated": t.rotated,
+            "scoring": list(t.scoring), **_prey_to_json(t.prey),
+        })  # fmt: skip
+    doc["tiles"] = tiles
+    return doc
+
+
+def check_players(players: list[Player], path: str = "players") -> None:
+    """2–5 players with distinct home terrains (W-4.5)."""
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidRecord(path, f"a game has 2 to 5 players, not {len(players)}")
+    homes: set[str] = set()
+    for seat, player in enumerate(players):
+        if player.terrain in homes:
+            raise InvalidRecord(
+                f"{path}[{seat}].terrain", f"home terrain {player.terrain} is taken by another seat"
+            )
+        homes.add(player.terrain)
+
+
+# --- actions ------------------------------------------------------------------------------------
+
+
+def _opt(kind: type[fields.Field] = HexField, **kwargs: Any) -> fields.Field:
+    """An optional field where ``null`` means the same as leaving it out."""
+    return kind(allow_none=True, load_default=None, **kwargs)
+
+
+class PaySchema(Base):
+    """``{"tiles": [slot, …], "bonus_terrain": n}``; both optional."""
+
+    tiles = fields.List(Int(validate=validate.Range(0, SLOTS - 1)), allow_none=True)
+    bonus_terrain = _opt(Int, validate=validate.Range(min=0))
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Pay:
+        tiles = data.get("tiles")
+        return Pay(None if tiles is None else tuple(tiles), data["bonus_terrain"])
+
+
+class ActionSchema(Base):
+    """Every action has ``type`` and ``player`` (the seat acting)."""
+
+    player = Int(required=True, validate=validate.Range(min=0))
+
+
+class PaidSchema(ActionSchema):
+    """An action paid in terrain: optional ``pay``."""
+
+    pay = fields.Nested(PaySchema, allow_none=True, load_default=None)
+
+
+class WolfStepSchema(Base):
+    """``{"from", "to", "wolf"?, "path"?, "push_to"?}``: one wolf of a Move."""
+
+    src = HexField(data_key="from", required=True)
+    dst = HexField(data_key="to", required=True)
+    wolf = _opt(fields.String, validate=one_of("wolf", ("alpha", "pack")))
+    path = fields.List(HexField(), allow_none=True, load_default=None)
+    push_to = _opt()
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> WolfStep:
+        path = data["path"]
+        return WolfStep(
+            data["src"], data["dst"], data["wolf"], None if path is None else tuple(path),
+            data["push_to"],
+        )  # fmt: skip
+
+
+class DraftSchema(ActionSchema):
+    hex = HexField(required=True)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Draft:
+        return Draft(data["player"], data["hex"])
+
+
+class BonusActionSchema(ActionSchema):
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> BonusAction:
+        return BonusAction(data["player"])
+
+
+class PassSchema(ActionSchema):
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Pass:
+        return Pass(data["player"])
+
+
+class MoveSchema(PaidSchema):
+    moves = fields.List(fields.Nested(WolfStepSchema), required=True)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Move:
+        return Move(data["player"], tuple(data["moves"]), data["pay"] or Pay())
+
+
+class DenSchema(PaidSchema):
+    hex = HexField(required=True)
+    track = fields.String(required=True, validate=one_of("track", box.TRACKS))
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> BuildDen:
+        return BuildDen(data["player"], data["hex"], data["track"], data["pay"] or Pay())
+
+
+class LairSchema(PaidSchema):
+    hex = HexField(required=True)
+    push_to = _opt()
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> UpgradeLair:
+        return UpgradeLair(data["player"], data["hex"], data["pay"] or Pay(), data["push_to"])
+
+
+class HowlSchema(PaidSchema):
+    hex = HexField(required=True)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Howl:
+        return Howl(data["player"], data["hex"], data["pay"] or Pay())
+
+
+class DominateSchema(PaidSchema):
+    hex = HexField(required=True)
+    piece = _opt(fields.String, validate=one_of("piece", ("pack", "den")))
+    track = _opt(fields.String, validate=one_of("track", box.TRACKS))
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> Dominate:
+        pay = data["pay"] or Pay()
+        return Dominate(data["player"], data["hex"], pay, data["piece"], data["track"])
+
+
+ACTION_SCHEMAS: dict[str, Schema] = {
+    "draft": DraftSchema(),
+    "bonus_action": BonusActionSchema(),
+    "move": MoveSchema(),
+    "den": DenSchema(),
+    "lair": LairSchema(),
+    "howl": HowlSchema(),
+    "dominate": DominateSchema(),
+    "pass": PassSchema(),
+}
+
+
+class ActionField(fields.Field):
+    """One action, read by the schema its ``type`` names."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Action:
+        if not isinstance(value, Mapping):
+            raise ValidationError("An action is a JSON object.")
+        if "type" not in value:
+            raise ValidationError({"type": ["Missing data for required field."]})
+        schema = ACTION_SCHEMAS.get(value["type"]) if isinstance(value["type"], str) else None
+        if schema is None:
+            known = ", ".join(ACTION_SCHEMAS)
+            raise ValidationError({"type": [f"unknown action type {value['type']!r} ({known})"]})
+        return schema.load(value)
+
+
+def action_from_json(doc: Any, path: str = "") -> Action:
+    """The action a record's action object describes (hexes are not checked against a map)."""
+    try:
+        return ActionField().deserialize(doc)
+    except ValidationError as err:
+        raise first_error(err.messages, path) from None
+
+
+def _pay_to_json(pay: Pay) -> dict[str, Any]:
+    doc: dict[str, Any] = {}
+    if pay.tiles is not None:
+        doc["tiles"] = list(pay.tiles)
+    if pay.bonus_terrain is not None:
+        doc["bonus_terrain"] = pay.bonus_terrain
+    return {"pay": doc} if doc else {}
+
+
+def _step_to_json(step: WolfStep) -> dict[str, Any]:
+    doc: dict[str, Any] = {"from": list(step.src), "to": list(step.dst)}
+    if step.wolf is not None:
+        doc["wolf"] = step.wolf
+    if step.path is not None:
+        doc["path"] = [list(h) for h in step.path]
+    if step.push_to is not None:
+        doc["push_to"] = list(step.push_to)
+    return doc
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """The record's JSON object for an action; optional fields left out when None.
+
+    >>> action_to_json(BuildDen(0, (9, 8), "speed", Pay((0, 1))))
+    {'type': 'den', 'player': 0, 'hex': [9, 8], 'track': 'speed', 'pay': {'tiles': [0, 1]}}
+    """
+    doc: dict[str, Any] = {"type": action.type, "player": action.player}
+    match action:
+        case Draft(hex=h) | Howl(hex=h):
+            doc["hex"] = list(h)
+        case Move(steps=steps):
+            doc["moves"] = [_step_to_json(s) for s in steps]
+        case BuildDen(hex=h, track=track):
+            doc.update(hex=list(h), track=track)
+        case UpgradeLair(hex=h, push_to=push_to):
+            doc["hex"] = list(h)
+            if push_to is not None:
+                doc["push_to"] = list(push_to)
+        case Dominate(hex=h, piece=piece, track=track):
+            doc["hex"] = list(h)
+            if piece is not None:
+                doc["piece"] = piece
+            if track is not None:
+                doc["track"] = track
+    pay = getattr(action, "pay", None)
+    if pay is not None:
+        doc.update(_pay_to_json(pay))
+    return doc
+
+
+def action_hexes(action: Action, path: str) -> Iterator[tuple[str, Hex]]:
+    """Every hex an action names, with its JSON path."""
+    for name in ("hex", "push_to"):
+        h = getattr(action, name, None)
+        if h is not None:
+            yield f"{path}.{name}", h
+    for i, step in enumerate(getattr(action, "steps", ())):
+        at = f"{path}.moves[{i}]"
+        yield f"{at}.from", step.src
+        yield f"{at}.to", step.dst
+        for j, h in enumerate(step.path or ()):
+            yield f"{at}.path[{j}]", h
+        if step.push_to is not None:
+            yield f"{at}.push_to", step.push_to
+
+
+# --- the record ------------------------------------------------------------------------------
+
+
+class RecordSchema(Base):
+    """A ``howl.game`` document (after its header is checked)."""
+
+    meta = fields.Raw(load_default=dict)
+    players = fields.List(fields.Nested(PlayerSchema))
+    setup = fields.Nested(SetupSchema)
+    start = fields.Raw()
+    actions = fields.List(ActionField(), required=True)
+    rules = fields.String(allow_none=True, load_default=None)
+
+
+def join(path: str, key: str | int) -> str:
+    """A JSON path one step further: ``join("actions", 3)`` is ``actions[3]``."""
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def fmt(h: Hex) -> str:
+    """A hex as written in records and messages: ``[x, y]``."""
+    return f"[{h[0]}, {h[1]}]"
+
+
+def first_error(messages: Any, path: str = "") -> InvalidRecord:
+    """The first problem of marshmallow's nested error messages, with its JSON path."""
+    while True:
+        if isinstance(messages, dict) and messages:
+            keys = list(messages)
+            key = min(keys) if all(isinstance(k, int) for k in keys) else keys[0]
+            messages = messages[key]
+            if key != "_schema":
+                path = join(path, key)
+        elif isinstance(messages, list) and messages:
+            if isinstance(messages[0], str):
+                return InvalidRecord(path, messages[0])
+            messages = messages[0]
+        else:
+            return InvalidRecord(path, str(messages))
+
+
+def load(schema: Schema, doc: Any, path: str = "") -> Any:
+    """``schema.load(doc)``, its first error raised as :class:`InvalidRecord`."""
+    if not isinstance(doc, Mapping):
+        raise InvalidRecord(path, "expected a JSON object")
+    try:
+        return schema.load(doc)
+    except ValidationError as err:
+        raise first_error(err.messages, path) from None
+
+
+def parse(data: bytes | str | Mapping[str, Any], kind: str = "record") -> Mapping[str, Any]:
+    """A JSON object from bytes, text or an already decoded mapping."""
+    if isinstance(data, Mapping):
+        return data
+    try:
+        doc = json.loads(data, parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise InvalidRecord("", "not UTF-8 text") from None
+    except json.JSONDecodeError as err:
+        where = f"line {err.lineno}, column {err.colno}"
+        raise InvalidRecord("", f"malformed JSON: {err.msg} ({where})") from None
+    except ValueError as err:
+        raise InvalidRecord("", f"malformed JSON: {err}") from None
+    if not isinstance(doc, dict):
+        raise InvalidRecord("", f"a {kind} is a JSON object")
+    return doc
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def check_header(doc: Mapping[str, Any], fmt_name: str, path: str = "") -> None:
+    """``format``, ``version`` and ``game`` are the ones this reader speaks."""
+    for key, want in (("format", fmt_name), ("version", VERSION), ("game", GAME)):
+        at = join(path, key)
+        if key not in doc:
+            raise InvalidRecord(at, f"missing: expected {json.dumps(want)}")
+        got = doc[key]
+        if got != want or type(got) is not type(want):
+            raise InvalidRecord(at, f"expected {json.dumps(want)}, got {json.dumps(got)}")
+
+
+def check_map_hexes(hexes: Iterator[tuple[str, Hex]], gmap: GameMap) -> None:
+    """Every named hex is on the map."""
+    for path, h in hexes:
+        if h not in gmap.terrain:
+            raise InvalidRecord(path, f"{fmt(h)} is not on the map")
+
+
+def read_record(data: bytes | str | Mapping[str, Any]) -> Record:
+    """A :class:`Record` from its JSON (bytes, text or decoded), or :class:`InvalidRecord`."""
+    from domain.wolves.positions import from_position
+
+    doc = parse(data)
+    check_header(doc, FORMAT)
+    loaded = load(RecordSchema(), doc)
+    meta = loaded["meta"]
+    if not isinstance(meta, Mapping):
+        raise InvalidRecord("meta", "expected a JSON object of strings")
+    for key, value in meta.items():
+        if not isinstance(value, str):
+            raise InvalidRecord(f"meta.{key}", "expected a string")
+    start: State | None = None
+    setup: Setup | None = loaded.get("setup")
+    if "start" in loaded:
+        if setup is not None:
+            raise InvalidRecord("setup", "a record with a start position has no setup")
+        start = from_position(loaded["start"], path="start")
+        players = start.table.players
+        if "players" in loaded and tuple(loaded["players"]) != players:
+            raise InvalidRecord("players", "the players differ from start.players")
+        gmap = start.table.map
+    else:
+        if setup is None:
+            raise InvalidRecord("setup", "missing: a record has a setup or a start position")
+        if "players" not in loaded:
+            raise InvalidRecord("players", "Missing data for required field.")
+        players = tuple(loaded["players"])
+        check_players(list(players))
+        gmap = build_map(setup)
+    actions: tuple[Action, ...] = tuple(loaded["actions"])
+    for i, action in enumerate(actions):
+        if action.player >= len(players):
+            raise InvalidRecord(
+                f"actions[{i}].player",
+                f"seat {action.player} does not exist in a {len(players)}-player game",
+            )
+        check_map_hexes(action_hexes(action, f"actions[{i}]"), gmap)
+    return Record(dict(meta), players, setup, start, actions, loaded["rules"])
+
+
+def record_to_json(record: Record) -> dict[str, Any]:
+    """The record as a JSON-able dict (what :func:`write_record` serialises)."""
+    from domain.wolves.positions import to_position
+
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": GAME,
+        "players": [player_to_json(p) for p in record.players],
+        "actions": [action_to_json(a) for a in record.actions],
+    }
+    if record.meta:
+        doc["meta"] = dict(record.meta)
+    if record.setup is not None:
+        doc["setup"] = setup_to_json(record.setup)
+    if record.start is not None:
+        doc["start"] = to_position(record.start)
+    if record.rules_version is not None:
+        doc["rules"] = record.rules_version
+    return doc
+
+
+def canonical_json(doc: Any) -> bytes:
+    """Canonical bytes: sorted keys, compact separators, UTF-8, no trailing newline."""
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def write_record(record: Record) -> bytes:
+    """The record's canonical JSON bytes; ``read_record(write_record(r)) == r``."""
+    return canonical_json(record_to_json(record))
+
