@@ -205,4 +205,5 @@ def sample_move(state: State, rng: random.Random, tries: int = 8) -> Move | None
         except IllegalAction:
             continue
         return move
-    return Move(seat, (WolfStep(first[0], first_dst, first[1]),), payment(state, seat, 1, terrain_of[first_dst]) or Pay())
+    pay = payment(state, seat, 1, terrain_of[first_dst]) or Pay()
+    return Move(seat, (WolfStep(first[0], first_dst, first[1]),), pay)

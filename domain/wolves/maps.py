@@ -100,7 +100,9 @@ def build_map(setup: Setup) -> GameMap:
         side=side,
         markers=markers,
         regions=tuple(regions),
-        region_hexes={r: tuple(sorted(hs, key=lambda h: (h[1], h[0]))) for r, hs in region_hexes.items()},
+        region_hexes={
+            r: tuple(sorted(hs, key=lambda h: (h[1], h[0]))) for r, hs in region_hexes.items()
+        },
         land_neighbours=land_neighbours,
         lair_sites=lair_sites,
     )

@@ -119,6 +119,7 @@ def evaluate(state: State, seat: int) -> float:
         return value
     if state.player == seat:
         value += 1.3 * state.actions_left  # an action in hand is worth more than a token
+    value += 0.6 * state.date  # moving the moon on keeps the game going
     value += _region_outlook(state, seat)
     value += _prey_outlook(state, seat)
     return value

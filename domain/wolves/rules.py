@@ -223,9 +223,7 @@ def _move(state: State, action: Move, emit: Emit) -> None:
     if not action.steps:
         raise IllegalAction("W-6.1", "a move needs at least one wolf")
     if len(action.steps) > spread:
-        raise IllegalAction(
-            "W-6.1", f"moves {len(action.steps)} wolves, pack spread is {spread}"
-        )
+        raise IllegalAction("W-6.1", f"moves {len(action.steps)} wolves, pack spread is {spread}")
     gmap = state.table.map
     scratch = state.copy()
     arrived: Counter[tuple[Hex, str]] = Counter()
@@ -286,7 +284,9 @@ def _wolf_at(
     return free[0]
 
 
-def _check_reach(state: State, src: Hex, dst: Hex, path: tuple[Hex, ...] | None, speed: int) -> None:
+def _check_reach(
+    state: State, src: Hex, dst: Hex, path: tuple[Hex, ...] | None, speed: int
+) -> None:
     gmap = state.table.map
     if not gmap.is_land(dst):
         raise IllegalAction("W-6.1", f"{fmt(dst)} is not a land hex")
@@ -297,7 +297,9 @@ def _check_reach(state: State, src: Hex, dst: Hex, path: tuple[Hex, ...] | None,
         if not is_path(full) or not all(gmap.is_land(h) for h in full):
             raise IllegalAction("W-6.1", f"the path to {fmt(dst)} is not a chain of land hexes")
         if len(full) - 1 > speed:
-            raise IllegalAction("W-6.1", f"the path to {fmt(dst)} takes {len(full) - 1} steps, speed is {speed}")
+            raise IllegalAction(
+                "W-6.1", f"the path to {fmt(dst)} takes {len(full) - 1} steps, speed is {speed}"
+            )
         return
     steps = gmap.steps_from(src, speed).get(dst)
     if steps is None:
@@ -313,7 +315,9 @@ def _near_alpha(state: State, seat: int, h: Hex, reach: int, rule: str, what: st
     nearest = min((distance(a, h) for a in alphas), default=None)
     if nearest is None or nearest > reach:
         at = "no alpha on the map" if nearest is None else f"nearest alpha at distance {nearest}"
-        raise IllegalAction(rule, f"no alpha of seat {seat} within {what} {reach} of {fmt(h)} ({at})")
+        raise IllegalAction(
+            rule, f"no alpha of seat {seat} within {what} {reach} of {fmt(h)} ({at})"
+        )
 
 
 def _gain_den(state: State, seat: int, track: str | None, rule: str) -> str:
@@ -395,7 +399,9 @@ def _dominate(state: State, action: Dominate, emit: Emit) -> None:
     here = state.at(h)
     for p in here:
         if p.player is None and (action.piece is None or action.piece == p.kind):
-            raise IllegalAction("W-11", f"the automaton's {p.kind} on {fmt(h)} can never be dominated")
+            raise IllegalAction(
+                "W-11", f"the automaton's {p.kind} on {fmt(h)} can never be dominated"
+            )
     targets = [
         p for p in here
         if p.player not in (seat, None) and p.kind in ("pack", "den")

@@ -147,7 +147,9 @@ def _explicit_map(
             del markers[h]
         free = [h for h, _, _ in land if h not in markers and distance(h, water) > 1]
         rng.shuffle(free)
-        wanted = [box.LONE_WOLF] * (options.lone_wolves_per_region - min(len(lone), options.lone_wolves_per_region))
+        wanted = [box.LONE_WOLF] * (
+            options.lone_wolves_per_region - min(len(lone), options.lone_wolves_per_region)
+        )
         if box.PREY not in markers.values():
             wanted.append(box.PREY)
         for kind in wanted:

@@ -146,10 +146,8 @@ class State:
 def new_table(players: tuple[Player, ...], setup: Setup) -> Table:
     """The static part of a game from its players and setup."""
     n = len(players)
-    if setup.options.big_map and n == 2:
-        dates = box.BIG_MAP_PHASE_DATES
-    else:
-        dates = box.PHASE_DATES[n]
+    big = setup.options.big_map and n == 2
+    dates = box.BIG_MAP_PHASE_DATES if big else box.PHASE_DATES[n]
     order = tuple(range(n)) + tuple(reversed(range(n)))
     return Table(players, setup, build_map(setup), dates, order)
 

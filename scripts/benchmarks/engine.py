@@ -72,6 +72,6 @@ def run() -> None:
         move_destinations(state)
         times.append((time.perf_counter() - start) * 1000)
     report(
-        "engine", "legal_enumeration_ms", percentile(times, 50), "ms", p95=round(percentile(times, 95), 3),
-        positions=min(60, len(positions)), target=2.0,
+        "engine", "legal_enumeration_ms", percentile(times, 50), "ms",
+        p95=round(percentile(times, 95), 3), positions=min(60, len(positions)), target=2.0,
     )  # fmt: skip

@@ -12,7 +12,10 @@ def main(names: list[str]) -> int:
     """Run the named suites (all available ones when none is named)."""
     unknown = [n for n in names if n not in SUITES]
     if unknown:
-        print(f"unknown suite(s) {', '.join(unknown)}; choose from {', '.join(SUITES)}", file=sys.stderr)
+        print(
+            f"unknown suite(s) {', '.join(unknown)}; choose from {', '.join(SUITES)}",
+            file=sys.stderr,
+        )
         return 2
     for name in names or SUITES:
         try:

@@ -1,0 +1,1 @@
+"""Commands of the ``howl`` command line, one module per group of commands."""

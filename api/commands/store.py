@@ -1,0 +1,138 @@
+"""``howl import`` and ``howl export``: move game records in and out of the event store."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import click
+from eventsourcing.persistence import PersistenceError
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from api.library import open_library
+from domain.store import UnknownGame
+
+
+@dataclass(frozen=True)
+class Source:
+    """One record to import: a label for messages and how to read its bytes."""
+
+    label: str
+    read: Callable[[], bytes]
+
+
+@dataclass
+class Tally:
+    """What an import did, file by file."""
+
+    imported: int = 0
+    duplicates: int = 0
+    failed: list[str] = field(default_factory=list)
+    not_attempted: int = 0
+
+    def summary(self, files: int) -> str:
+        """One line: ``imported 3, duplicates 1, failed 1 (5 files)``."""
+        text = (
+            f"imported {self.imported}, duplicates {self.duplicates}, "
+            f"failed {len(self.failed)} ({files} files)"
+        )
+        if self.not_attempted:
+            text += f"; {self.not_attempted} not attempted"
+        return text
+
+
+def sources(paths: tuple[str, ...]) -> Iterator[Source]:
+    """Each path as a record source: ``-`` is standard input, a folder its ``*.json`` files."""
+    for raw in paths:
+        if raw == "-":
+            yield Source("<stdin>", sys.stdin.buffer.read)
+            continue
+        path = Path(raw)
+        files = sorted(p for p in path.rglob("*.json") if p.is_file()) if path.is_dir() else [path]
+        for file in files:
+            yield Source(str(file), file.read_bytes)
+
+
+def error_json(exc: Exception) -> dict[str, Any]:
+    """A bad record's error as JSON: the engine's own, or ``unreadable`` for I/O errors."""
+    to_json = getattr(exc, "to_json", None)
+    if callable(to_json):
+        return to_json()
+    return {"error": "unreadable", "message": str(exc)}
+
+
+@click.command("import")
+@click.argument("paths", nargs=-1, required=True)
+def import_records(paths: tuple[str, ...]) -> None:
+    """Store game records: files, folders (their *.json, recursively) or - for stdin.
+
+    Games already stored are skipped and counted; a bad file is reported with its error
+    and skipped. Exits 1 if any file failed or the store stopped answering.
+    """
+    from domain.wolves.records import InvalidRecord
+    from domain.wolves.replay import RecordError
+
+    todo = list(sources(paths))
+    tally = Tally()
+    out = Console(highlight=False, soft_wrap=True)
+    progress = Progress(
+        TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=Console(stderr=True), transient=True,
+    )  # fmt: skip
+    store_error: Exception | None = None
+    try:
+        library = open_library()
+    except PersistenceError as exc:
+        raise click.ClickException(f"the store does not answer: {exc}") from exc
+    with library, progress:
+        task = progress.add_task("importing", total=len(todo))
+        for done, source in enumerate(todo):
+            try:
+                result = library.upload(source.read())
+            except PersistenceError as exc:
+                store_error = exc
+                tally.not_attempted = len(todo) - done
+                break
+            except (InvalidRecord, RecordError, OSError) as exc:  # report it and go on
+                tally.failed.append(source.label)
+                out.print(f"{escape(source.label)}: {escape(json.dumps(error_json(exc)))}")
+            else:
+                if result.created:
+                    tally.imported += 1
+                else:
+                    tally.duplicates += 1
+            progress.advance(task)
+    if store_error is not None:
+        out.print(f"stopped: the store failed: {escape(str(store_error))}")
+    out.print(tally.summary(len(todo)))
+    if tally.failed or store_error is not None:
+        sys.exit(1)
+
+
+@click.command("export")
+@click.argument("game_id", type=click.UUID)
+@click.option(
+    "--at", "step", type=click.IntRange(min=0), help="The position after the first N actions."
+)
+def export_game(game_id: UUID, step: int | None) -> None:
+    """Print a stored game's record (canonical JSON), or its position at step --at N."""
+    with open_library() as library:
+        try:
+            if step is None:
+                data = library.record(game_id)
+            else:
+                doc = library.position_at(game_id, step)
+                data = (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+        except UnknownGame as exc:
+            raise click.ClickException(str(exc)) from exc
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--at") from exc
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()

@@ -1,0 +1,90 @@
+"""Howl's settings, read from ``HOWL_…`` environment variables in this one place."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 * 1024
+
+
+def default_database_url() -> str:
+    """SQLite file ``./var/howl.sqlite3`` under the current directory, as an absolute URL."""
+    return "sqlite:///" + str(Path("var", "howl.sqlite3").absolute())
+
+
+def parse_api_tokens(text: str) -> Mapping[str, str]:
+    """Parse ``name:token`` pairs separated by commas into a read-only name → token map.
+
+    >>> dict(parse_api_tokens("alice:s3cret, bob:hunter2"))
+    {'alice': 's3cret', 'bob': 'hunter2'}
+    """
+    tokens: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, sep, token = item.partition(":")
+        name, token = name.strip(), token.strip()
+        if not sep or not name or not token:
+            raise ValueError(f"HOWL_API_TOKENS entry {item!r} is not of the form name:token")
+        if name in tokens:
+            raise ValueError(f"HOWL_API_TOKENS names {name!r} twice")
+        tokens[name] = token
+    return MappingProxyType(tokens)
+
+
+def _int_env(env: Mapping[str, str], name: str, default: int, minimum: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be an integer, got {raw!r}") from None
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything Howl can be configured with; build it with :meth:`from_env`.
+
+    >>> Settings("sqlite:///:memory:").port
+    8050
+    """
+
+    database_url: str
+    host: str = "127.0.0.1"
+    port: int = 8050
+    api_tokens: Mapping[str, str] = field(default_factory=dict, hash=False)
+    max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES
+    workers: int = 1
+    threads: int = 8
+    database_schema: str = "public"
+    db_pool_size: int = 5
+    db_max_overflow: int = 10
+    db_connect_timeout: int = 10
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Read settings from ``env`` (default: ``os.environ``); unset or empty means default."""
+        env = os.environ if env is None else env
+        return cls(
+            database_url=env.get("HOWL_DATABASE_URL", "").strip() or default_database_url(),
+            host=env.get("HOWL_HOST", "").strip() or cls.host,
+            port=_int_env(env, "HOWL_PORT", cls.port, minimum=0),
+            api_tokens=parse_api_tokens(env.get("HOWL_API_TOKENS", "")),
+            max_upload_bytes=_int_env(
+                env, "HOWL_MAX_UPLOAD_BYTES", DEFAULT_MAX_UPLOAD_BYTES, minimum=1
+            ),
+            workers=_int_env(env, "HOWL_WORKERS", cls.workers, minimum=1),
+            threads=_int_env(env, "HOWL_THREADS", cls.threads, minimum=1),
+            database_schema=env.get("HOWL_DATABASE_SCHEMA", "").strip() or cls.database_schema,
+            db_pool_size=_int_env(env, "HOWL_DB_POOL_SIZE", cls.db_pool_size, minimum=1),
+            db_max_overflow=_int_env(env, "HOWL_DB_MAX_OVERFLOW", cls.db_max_overflow, minimum=0),
+            db_connect_timeout=_int_env(
+                env, "HOWL_DB_CONNECT_TIMEOUT", cls.db_connect_timeout, minimum=1
+            ),
+        )

@@ -1,0 +1,1 @@
+"""Howl's Dash dashboard, mounted on the API's Flask server."""

@@ -1,0 +1,126 @@
+"""Replaying a record: the rules engine over its actions, step by step.
+
+>>> from domain.wolves.records import Record
+>>> from domain.wolves.setup import Player, generate_setup
+>>> from domain.wolves.actions import Draft
+>>> players = (Player("Ana", "blue", "forest"), Player("Bo", "red", "tundra"),
+...            Player("Cy", "yellow", "desert"))
+>>> record = Record(players=players, setup=generate_setup(3, seed=1), actions=(Draft(0, (5, 7)),))
+>>> replay(record).state.draft_picks
+1
+>>> replay(Record(players=players, setup=generate_setup(3, seed=1), actions=(Draft(1, (5, 7)),)))
+Traceback (most recent call last):
+...
+domain.wolves.replay.RecordError: action 0: W-6: it is seat 0's turn, not seat 1's
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from domain.wolves.events import Event, FinalScore
+from domain.wolves.evolve import fold
+from domain.wolves.records import Record, action_to_json
+from domain.wolves.rules import IllegalAction, play
+from domain.wolves.scoring import final_scores
+from domain.wolves.setup import Player
+from domain.wolves.state import State, initial_state
+
+__all__ = ["RecordError", "Replay", "Summary", "describe", "initial", "replay"]
+
+
+class RecordError(Exception):
+    """A record whose action at ``index`` breaks rule ``rule``: the record is rejected whole."""
+
+    def __init__(self, index: int, action: dict[str, Any], rule: str, message: str) -> None:
+        super().__init__(f"action {index}: {rule}: {message}")
+        self.index = index
+        self.action = action
+        self.rule = rule
+        self.message = message
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"error": "illegal_action", "index", "action", "rule", "message"}`` (records.md)."""
+        return {
+            "error": "illegal_action",
+            "index": self.index,
+            "action": self.action,
+            "rule": self.rule,
+            "message": self.message,
+        }
+
+
+@dataclass
+class Replay:
+    """A record played through: the state before, the events of each action, the state after."""
+
+    initial: State
+    state: State
+    steps: list[list[Event]]
+
+    def state_at(self, n: int) -> State:
+        """The state after the first ``n`` replayed actions (a fold over their events)."""
+        if not 0 <= n <= len(self.steps):
+            raise ValueError(f"step {n} is outside 0 to {len(self.steps)}")
+        if n == len(self.steps):
+            return self.state
+        return fold(self.initial, [e for events in self.steps[:n] for e in events])
+
+
+def initial(record: Record) -> State:
+    """The state before the first action: the ``start`` position or the setup's."""
+    if record.start is not None:
+        return record.start
+    if record.setup is None:
+        raise ValueError("a record needs a setup or a start position")
+    return initial_state(record.players, record.setup)
+
+
+def replay(record: Record, at: int | None = None) -> Replay:
+    """Play the first ``at`` actions (all by default); an illegal one raises RecordError."""
+    actions = record.actions if at is None else record.actions[:at]
+    if at is not None and not 0 <= at <= len(record.actions):
+        raise ValueError(f"at={at} is outside 0 to {len(record.actions)}")
+    start = initial(record)
+    state = start
+    steps: list[list[Event]] = []
+    for index, action in enumerate(actions):
+        try:
+            state, events = play(state, action)
+        except IllegalAction as err:
+            raise RecordError(index, action_to_json(action), err.rule, err.message) from None
+        steps.append(events)
+    return Replay(start, state, steps)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a whole game came to: seats, actions, whether it ended, the scores."""
+
+    players: tuple[Player, ...]
+    actions: int
+    finished: bool
+    scores: tuple[FinalScore, ...]
+
+    @property
+    def leaders(self) -> list[str]:
+        """Names of the seats in first place (the winners of a finished game)."""
+        return [self.players[s.seat].name for s in self.scores if s.place == 1]
+
+    def __str__(self) -> str:
+        """``4 players, 187 actions, finished, winner Ana (61)``."""
+        best = max((s.total for s in self.scores), default=0)
+        leaders = self.leaders
+        who = ("winner" if self.finished else "leader") + ("s" if len(leaders) > 1 else "")
+        return (
+            f"{len(self.players)} players, {self.actions} actions, "
+            f"{'finished' if self.finished else 'in progress'}, {who} {', '.join(leaders)} ({best})"
+        )
+
+
+def describe(record: Record, result: Replay | None = None) -> Summary:
+    """The :class:`Summary` of a record (replayed unless ``result`` is its replay)."""
+    result = result or replay(record)
+    state = result.state
+    return Summary(state.table.players, len(result.steps), state.finished, final_scores(state))

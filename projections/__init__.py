@@ -1,0 +1,1 @@
+"""Read models built from the event store: timelines, summaries, statistics, analysis."""

@@ -1,0 +1,49 @@
+"""Settings come from HOWL_… environment variables, with documented defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from api.config import Settings, parse_api_tokens
+
+
+def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = Settings.from_env({})
+    assert settings.database_url == f"sqlite:///{tmp_path / 'var' / 'howl.sqlite3'}"
+    assert (settings.host, settings.port) == ("127.0.0.1", 8050)
+    assert dict(settings.api_tokens) == {}
+    assert settings.max_upload_bytes == 2 * 1024 * 1024
+    assert (settings.workers, settings.threads) == (1, 8)
+
+
+def test_values_from_the_environment() -> None:
+    settings = Settings.from_env(
+        {
+            "HOWL_DATABASE_URL": "postgresql://howl@db/howl",
+            "HOWL_HOST": "0.0.0.0",
+            "HOWL_PORT": "9000",
+            "HOWL_API_TOKENS": "alice:a1, bob:b2",
+            "HOWL_MAX_UPLOAD_BYTES": "1000",
+            "HOWL_WORKERS": "2",
+            "HOWL_THREADS": "4",
+        }
+    )
+    assert settings == Settings(
+        "postgresql://howl@db/howl", "0.0.0.0", 9000, {"alice": "a1", "bob": "b2"}, 1000, 2, 4
+    )
+
+
+@pytest.mark.parametrize("text", ["alice", "alice:", ":tok", "alice:a,alice:b"])
+def test_malformed_tokens_are_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="HOWL_API_TOKENS"):
+        parse_api_tokens(text)
+
+
+def test_malformed_numbers_are_refused() -> None:
+    with pytest.raises(ValueError, match="HOWL_PORT"):
+        Settings.from_env({"HOWL_PORT": "eighty"})
+    with pytest.raises(ValueError, match="HOWL_THREADS"):
+        Settings.from_env({"HOWL_THREADS": "0"})
