@@ -194,7 +194,9 @@ Event = (
     | RegionScored | PhaseScored | GameEnded
 )  # fmt: skip
 
-ACTION_EVENTS = (
-    WolvesMoved, DenBuilt, LairBuilt, LoneWolfHowled, PieceDominated, Passed, WolvesDrafted,
-    BonusActionSpent,
-)  # fmt: skip
+# The record action type each action event settles.
+ACTION_TYPES: dict[type, str] = {
+    WolvesDrafted: "draft", BonusActionSpent: "bonus_action", WolvesMoved: "move",
+    DenBuilt: "den", LairBuilt: "lair", LoneWolfHowled: "howl", PieceDominated: "dominate",
+    Passed: "pass",
+}  # fmt: skip

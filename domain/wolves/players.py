@@ -61,7 +61,7 @@ class HeuristicBot:
     nears), wolves closing on prey it has not hunted, bonus tokens and flexible tiles.
     """
 
-    def __init__(self, seed: int, moves_considered: int = 24) -> None:
+    def __init__(self, seed: int, moves_considered: int = 16) -> None:
         self.rng = random.Random(seed)
         self.moves_considered = moves_considered
 
