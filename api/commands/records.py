@@ -27,8 +27,8 @@ JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON (the scr
 
 
 def _emit(doc: Any) -> None:
-    """One JSON document on a line of standard output, UTF-8."""
-    click.echo(json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
+    """One JSON document on a line of standard output, UTF-8, keys in the documents' order."""
+    click.echo(json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode())
 
 
 def _fail(doc: dict[str, Any]) -> NoReturn:
@@ -79,7 +79,8 @@ def replay_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
     elif state.drafting:
         now = f"draft pick {state.draft_picks + 1}, {player} to pick"
     else:
-        now = f"{player} to act ({state.actions_left} actions left)"
+        left = state.actions_left
+        now = f"{player} to act ({left} action{'s' if left != 1 else ''} left)"
     click.echo(f"after {step} of {len(record.actions)} actions: Moonlight date {state.date}, {now}")
 
 

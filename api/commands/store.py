@@ -18,6 +18,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from api.library import open_library
 from domain.store import UnknownGame
+from domain.wolves.records import InvalidRecord, canonical_json
+from domain.wolves.replay import RecordError
 
 
 @dataclass(frozen=True)
@@ -76,9 +78,6 @@ def import_records(paths: tuple[str, ...]) -> None:
     Games already stored are skipped and counted; a bad file is reported with its error
     and skipped. Exits 1 if any file failed or the store stopped answering.
     """
-    from domain.wolves.records import InvalidRecord
-    from domain.wolves.replay import RecordError
-
     todo = list(sources(paths))
     tally = Tally()
     out = Console(highlight=False, soft_wrap=True)
@@ -122,14 +121,13 @@ def import_records(paths: tuple[str, ...]) -> None:
     "--at", "step", type=click.IntRange(min=0), help="The position after the first N actions."
 )
 def export_game(game_id: UUID, step: int | None) -> None:
-    """Print a stored game's record (canonical JSON), or its position at step --at N."""
+    """Print a stored game's record, or its position after N actions, as canonical JSON."""
     with open_library() as library:
         try:
             if step is None:
                 data = library.record(game_id)
             else:
-                doc = library.position_at(game_id, step)
-                data = (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+                data = canonical_json(library.position_at(game_id, step))
         except UnknownGame as exc:
             raise click.ClickException(str(exc)) from exc
         except ValueError as exc:

@@ -9,16 +9,17 @@ upload (only their metadata does), so states per step are folded once and cached
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, PersistenceError
 from eventsourcing.utils import Environment, EnvType
 
 from domain.store.backend import StoreConfig, prepare_store, store_env
@@ -27,10 +28,12 @@ from domain.wolves import codec
 from domain.wolves import components as box
 from domain.wolves.events import Event
 from domain.wolves.evolve import apply
+from domain.wolves.positions import to_position
+from domain.wolves.records import Record, read_record, write_record
+from domain.wolves.replay import initial, replay
 from domain.wolves.state import State
 
-SNAPSHOT_INTERVAL = 100
-"""A snapshot of a ``Game`` aggregate every this many of its events."""
+log = logging.getLogger(__name__)
 
 
 class UnknownGame(LookupError):
@@ -86,7 +89,7 @@ class GameLibrary(Application):
     """
 
     name = "games"  # PostgreSQL tables: games_events, games_snapshots
-    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: SNAPSHOT_INTERVAL}
+    is_snapshotting_enabled = True
     cached_games = 32
     """Games whose per-step states are kept in memory."""
 
@@ -110,7 +113,7 @@ class GameLibrary(Application):
 
     def upload(
         self,
-        record: bytes | str | Mapping[str, Any] | Any,
+        record: bytes | str | Mapping[str, Any] | Record,
         uploaded_by: str | None = None,
         title: str | None = None,
         tags: Iterable[str] = (),
@@ -123,25 +126,22 @@ class GameLibrary(Application):
         ``RecordError`` for a bad record (nothing is stored); a game already stored is
         left as it is and its id returned with ``created=False``.
         """
-        from domain.wolves.records import Record, read_record, write_record
-        from domain.wolves.replay import replay
-
         check_visibility(visibility)
         tags = clean_tags(tags)
         rec = record if isinstance(record, Record) else read_record(record)
         canonical = write_record(rec)
         digest = record_digest(canonical)
         game_id = game_id_for(digest)
-        if self.recorder.select_events(game_id, limit=1):
+        if self.exists(game_id):
             return UploadResult(game_id, created=False)
         played = replay(rec)
         if title is None:
-            title = (rec.meta or {}).get("title") or None
+            title = rec.meta.get("title")
         game = Game(
             digest=digest,
             record=canonical.decode("utf-8"),
             uploaded_by=uploaded_by,
-            title=title,
+            title=(title or "").strip() or None,
             tags=list(tags),
             visibility=visibility,
             rules_version=box.RULES_VERSION,
@@ -155,6 +155,7 @@ class GameLibrary(Application):
             self.save(game)
         except IntegrityError:  # stored meanwhile by a concurrent upload
             return UploadResult(game_id, created=False)
+        self._snapshot(game)
         return UploadResult(game_id, created=True)
 
     def retitle(self, game_id: UUID, title: str | None) -> None:
@@ -169,7 +170,7 @@ class GameLibrary(Application):
         """Replace a game's tags."""
         game = self._game(game_id)
         cleaned = clean_tags(tags)
-        if cleaned != game.tags:
+        if cleaned != tuple(game.tags):
             game.retag(list(cleaned))
             self.save(game)
 
@@ -191,7 +192,7 @@ class GameLibrary(Application):
         """A game's metadata and counts."""
         game = self._game(game_id)
         return GameInfo(
-            game.id, game.digest, game.uploaded_at, game.uploaded_by, game.title, game.tags,
+            game.id, game.digest, game.uploaded_at, game.uploaded_by, game.title, tuple(game.tags),
             game.visibility, game.rules_version, game.actions, game.events, game.finished,
         )  # fmt: skip
 
@@ -238,8 +239,6 @@ class GameLibrary(Application):
 
     def position_at(self, game_id: UUID, step: int | None = None) -> dict[str, Any]:
         """The position (records.md "Position") after the first ``step`` actions."""
-        from domain.wolves.positions import to_position
-
         return to_position(self.state_at(game_id, step))
 
     def steps(self, game_id: UUID) -> int:
@@ -253,6 +252,14 @@ class GameLibrary(Application):
             return self.repository.get(game_id)
         except AggregateNotFoundError:
             raise UnknownGame(game_id) from None
+
+    def _snapshot(self, game: Game) -> None:
+        """Snapshot a just-saved game, so reading its metadata skips its domain events."""
+        assert self.snapshots is not None
+        try:
+            self.snapshots.put([Game.Snapshot.take(game)])
+        except PersistenceError as exc:  # the game is stored; a snapshot only saves time
+            log.warning("no snapshot of game %s: %s", game.id, exc)
 
     def _uploaded(self, game_id: UUID) -> Game.Uploaded:
         first = list(self.events.get(game_id, lte=Game.INITIAL_VERSION))
@@ -276,11 +283,8 @@ class GameLibrary(Application):
 
     def _fold(self, game_id: UUID) -> list[State]:
         """Every step's state: the record's start, then the stored events folded in order."""
-        from domain.wolves.records import read_record
-        from domain.wolves.replay import replay
-
         uploaded = self._uploaded(game_id)
-        work = replay(read_record(uploaded.record), at=0).initial.copy()
+        work = initial(read_record(uploaded.record)).copy()
         states = [work.copy()]
         for stored in self.events.get(game_id, gt=Game.INITIAL_VERSION):
             if not isinstance(stored, Game.Happened):

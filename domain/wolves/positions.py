@@ -139,11 +139,7 @@ class PositionSchema(Base):
     setup = fields.Nested(SetupSchema, required=True)
     pieces = fields.List(fields.Nested(PieceSchema), required=True)
     boards = fields.List(fields.Nested(BoardSchema), required=True)
-    scoring = fields.Dict(
-        keys=fields.String(),
-        values=fields.List(fields.String(validate=one_of("scoring token", box.PHASES))),
-        required=True,
-    )
+    scoring = fields.Raw(required=True)
     moonlight = Int(required=True, validate=validate.Range(min=0))
     moonlight_pieces = fields.List(fields.Nested(MoonlightSchema))
     phases_scored = Int(validate=validate.Range(0, len(box.PHASES)))
@@ -253,6 +249,8 @@ def from_position(doc: Mapping[str, Any], path: str = "") -> State:
     if picks > len(order):
         raise InvalidRecord(join(at, "draft_picks"), f"the draft has {len(order)} picks")
     finished = data["finished"]
+    if picks < len(order) and table.start_tile_draft:
+        _check_draft(data["pieces"], table.map.side, join(path, "pieces"))
     if picks < len(order) and not finished and turn["player"] != order[picks]:
         raise InvalidRecord(
             join(at, "player"), f"draft pick {picks + 1} is seat {order[picks]}'s, not seat "
@@ -327,6 +325,16 @@ def _pieces(
     return pieces, lone, prey
 
 
+def _check_draft(entries: list[dict[str, Any]], side: dict[Hex, str], path: str) -> None:
+    """While the draft is on, the seats' wolves stand on the start tile (W-4.1)."""
+    for i, entry in enumerate(entries):
+        if entry["kind"] in WOLVES and entry.get("player") is not None and entry["hex"] not in side:
+            raise InvalidRecord(
+                f"{path}[{i}].hex", f"{fmt(entry['hex'])}: during the draft wolves stand on the "
+                "start tile (W-4.1)"
+            )  # fmt: skip
+
+
 def _check_owner(piece: Piece, seats: int, at: str) -> None:
     if piece.player is None:
         if seats != 2 or piece.kind not in AUTOMATON_PIECES:
@@ -363,17 +371,21 @@ def _supply(board: PlayerBoard, kind: str) -> int:
     }[kind]
 
 
-def _scoring(
-    doc: dict[str, list[str]], regions: tuple[int, ...], path: str
-) -> dict[int, tuple[str, ...]]:
+def _scoring(doc: Any, regions: tuple[int, ...], path: str) -> dict[int, tuple[str, ...]]:
     """Tokens still on each region, top first; a region left out has none."""
+    if not isinstance(doc, Mapping):
+        raise InvalidRecord(path, "expected an object: region id → scoring tokens")
     out: dict[int, tuple[str, ...]] = {r: () for r in regions}
     for key, stack in doc.items():
+        at = join(path, key)
         region = int(key) if key.lstrip("-").isdigit() else None
         if region not in out:
-            raise InvalidRecord(join(path, key), f"region {key} is not on the map")
-        if len(stack) > 2:
-            raise InvalidRecord(join(path, key), "a region holds at most 2 scoring tokens")
+            raise InvalidRecord(at, f"region {key} is not on the map")
+        if not isinstance(stack, list) or len(stack) > 2:
+            raise InvalidRecord(at, "expected a list of at most 2 scoring tokens, top first")
+        for i, token in enumerate(stack):
+            if token not in box.PHASES:
+                raise InvalidRecord(f"{at}[{i}]", f"unknown scoring token {token!r}")
         out[region] = tuple(stack)
     return out
 

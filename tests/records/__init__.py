@@ -1,0 +1,1 @@
+"""Game records, positions, replay and the record commands of the command line."""

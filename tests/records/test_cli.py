@@ -1,0 +1,89 @@
+"""``howl validate``, ``howl replay`` and ``howl score`` as other tools run them."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from domain.wolves.actions import Pass
+from domain.wolves.positions import to_position
+from domain.wolves.records import write_record
+from domain.wolves.scoring import final_scores
+from tests.games import Game
+
+HOWL = Path(sys.executable).with_name("howl")
+
+
+def howl(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    """Run the installed ``howl`` (or the module, where no console script is installed)."""
+    command = [str(HOWL)] if HOWL.exists() else [sys.executable, "-m", "api.cli"]
+    return subprocess.run([*command, *args], input=stdin, capture_output=True, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory: pytest.TempPathFactory, game3: Game) -> Path:
+    path = tmp_path_factory.mktemp("records") / "game.json"
+    path.write_bytes(write_record(game3.record))
+    return path
+
+
+def test_validate_prints_a_summary(record_file: Path, game3: Game) -> None:
+    result = howl("validate", str(record_file))
+    assert result.returncode == 0, result.stderr
+    best = max(s.total for s in final_scores(game3.final))
+    line = result.stdout.decode()
+    assert line.startswith(f"ok: 3 players, {len(game3.record.actions)} actions, finished, winner")
+    assert line.endswith(f"({best})\n") and line.count("\n") == 1
+
+
+def test_validate_an_illegal_record(tmp_path: Path, game3: Game) -> None:
+    actions = list(game3.record.actions)
+    seat = (game3.states[40].player + 1) % 3
+    actions[40] = Pass(seat)
+    path = tmp_path / "illegal.json"
+    path.write_bytes(write_record(dataclasses.replace(game3.record, actions=tuple(actions))))
+    result = howl("validate", str(path))
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == {
+        "error": "illegal_action",
+        "index": 40,
+        "action": {"type": "pass", "player": seat},
+        "rule": "W-6",
+        "message": f"it is seat {game3.states[40].player}'s turn, not seat {seat}'s",
+    }
+
+
+def test_invalid_record_from_stdin() -> None:
+    result = howl("validate", "-", stdin=b'{"format": "howl.game", "version": 1, "game": 3}')
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == {
+        "error": "invalid_record", "path": "game", "message": 'expected "the-wolves", got 3'
+    }  # fmt: skip
+
+
+def test_replay_json_is_the_position(record_file: Path, game3: Game) -> None:
+    result = howl("replay", str(record_file), "--at", "57", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == to_position(game3.states[57])
+    end = howl("replay", "-", "--json", stdin=record_file.read_bytes())
+    assert json.loads(end.stdout) == to_position(game3.final)
+    beyond = howl("replay", str(record_file), "--at", "100000", "--json")
+    assert beyond.returncode == 2 and b"--at" in beyond.stderr
+
+
+def test_score_json(record_file: Path, game3: Game) -> None:
+    result = howl("score", str(record_file), "--json")
+    assert result.returncode == 0, result.stderr
+    scores = json.loads(result.stdout)["scores"]
+    assert scores == [dataclasses.asdict(s) for s in final_scores(game3.final)]
+    assert list(scores[0]) == [
+        "seat", "total", "regions", "spread", "speed", "howl", "lairs", "prey", "pack",
+        "region_tokens", "wolves_on_map", "place",
+    ]  # fmt: skip
+    current = json.loads(howl("score", str(record_file), "--json", "--at", "90").stdout)
+    assert current["scores"] == [dataclasses.asdict(s) for s in final_scores(game3.states[90])]

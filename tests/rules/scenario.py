@@ -1,0 +1,177 @@
+"""Scenario builders for the rule tests: tiny custom maps, pieces and boards set directly.
+
+A map is drawn row by row (``y`` = 0, 1, …), one cell per ``x``: a terrain letter and a
+region digit, ``.`` for no hex. Terrain letters: ``f`` forest, ``m`` mountain,
+``g`` grassland, ``t`` tundra, ``d`` desert, ``~`` water, ``#`` chasm; region ``-`` means
+no region (like the start tile)::
+
+    grid_map("g1 g1 g1",
+             "g1 ~1 g1")   # (0, 0) (1, 0) (2, 0) / (0, 1) (1, 1)=water (2, 1)
+
+Pieces are written ``"A0 P1"``: kind letter (``A`` alpha, ``P`` pack wolf, ``D`` den,
+``L`` lair) and seat digit, or ``X`` for the two-player automaton pack.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import TypeVar
+
+import pytest
+
+from domain.hexes import Hex
+from domain.wolves import (
+    Action,
+    IllegalAction,
+    Player,
+    Setup,
+    State,
+    generate_setup,
+    initial_state,
+    legal_actions,
+    play,
+    sample_move,
+)
+from domain.wolves import components as box
+from domain.wolves import events as ev
+from domain.wolves.setup import CustomMap, MapHex, MapRegion
+from domain.wolves.state import Piece
+
+TERRAIN = {
+    "f": "forest", "m": "mountain", "g": "grassland", "t": "tundra", "d": "desert",
+    "~": box.WATER, "#": box.CHASM,
+}  # fmt: skip
+KIND = {"A": "alpha", "P": "pack", "D": "den", "L": "lair"}
+COLOURS = ("blue", "red", "yellow", "green", "purple")
+HOMES = ("forest", "tundra", "desert", "mountain", "grassland")
+E = TypeVar("E")
+
+
+def grid_map(
+    *rows: str,
+    scoring: Mapping[int, tuple[str, ...]] | None = None,
+    lone: Iterable[Hex] = (),
+    prey: Mapping[Hex, tuple[str, int]] | None = None,
+) -> CustomMap:
+    """A custom map drawn as rows of cells (see the module docstring).
+
+    ``scoring`` gives region stacks (default: one ``quarter`` each), ``lone`` the
+    lone-wolf spaces, ``prey`` the prey space of a region and its stack.
+    """
+    prey = dict(prey or {})
+    cells: dict[Hex, tuple[str, int | None]] = {}
+    for y, row in enumerate(rows):
+        for x, cell in enumerate(row.split()):
+            if cell != ".":
+                cells[(x, y)] = (TERRAIN[cell[0]], None if cell[1] == "-" else int(cell[1]))
+    lone = set(lone)
+    marker = {h: box.LONE_WOLF for h in lone} | {h: box.PREY for h in prey}
+    hexes = tuple(MapHex(h, t, r, marker.get(h)) for h, (t, r) in cells.items())
+    region_ids = sorted({r for _, r in cells.values() if r is not None})
+    prey_of = {cells[h][1]: stack for h, stack in prey.items()}
+    stacks = dict(scoring or {})
+    regions = tuple(
+        MapRegion(r, stacks.get(r, ("quarter",)), prey_of.get(r)) for r in region_ids
+    )
+    return CustomMap(hexes, regions)
+
+
+def players(n: int, homes: tuple[str, ...] = HOMES) -> tuple[Player, ...]:
+    """Seats P0 … P(n-1); seat 0 is at home in forest, seat 1 in tundra, seat 2 in desert…"""
+    return tuple(Player(f"P{i}", COLOURS[i], homes[i]) for i in range(n))
+
+
+def pieces_of(text: str) -> tuple[Piece, ...]:
+    """``"A0 P1"`` → (alpha of seat 0, pack wolf of seat 1); ``X`` is the automaton."""
+    return tuple(
+        Piece(None if w[1] == "X" else int(w[1]), KIND[w[0]]) for w in text.split()
+    )
+
+
+def scenario(
+    cmap: CustomMap,
+    *,
+    seats: int = 3,
+    pieces: Mapping[Hex, str] | None = None,
+    lone: Iterable[Hex] | None = None,
+    player: int = 0,
+    actions_left: int = 2,
+    tokens: int = 0,
+    homes: tuple[str, ...] = HOMES,
+) -> State:
+    """A state after the draft on ``cmap``: exactly ``pieces`` on the map, seat ``player`` to act.
+
+    Lone wolves stand on the map's lone-wolf spaces unless ``lone`` is given; every seat
+    holds ``tokens`` bonus terrain tokens.
+    """
+    state = initial_state(players(seats, homes), Setup(custom_map=cmap))
+    state.pieces = {h: pieces_of(text) for h, text in (pieces or {}).items()}
+    if lone is not None:
+        state.lone_wolves = frozenset(lone)
+    state.draft_picks = len(state.table.draft_order)
+    state.player = player
+    state.actions_left = actions_left
+    state.boards = tuple(
+        replace(b, bonus_terrain=tokens, bonus_action=0) for b in state.boards
+    )
+    return state
+
+
+def set_board(state: State, seat: int, **changes: object) -> State:
+    """Change fields of one seat's board in place (``dataclasses.replace``); return the state."""
+    boards = list(state.boards)
+    boards[seat] = replace(boards[seat], **changes)  # type: ignore[arg-type]
+    state.boards = tuple(boards)
+    return state
+
+
+def flipped(*slots: int) -> tuple[bool, ...]:
+    """A ``flipped`` row with the given tile slots turned to their back."""
+    return tuple(i in slots for i in range(6))
+
+
+def illegal(state: State, action: Action, rule: str, *words: str) -> IllegalAction:
+    """Assert ``action`` is rejected under ``rule`` with every one of ``words`` in the message."""
+    with pytest.raises(IllegalAction) as caught:
+        play(state, action)
+    err = caught.value
+    assert err.rule == rule, err
+    for word in words:
+        assert word in err.message, (word, err.message)
+    return err
+
+
+def run(state: State, *actions: Action) -> tuple[State, list[ev.Event]]:
+    """Play ``actions`` in order; the final state and every event they caused."""
+    events: list[ev.Event] = []
+    for action in actions:
+        state, more = play(state, action)
+        events += more
+    return state, events
+
+
+def of_type(events: Iterable[ev.Event], kind: type[E]) -> list[E]:
+    """The events of one type, in order."""
+    return [e for e in events if isinstance(e, kind)]
+
+
+def random_players(n: int, rng: random.Random) -> tuple[Player, ...]:
+    """``n`` seats with distinct random home terrains."""
+    return players(n, tuple(rng.sample(box.TERRAINS, n)))
+
+
+def random_game(n: int, seed: int) -> tuple[State, list[Action], list[State]]:
+    """A random legal game (the self-play of issue #3): start state, actions, states before each."""
+    rng = random.Random(seed)
+    start = initial_state(random_players(n, rng), generate_setup(n, seed))
+    state, actions, before = start, [], []
+    while not state.finished:
+        opts = list(legal_actions(state))
+        mv = None if state.drafting else sample_move(state, rng)
+        action = mv if mv and rng.random() < 0.6 else rng.choice(opts)
+        before.append(state)
+        state, _ = play(state, action)
+        actions.append(action)
+    return start, actions, before

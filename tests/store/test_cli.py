@@ -1,0 +1,95 @@
+"""``howl import`` and ``howl export``, run as the installed command on both backends."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from domain.store import game_id_for, record_digest
+from domain.wolves.positions import to_position
+from domain.wolves.records import canonical_json, read_record
+from domain.wolves.replay import replay
+from tests.store.conftest import record_bytes
+
+HOWL = str(Path(sys.executable).with_name("howl"))
+
+
+@pytest.fixture
+def env(store_url: str) -> dict[str, str]:
+    """The environment of a ``howl`` process using a store of its own."""
+    schema = f"cli_{uuid.uuid4().hex[:12]}"
+    return {**os.environ, "HOWL_DATABASE_URL": store_url, "HOWL_DATABASE_SCHEMA": schema}
+
+
+def howl(env: dict[str, str], *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    """Run ``howl ARGS…`` to the end."""
+    return subprocess.run(
+        [HOWL, *args], input=stdin, capture_output=True, env=env, timeout=300, check=False
+    )
+
+
+def test_import_a_folder_with_good_duplicate_and_bad_files(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    games = [record_bytes(2, seed=401), record_bytes(3, seed=402), record_bytes(2, seed=403)]
+    (tmp_path / "sub" / "deeper").mkdir(parents=True)
+    (tmp_path / "a.json").write_bytes(games[0])
+    (tmp_path / "sub" / "b.json").write_bytes(games[1])
+    (tmp_path / "sub" / "deeper" / "c.json").write_bytes(games[2])
+    (tmp_path / "sub" / "copy-of-a.json").write_text(json.dumps(json.loads(games[0]), indent=2))
+    illegal = json.loads(games[1])
+    illegal["actions"][20]["player"] = (illegal["actions"][20]["player"] + 1) % 3
+    (tmp_path / "sub" / "illegal.json").write_text(json.dumps(illegal))
+    (tmp_path / "broken.json").write_text('{"format": "howl.game", ')
+    (tmp_path / "notes.txt").write_text("not a record")
+
+    first = howl(env, "import", str(tmp_path))
+
+    out = first.stdout.decode()
+    assert first.returncode == 1, first.stderr.decode()
+    assert out.splitlines()[-1] == "imported 3, duplicates 1, failed 2 (6 files)"
+    errors = {
+        line.partition(": ")[0]: json.loads(line.partition(": ")[2])
+        for line in out.splitlines()[:-1]
+    }
+    assert errors[str(tmp_path / "broken.json")]["error"] == "invalid_record"
+    assert errors[str(tmp_path / "sub" / "illegal.json")]["error"] == "illegal_action"
+    assert errors[str(tmp_path / "sub" / "illegal.json")]["index"] == 20
+
+    again = howl(env, "import", str(tmp_path / "a.json"), str(tmp_path / "sub"))
+    assert again.returncode == 1
+    assert again.stdout.decode().splitlines()[-1] == "imported 0, duplicates 4, failed 1 (5 files)"
+
+    for data in games:
+        exported = howl(env, "export", str(game_id_for(record_digest(data))))
+        assert exported.returncode == 0, exported.stderr.decode()
+        assert exported.stdout == data
+
+
+def test_import_from_stdin_and_export_a_position(env: dict[str, str]) -> None:
+    data = record_bytes(4, seed=404)
+    game_id = str(game_id_for(record_digest(data)))
+
+    imported = howl(env, "import", "-", stdin=data)
+    assert imported.returncode == 0, imported.stdout.decode() + imported.stderr.decode()
+    assert (
+        imported.stdout.decode().splitlines()[-1] == "imported 1, duplicates 0, failed 0 (1 files)"
+    )
+
+    position = howl(env, "export", game_id, "--at", "12")
+    assert position.returncode == 0, position.stderr.decode()
+    expected = to_position(replay(read_record(data), at=12).state)
+    assert position.stdout == canonical_json(expected)
+
+    too_far = howl(env, "export", game_id, "--at", "100000")
+    assert too_far.returncode == 2
+    assert "step" in too_far.stderr.decode()
+    unknown = howl(env, "export", str(uuid.UUID(int=5)))
+    assert unknown.returncode == 1
+    assert "no game" in unknown.stderr.decode()
