@@ -1,13 +1,30 @@
-"""Demo data for ``howl serve --demo``."""
+"""Demo data for ``howl serve --demo``: a dozen self-play games when the store is empty."""
 
 from __future__ import annotations
 
+from rich.progress import track
 
-def seed_demo(store_url: str) -> int:
-    """Seed demo games into the store at ``store_url`` if it holds no games yet.
+from api.commands.simulate import simulate_one
+from api.config import Settings
+from api.library import open_library
+from domain.wolves.setup import Options
 
-    Returns the number of games seeded. No ruleset is registered yet, so there are no
-    demo games to seed and this returns 0 without touching the store.
+DEMO_GAMES = 12
+DEMO_SEED = 2022
+
+
+def seed_demo(settings: Settings) -> int:
+    """Store ``DEMO_GAMES`` heuristic self-play games (2–5 players) if the store holds none.
+
+    Returns the number of games seeded; the read models are brought up to date after.
     """
-    del store_url
-    return 0
+    from projections.readmodels import ReadModels
+
+    with open_library(settings) as library:
+        if library.recorder.max_notification_id():
+            return 0
+        for i in track(range(DEMO_GAMES), description="seeding demo games"):
+            data, _ = simulate_one(i, 2 + i % 4, DEMO_SEED, "heuristic", Options())
+            library.upload(data, uploaded_by="demo", tags=("demo",))
+        ReadModels.from_settings(settings).catch_up(library)
+    return DEMO_GAMES

@@ -61,7 +61,7 @@ def serve(host: str | None, port: int | None, dev: bool, demo: bool) -> None:
     )
     restarted = os.environ.get("WERKZEUG_RUN_MAIN") == "true"  # --dev's reloaded child
     if demo and not restarted:
-        seeded = seed_demo(settings.database_url)
+        seeded = seed_demo(settings)
         click.echo(f"Demo data: {seeded} game(s) seeded.")
     app = create_app(settings)
     if not restarted:

@@ -60,7 +60,7 @@ def _drafts(state: State, seat: int) -> Iterator[Draft]:
         if state.at(h) or state.has_token(h):
             continue
         if state.table.start_tile_draft:
-            if h not in gmap.side or (mine and gmap.side[mine[0]] == gmap.side[h]):
+            if h not in gmap.side or (mine and gmap.side.get(mine[0]) == gmap.side[h]):
                 continue
         else:
             region = gmap.region_of.get(h)

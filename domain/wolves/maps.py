@@ -72,6 +72,8 @@ def build_map(setup: Setup) -> GameMap:
                 region_of[cell.hex] = cell.region
             if cell.marker:
                 markers[cell.hex] = cell.marker
+            if cell.side:
+                side[cell.hex] = cell.side
         regions = [r.id for r in setup.custom_map.regions]
     else:
         if setup.start is not None:

@@ -222,10 +222,13 @@ class MapHexSchema(Base):
     )
     region = Int(allow_none=True)
     marker = fields.String(allow_none=True, validate=one_of("marker", (box.LONE_WOLF, box.PREY)))
+    side = fields.String(allow_none=True, validate=one_of("side", ("north", "south")))
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> MapHex:
-        return MapHex(data["hex"], data["terrain"], data.get("region"), data.get("marker"))
+        return MapHex(
+            data["hex"], data["terrain"], data.get("region"), data.get("marker"), data.get("side")
+        )
 
 
 class MapRegionSchema(Base):
@@ -382,6 +385,8 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
                 entry["region"] = cell.region
             if cell.marker is not None:
                 entry["marker"] = cell.marker
+            if cell.side is not None:
+                entry["side"] = cell.side
             hexes.append(entry)
         regions = [
             {"id": r.id, "scoring": list(r.scoring), **_prey_to_json(r.prey)}

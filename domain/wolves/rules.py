@@ -102,6 +102,8 @@ def settle(state: State, seat: int, pay: Pay, cost: int, terrain: str, rule: str
     if len(set(tiles)) != len(tiles):
         raise IllegalAction("W-6", f"tile slots {tiles} flip one tile twice")
     tokens = pay.bonus_terrain or 0
+    if tokens < 0:
+        raise IllegalAction("W-6", f"pays {tokens} bonus terrain tokens: a count is never negative")
     if tokens > board.bonus_terrain:
         raise IllegalAction(
             "W-6", f"pays {tokens} bonus terrain tokens, seat {seat} holds {board.bonus_terrain}"
@@ -199,7 +201,7 @@ def _draft(state: State, action: Draft, emit: Emit) -> None:
         if h not in gmap.side:
             raise IllegalAction("W-4.1", f"{fmt(h)} is not on the start tile")
         first = [w for w, _ in state.wolves_of(action.player)]
-        if first and gmap.side[first[0]] == gmap.side[h]:
+        if first and gmap.side.get(first[0]) == gmap.side[h]:
             raise IllegalAction(
                 "W-4.1", f"second pick {fmt(h)} must be on the other side than {fmt(first[0])}"
             )

@@ -48,6 +48,7 @@ class MapHex:
     terrain: str
     region: int | None = None
     marker: str | None = None
+    side: str | None = None  # "north" or "south" on a start tile (W-4.1 draft)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +129,8 @@ def _explicit_map(
 
     hexes: list[MapHex] = []
     if start is not None:
-        for (ox, oy), terrain, _ in box.START_TILE:
-            hexes.append(MapHex((start[0] + ox, start[1] + oy), terrain))
+        for (ox, oy), terrain, side in box.START_TILE:
+            hexes.append(MapHex((start[0] + ox, start[1] + oy), terrain, side=side))
     regions = []
     for region, placed in enumerate(tiles, start=1):
         cells = tile_hexes(placed.tile, placed.center, placed.rotated)
