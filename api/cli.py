@@ -1,28 +1,50 @@
 """The ``howl`` command line: one click group; each command lives in its own module.
 
-Add a command with ``main.add_command(command)`` below.
+Commands load on first use, so ``howl validate`` never pays for the web server's imports.
+Add a command as a ``name: "module:attribute"`` entry of ``COMMANDS``.
 """
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
 from api import __version__
-from api.commands.records import commands as record_commands
-from api.commands.simulate import simulate
-from api.commands.store import export_game, import_records
-from api.serve import serve
+
+COMMANDS = {
+    "serve": "api.serve:serve",
+    "validate": "api.commands.records:validate_command",
+    "replay": "api.commands.records:replay_command",
+    "score": "api.commands.records:score_command",
+    "import": "api.commands.store:import_records",
+    "export": "api.commands.store:export_game",
+    "simulate": "api.commands.simulate:simulate",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A click group whose commands are imported only when they run (or help lists them)."""
+
+    def __init__(self, *args: object, lazy: dict[str, str], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.lazy = lazy
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command name, loaded or not."""
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        """The command called ``name``, imported on demand."""
+        if name not in self.lazy:
+            return super().get_command(ctx, name)
+        module, _, attribute = self.lazy[name].partition(":")
+        return getattr(importlib.import_module(module), attribute)
+
+
+@click.group(
+    cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(__version__, prog_name="howl")
 def main() -> None:
     """Howl: replay and analyse games of The Wolves."""
-
-
-main.add_command(serve)
-for command in record_commands:
-    main.add_command(command)
-main.add_command(import_records)
-main.add_command(export_game)
-main.add_command(simulate)

@@ -104,4 +104,3 @@ def score_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
         )
 
 
-commands = (validate_command, replay_command, score_command)
