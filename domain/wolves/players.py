@@ -122,7 +122,22 @@ def evaluate(state: State, seat: int) -> float:
     value += 0.6 * state.date  # moving the moon on keeps the game going
     value += _region_outlook(state, seat)
     value += _prey_outlook(state, seat)
+    value += _lair_outlook(state, seat)
     return value
+
+
+def _lair_outlook(state: State, seat: int) -> float:
+    """Dens that could become lairs (W-6.3): more when an alpha already stands by."""
+    if state.boards[seat].lairs >= box.LAIRS:
+        return 0.0
+    gmap = state.table.map
+    alphas = state.alphas_of(seat)
+    with_lair = {gmap.region_of.get(h) for h, ps in state.pieces.items() if (seat, "lair") in ps}
+    best = 0.0
+    for h, here in state.pieces.items():
+        if (seat, "den") in here and h in gmap.lair_sites and gmap.region_of.get(h) not in with_lair:
+            best = max(best, 1.5 if any(distance(a, h) <= 1 for a in alphas) else 0.4)
+    return best
 
 
 def _region_outlook(state: State, seat: int) -> float:

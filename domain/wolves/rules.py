@@ -144,7 +144,10 @@ def check_destination(state: State, seat: int, kind: str, h: Hex, rule: str) -> 
     other = here[0]
     owner = "the automaton" if other.player is None else f"seat {other.player}"
     if box.RANK[kind] <= box.RANK[other.kind]:
-        raise IllegalAction("W-6", f"a {kind} may not end on {fmt(h)} with {owner}'s {other.kind}")
+        article = "an" if kind == "alpha" else "a"
+        raise IllegalAction(
+            "W-6", f"{article} {kind} may not end on {fmt(h)} with {owner}'s {other.kind}"
+        )
     if other.kind == "den":
         return None
     if other.player is None:

@@ -25,6 +25,7 @@ from domain.hexes import Hex
 from domain.wolves import (
     Action,
     IllegalAction,
+    Options,
     Player,
     Setup,
     State,
@@ -40,9 +41,14 @@ from domain.wolves.setup import CustomMap, MapHex, MapRegion
 from domain.wolves.state import Piece
 
 TERRAIN = {
-    "f": "forest", "m": "mountain", "g": "grassland", "t": "tundra", "d": "desert",
-    "~": box.WATER, "#": box.CHASM,
-}  # fmt: skip
+    "f": "forest",
+    "m": "mountain",
+    "g": "grassland",
+    "t": "tundra",
+    "d": "desert",
+    "~": box.WATER,
+    "#": box.CHASM,
+}
 KIND = {"A": "alpha", "P": "pack", "D": "den", "L": "lair"}
 COLOURS = ("blue", "red", "yellow", "green", "purple")
 HOMES = ("forest", "tundra", "desert", "mountain", "grassland")
@@ -72,9 +78,7 @@ def grid_map(
     region_ids = sorted({r for _, r in cells.values() if r is not None})
     prey_of = {cells[h][1]: stack for h, stack in prey.items()}
     stacks = dict(scoring or {})
-    regions = tuple(
-        MapRegion(r, stacks.get(r, ("quarter",)), prey_of.get(r)) for r in region_ids
-    )
+    regions = tuple(MapRegion(r, stacks.get(r, ("quarter",)), prey_of.get(r)) for r in region_ids)
     return CustomMap(hexes, regions)
 
 
@@ -85,9 +89,7 @@ def players(n: int, homes: tuple[str, ...] = HOMES) -> tuple[Player, ...]:
 
 def pieces_of(text: str) -> tuple[Piece, ...]:
     """``"A0 P1"`` → (alpha of seat 0, pack wolf of seat 1); ``X`` is the automaton."""
-    return tuple(
-        Piece(None if w[1] == "X" else int(w[1]), KIND[w[0]]) for w in text.split()
-    )
+    return tuple(Piece(None if w[1] == "X" else int(w[1]), KIND[w[0]]) for w in text.split())
 
 
 def scenario(
@@ -100,22 +102,22 @@ def scenario(
     actions_left: int = 2,
     tokens: int = 0,
     homes: tuple[str, ...] = HOMES,
+    options: Options | None = None,
 ) -> State:
     """A state after the draft on ``cmap``: exactly ``pieces`` on the map, seat ``player`` to act.
 
     Lone wolves stand on the map's lone-wolf spaces unless ``lone`` is given; every seat
     holds ``tokens`` bonus terrain tokens.
     """
-    state = initial_state(players(seats, homes), Setup(custom_map=cmap))
+    setup = Setup(custom_map=cmap, options=options or Options())
+    state = initial_state(players(seats, homes), setup)
     state.pieces = {h: pieces_of(text) for h, text in (pieces or {}).items()}
     if lone is not None:
         state.lone_wolves = frozenset(lone)
     state.draft_picks = len(state.table.draft_order)
     state.player = player
     state.actions_left = actions_left
-    state.boards = tuple(
-        replace(b, bonus_terrain=tokens, bonus_action=0) for b in state.boards
-    )
+    state.boards = tuple(replace(b, bonus_terrain=tokens, bonus_action=0) for b in state.boards)
     return state
 
 

@@ -19,9 +19,16 @@ def test_w1_neighbours_in_the_contract_order() -> None:
 
 @pytest.mark.parametrize(
     ("a", "b", "d"),
-    [((0, 0), (0, 0), 0), ((0, 0), (1, 1), 1), ((0, 0), (1, -1), 2), ((0, 0), (2, 1), 2),
-     ((0, 0), (-3, 2), 5), ((2, 5), (5, 2), 6), ((1, 1), (4, 4), 3)],
-)  # fmt: skip
+    [
+        ((0, 0), (0, 0), 0),
+        ((0, 0), (1, 1), 1),
+        ((0, 0), (1, -1), 2),
+        ((0, 0), (2, 1), 2),
+        ((0, 0), (-3, 2), 5),
+        ((2, 5), (5, 2), 6),
+        ((1, 1), (4, 4), 3),
+    ],
+)
 def test_w1_distance_formula(a: tuple[int, int], b: tuple[int, int], d: int) -> None:
     assert distance(a, b) == distance(b, a) == d
 
@@ -71,18 +78,31 @@ def test_w2_start_tile_sides_and_chasm() -> None:
     cx, cy = 8, 9
     side = {(x - cx, y - cy): s for (x, y), s in gmap.side.items()}
     assert side == {
-        (-3, -2): "north", (-2, -2): "north", (-1, -2): "north", (0, -1): "north",
-        (1, -1): "north", (-3, 0): "south", (-2, 0): "south", (-1, 1): "south",
-        (0, 1): "south", (1, 1): "south",
-    }  # fmt: skip
+        (-3, -2): "north",
+        (-2, -2): "north",
+        (-1, -2): "north",
+        (0, -1): "north",
+        (1, -1): "north",
+        (-3, 0): "south",
+        (-2, 0): "south",
+        (-1, 1): "south",
+        (0, 1): "south",
+        (1, 1): "south",
+    }
     chasm = {h for h, t in gmap.terrain.items() if t == "chasm"}
-    assert chasm == {(cx + x, cy + y) for x, y in ((-3, -1), (-2, -1), (-1, -1), (-1, 0), (0, 0), (1, 0))}
+    assert chasm == {
+        (cx + x, cy + y) for x, y in ((-3, -1), (-2, -1), (-1, -1), (-1, 0), (0, 0), (1, 0))
+    }
     start = set(gmap.side) | chasm
     assert not start & set(gmap.region_of), "the start tile is not a region"
-    assert gmap.terrain[(cx - 3, cy - 2)] == "tundra" and gmap.terrain[(cx + 1, cy + 1)] == "mountain"
+    assert (
+        gmap.terrain[(cx - 3, cy - 2)] == "tundra" and gmap.terrain[(cx + 1, cy + 1)] == "mountain"
+    )
 
 
-@pytest.mark.parametrize(("n", "size", "regions"), [(2, 80, 5), (3, 112, 6), (4, 144, 8), (5, 176, 10)])
+@pytest.mark.parametrize(
+    ("n", "size", "regions"), [(2, 80, 5), (3, 112, 6), (4, 144, 8), (5, 176, 10)]
+)
 def test_w3_layouts_map_sizes(n: int, size: int, regions: int) -> None:
     setup = generate_setup(n, seed=n)
     gmap = build_map(setup)
@@ -95,14 +115,42 @@ def test_w3_layouts_map_sizes(n: int, size: int, regions: int) -> None:
 
 
 def test_w3_layout_table() -> None:
-    assert box.LAYOUTS[3] == ((8, 9), (((11, 7), False), ((4, 4), True), ((1, 6), True),
-                                       ((5, 11), False), ((8, 12), True), ((13, 11), False)))
+    assert box.LAYOUTS[3] == (
+        (8, 9),
+        (
+            ((11, 7), False),
+            ((4, 4), True),
+            ((1, 6), True),
+            ((5, 11), False),
+            ((8, 12), True),
+            ((13, 11), False),
+        ),
+    )
     assert box.LAYOUTS[2][0] is None
     assert [c for c, _ in box.LAYOUTS[2][1]] == [(8, 9), (6, 5), (3, 7), (10, 13), (13, 11)]
     assert box.LAYOUTS[4][0] == (10, 10) and box.LAYOUTS[5][0] == (10, 13)
-    assert [r for _, r in box.LAYOUTS[4][1]] == [False, True, False, True, False, True, False, False]
-    assert [r for _, r in box.LAYOUTS[5][1]] == [False, True, True, False, True, False, False,
-                                                  True, False, False]  # fmt: skip
+    assert [r for _, r in box.LAYOUTS[4][1]] == [
+        False,
+        True,
+        False,
+        True,
+        False,
+        True,
+        False,
+        False,
+    ]
+    assert [r for _, r in box.LAYOUTS[5][1]] == [
+        False,
+        True,
+        True,
+        False,
+        True,
+        False,
+        False,
+        True,
+        False,
+        False,
+    ]
 
 
 def test_w3_tile_numbers_are_distinct_and_random() -> None:

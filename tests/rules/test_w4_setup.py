@@ -6,7 +6,15 @@ from collections import Counter
 
 import pytest
 
-from domain.wolves import Draft, PlayerBoard, generate_setup, initial_state, legal_actions, play
+from domain.wolves import (
+    Draft,
+    PlayerBoard,
+    State,
+    generate_setup,
+    initial_state,
+    legal_actions,
+    play,
+)
 from domain.wolves import components as box
 from domain.wolves import events as ev
 from tests.rules.scenario import illegal, players, run
@@ -61,9 +69,8 @@ def test_w4_5_seats_keep_their_home_terrain() -> None:
 # --- W-4.1 draft --------------------------------------------------------------------------
 
 
-def start_hexes(state: object, side: str) -> list[tuple[int, int]]:
-    gmap = state.table.map  # type: ignore[attr-defined]
-    return sorted(h for h, s in gmap.side.items() if s == side)
+def start_hexes(state: State, side: str) -> list[tuple[int, int]]:
+    return sorted(h for h, s in state.table.map.side.items() if s == side)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -71,7 +78,7 @@ def test_w4_1_snake_order(n: int) -> None:
     state = initial_state(players(n), generate_setup(n, seed=n))
     north, south = start_hexes(state, "north"), start_hexes(state, "south")
     order = []
-    for pick in range(2 * n):
+    for _ in range(2 * n):
         seat = state.player
         order.append(seat)
         mine = [h for h, _ in state.wolves_of(seat)]
@@ -120,16 +127,20 @@ def test_w4_1_two_player_draft_only_outside_crescent_regions() -> None:
     state = initial_state(players(2), generate_setup(2, seed=3))
     gmap = state.table.map
     allowed = {
-        h for h in gmap.land_neighbours
-        if state.scoring[gmap.region_of[h]][0] != "crescent" and not state.at(h)
+        h
+        for h in gmap.land_neighbours
+        if state.scoring[gmap.region_of[h]][0] != "crescent"
+        and not state.at(h)
         and not state.has_token(h)
-    }  # fmt: skip
+    }
     assert {a.hex for a in legal_actions(state)} == allowed  # type: ignore[union-attr]
     crescent = next(
-        h for h in gmap.land_neighbours
-        if state.scoring[gmap.region_of[h]] == ("crescent", "quarter") and not state.has_token(h)
+        h
+        for h in gmap.land_neighbours
+        if state.scoring[gmap.region_of[h]] == ("crescent", "quarter")
+        and not state.has_token(h)
         and not state.at(h)
-    )  # fmt: skip
+    )
     illegal(state, Draft(0, crescent), "W-4.1", "top token is a crescent", f"[{crescent[0]}, ")
     automaton = next(iter(state.pieces))
     illegal(state, Draft(0, automaton), "W-4.1", "is not empty")

@@ -77,11 +77,21 @@ def test_w5_lair_pack_and_prey_vp_rows() -> None:
     assert pack == [0, 1, 2, 3, 4, 6, 8, 10, 12]
     prey = box.PREY_TYPES
     assert [board_vp(PlayerBoard(prey=prey[:k]), False)["prey"] for k in range(6)] == [
-        0, 1, 4, 9, 16, 25,
-    ]  # fmt: skip
+        0,
+        1,
+        4,
+        9,
+        16,
+        25,
+    ]
     assert [board_vp(PlayerBoard(prey=prey[:k]), True)["prey"] for k in range(6)] == [
-        0, 2, 5, 9, 14, 20,
-    ]  # fmt: skip
+        0,
+        2,
+        5,
+        9,
+        14,
+        20,
+    ]
 
 
 @pytest.mark.parametrize(("two", "best"), [(False, 78), (True, 67)])
@@ -95,8 +105,13 @@ def test_w5_board_vp_is_the_sum_of_the_highest_revealed_values() -> None:
     set_board(state, 0, dens=(3, 4, 1), lairs=2, wolves=5, prey=("deer", "hare"), region_points=6)
     score = final_scores(state)[0]
     assert (score.spread, score.speed, score.howl, score.lairs, score.pack, score.prey) == (
-        3, 7, 0, 10, 6, 4,
-    )  # fmt: skip
+        3,
+        7,
+        0,
+        10,
+        6,
+        4,
+    )
     assert score.total == 6 + 3 + 7 + 10 + 6 + 4
 
 
