@@ -135,7 +135,9 @@ def _lair_outlook(state: State, seat: int) -> float:
     with_lair = {gmap.region_of.get(h) for h, ps in state.pieces.items() if (seat, "lair") in ps}
     best = 0.0
     for h, here in state.pieces.items():
-        if (seat, "den") in here and h in gmap.lair_sites and gmap.region_of.get(h) not in with_lair:
+        if (seat, "den") not in here or h not in gmap.lair_sites:
+            continue
+        if gmap.region_of.get(h) not in with_lair:
             best = max(best, 1.5 if any(distance(a, h) <= 1 for a in alphas) else 0.4)
     return best
 
