@@ -81,7 +81,12 @@ class WolvesMoved:
 
 @dataclass(frozen=True, slots=True)
 class WolfPushed:
-    """A wolf of ``player`` was pushed from ``src`` to ``dst`` (W-6.6)."""
+    """A wolf of ``player`` was pushed from ``src`` to ``dst`` (W-6.6).
+
+    Pushes follow the ``WolvesMoved`` or ``LairBuilt`` event that caused them and complete
+    it: positions are read after a whole action's events, never between an event and its
+    pushes.
+    """
 
     player: int
     kind: str

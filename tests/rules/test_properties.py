@@ -54,7 +54,7 @@ def play_checked(n: int, seed: int) -> State:
             assert snapshot(folded) == kept, f"evolve mutated its input on {event}"
             apply(folded, event)
             assert snapshot(folded) == snapshot(evolved)
-            # pushes complete the Move event before them (see test_move_event_with_two_alphas…)
+            # pushes complete the Move event before them (test_pushes_complete_the_move…)
             if not (i + 1 < len(events) and isinstance(events[i + 1], ev.WolfPushed)):
                 check_pieces(folded)
             check_boards(folded)
@@ -127,19 +127,19 @@ def test_score_total_is_the_sum_of_its_breakdown(
         assert s.place == len(better) + 1
 
 
-@pytest.mark.xfail(strict=True, reason="WolvesMoved carries every wolf before its pushes follow")
-def test_move_event_with_two_alphas_on_a_pushed_hex_never_shows_three_pieces() -> None:
+def test_pushes_complete_the_move_event_before_them() -> None:
     """Two alphas of one Move end on a hex whose enemy pack wolf the first one pushes.
 
-    The final position is legal, but the events are ``WolvesMoved`` (both alphas) then
-    ``WolfPushed``: folding the first alone gives a hex with 3 pieces.
+    ``WolvesMoved`` carries every wolf, the ``WolfPushed`` events that follow complete it:
+    the position after the pair (the step) is legal, the pack wolf sits on its nearest hex.
     """
     cmap = grid_map("g1 g1 g1 g1", "g1 g1 g1 g1")
     state = scenario(cmap, pieces={(0, 0): "A0", (0, 1): "A0", (1, 1): "P1"}, tokens=2)
     move = Move(0, (WolfStep((0, 0), (1, 1)), WolfStep((0, 1), (1, 1))))
     after, events = play(state, move)
+    assert [type(e) for e in events[:2]] == [ev.WolvesMoved, ev.WolfPushed]
+    assert events[1].src == (1, 1) and events[1].player == 1
+    folded = fold(state, events[:2])
+    check_pieces(folded)
     check_pieces(after)
-    folded = state.copy()
-    for event in events:
-        apply(folded, event)
-        check_pieces(folded)
+    assert sorted(p.kind for p in after.at((1, 1))) == ["alpha", "alpha"]
