@@ -20,6 +20,8 @@ COMMANDS = {
     "import": "api.commands.store:import_records",
     "export": "api.commands.store:export_game",
     "simulate": "api.commands.simulate:simulate",
+    "analyse": "api.commands.analyse:analyse",
+    "projections": "api.commands.projections:projections",
 }
 
 
@@ -42,9 +44,11 @@ class LazyGroup(click.Group):
         return getattr(importlib.import_module(module), attribute)
 
 
-@click.group(
-    cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}
-)
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="howl")
 def main() -> None:
     """Howl: replay and analyse games of The Wolves."""
+
+
+if __name__ == "__main__":
+    main()
