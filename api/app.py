@@ -2,44 +2,31 @@
 
 from __future__ import annotations
 
-import logging
-from typing import Any
-
-from flask import Blueprint, Flask, current_app, json, request
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, ServiceUnavailable
+from flask import Blueprint, Flask, current_app, request
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from werkzeug.wrappers import Response
 
-from api import __version__
+from api import docs
 from api.config import Settings
+from api.openapi import create_api
+from api.problems import PROBLEM_JSON, Problem, problem
+from api.routes import games, meta, stats
+from api.services import SERVICES_KEY, Services
 from dashboard.app import create_dash
+from domain.store import UnknownGame
 from projections import db
 
-PROBLEM_JSON = "application/problem+json"
+__all__ = ["PROBLEM_JSON", "create_app", "settings_of"]
+
 SETTINGS_KEY = "howl.settings"
 
-log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
+API_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
 
 def settings_of(app: Flask) -> Settings:
     """The :class:`Settings` an app was created with."""
     return app.extensions[SETTINGS_KEY]
-
-
-@bp.get("/health")
-def health() -> dict[str, Any]:
-    """Report that the service and its store answer: ``{"status": "ok", "backend": …}``."""
-    url = settings_of(current_app).database_url
-    backend = db.backend_of(url)
-    try:
-        db.ping(url)
-    except Exception as exc:
-        log.warning("health check failed on the %s store: %s", backend, exc)
-        raise ServiceUnavailable(f"The {backend} store does not answer.") from exc
-    return {"status": "ok", "backend": backend, "version": __version__}
-
-
-API_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
 
 @bp.route("/<path:_rest>", methods=API_METHODS)
@@ -60,19 +47,15 @@ def unknown(_rest: str) -> None:
     raise NotFound()
 
 
-def problem(exc: HTTPException) -> Response:
-    """Render an HTTP error as RFC 9457 ``application/problem+json``, keeping its headers."""
-    response = exc.get_response()
-    status = exc.code or 500
-    detail = exc.description if status < 500 or status == 503 else "An unexpected error occurred."
-    body = {"type": "about:blank", "title": exc.name, "status": status, "detail": detail}
-    response.set_data(json.dumps(body))
-    response.content_type = PROBLEM_JSON
-    return response
+def unknown_game(exc: UnknownGame) -> Response:
+    """A 404 problem for a game id that names no stored game."""
+    return problem(Problem(404, "unknown_game", f"No game {exc.game_id} is stored."))
 
 
 def create_app(settings: Settings | None = None) -> Flask:
     """Build the Howl web app (API and dashboard) for ``settings`` (default: from the environment).
+
+    The store is opened on first use, not here.
 
     >>> app = create_app(Settings("sqlite:///:memory:"))
     >>> app.test_client().get("/api/health").json["backend"]
@@ -82,9 +65,14 @@ def create_app(settings: Settings | None = None) -> Flask:
     db.backend_of(settings.database_url)  # fail fast on an unsupported URL
     app = Flask("howl")
     app.extensions[SETTINGS_KEY] = settings
+    app.extensions[SERVICES_KEY] = Services(settings)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes
     app.json.sort_keys = False
-    app.register_error_handler(HTTPException, problem)
+    api = create_api(app)  # its HTTPException handler answers every error as a problem
+    app.register_error_handler(UnknownGame, unknown_game)
+    for blueprint in (meta.blp, games.blp, stats.blp):
+        api.register_blueprint(blueprint)
+    app.register_blueprint(docs.bp)
     app.register_blueprint(bp)
     create_dash(app)
     return app

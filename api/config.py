@@ -9,6 +9,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 * 1024
+DEFAULT_MAX_ACTIONS = 5000
 
 
 def default_database_url() -> str:
@@ -66,6 +67,8 @@ class Settings:
     db_pool_size: int = 5
     db_max_overflow: int = 10
     db_connect_timeout: int = 10
+    max_actions: int = DEFAULT_MAX_ACTIONS
+    cached_games: int = 128
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -79,6 +82,8 @@ class Settings:
             max_upload_bytes=_int_env(
                 env, "HOWL_MAX_UPLOAD_BYTES", DEFAULT_MAX_UPLOAD_BYTES, minimum=1
             ),
+            max_actions=_int_env(env, "HOWL_MAX_ACTIONS", DEFAULT_MAX_ACTIONS, minimum=1),
+            cached_games=_int_env(env, "HOWL_CACHED_GAMES", cls.cached_games, minimum=1),
             workers=_int_env(env, "HOWL_WORKERS", cls.workers, minimum=1),
             threads=_int_env(env, "HOWL_THREADS", cls.threads, minimum=1),
             database_schema=env.get("HOWL_DATABASE_SCHEMA", "").strip() or cls.database_schema,

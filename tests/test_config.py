@@ -17,6 +17,7 @@ def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert dict(settings.api_tokens) == {}
     assert settings.max_upload_bytes == 2 * 1024 * 1024
     assert (settings.workers, settings.threads) == (1, 8)
+    assert (settings.max_actions, settings.cached_games) == (5000, 128)
 
 
 def test_values_from_the_environment() -> None:
@@ -29,11 +30,14 @@ def test_values_from_the_environment() -> None:
             "HOWL_MAX_UPLOAD_BYTES": "1000",
             "HOWL_WORKERS": "2",
             "HOWL_THREADS": "4",
+            "HOWL_MAX_ACTIONS": "300",
+            "HOWL_CACHED_GAMES": "16",
         }
     )
     assert settings == Settings(
-        "postgresql://howl@db/howl", "0.0.0.0", 9000, {"alice": "a1", "bob": "b2"}, 1000, 2, 4
-    )
+        "postgresql://howl@db/howl", "0.0.0.0", 9000, {"alice": "a1", "bob": "b2"}, 1000, 2, 4,
+        max_actions=300, cached_games=16,
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("text", ["alice", "alice:", ":tok", "alice:a,alice:b"])

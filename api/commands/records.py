@@ -102,5 +102,3 @@ def score_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
             f"speed {s.speed}, howl {s.howl}, lairs {s.lairs}, prey {s.prey}, pack {s.pack}; "
             f"{s.region_tokens} region tokens, {s.wolves_on_map} wolves on the map)"
         )
-
-

@@ -1,0 +1,127 @@
+"""``howl analyse GAME_ID|FILE``: review a game — who was winning, where it turned, what cost most.
+
+A stored game (its id) is reviewed and the result saved in the ``analyses`` table, where
+the API serves it; a record file is reviewed and only printed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from domain.wolves.analysis.review import Review, Settings, review
+from domain.wolves.records import InvalidRecord, Record, read_record
+from domain.wolves.replay import RecordError
+
+CLASS_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
+
+
+def _game_id(text: str) -> UUID | None:
+    try:
+        return UUID(text)
+    except ValueError:
+        return None
+
+
+def _load(target: str) -> tuple[Record, UUID | None]:
+    """The record to review and, for a stored game, its id."""
+    game_id = _game_id(target)
+    if game_id is None or Path(target).exists():
+        try:
+            return read_record(Path(target).read_bytes()), None
+        except OSError as exc:
+            raise click.BadParameter(f"not a game id nor a readable file: {exc}") from exc
+        except InvalidRecord as exc:
+            raise click.ClickException(f"invalid record: {exc}") from exc
+    from api.library import open_library
+    from domain.store import UnknownGame
+
+    with open_library() as library:
+        try:
+            return read_record(library.record(game_id)), game_id
+        except UnknownGame as exc:
+            raise click.ClickException(str(exc)) from exc
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.0f}%"
+
+
+def print_review(result: Review, doc: dict[str, Any], console: Console) -> None:
+    """Seats' accuracy, the costly actions with their better alternatives, turning points."""
+    seats = Table(title="Accuracy")
+    for column in ("seat", "accuracy", "mean loss", "inaccuracies", "mistakes", "blunders"):
+        seats.add_column(column, justify="left" if column == "seat" else "right")
+    for s in doc["seats"]:
+        seats.add_row(
+            s["name"], "–" if s["accuracy"] is None else f"{s['accuracy']:.1f}",
+            "–" if s["mean_loss"] is None else _pct(s["mean_loss"]),
+            str(s["inaccuracys"]), str(s["mistakes"]), str(s["blunders"]),
+        )  # fmt: skip
+    console.print(seats)
+    costly = Table(title="Costly actions")
+    for column in ("step", "class", "action", "win", "better"):
+        costly.add_column(column)
+    for s in doc["steps"]:
+        if s["classification"] is None:
+            continue
+        better = s["best"]["label"] if s["best"] else ""
+        costly.add_row(
+            str(s["step"]),
+            f"[{CLASS_STYLE[s['classification']]}]{s['classification']}[/]",
+            s["label"], f"{_pct(s['win_before'])} → {_pct(s['win_after'])}", better,
+        )  # fmt: skip
+    console.print(costly)
+    for t in doc["turning_points"]:
+        name = result.players[t["gainer"]]
+        console.print(
+            f"turning point at step {t['step']}: {name} +{_pct(t['change'][t['gainer']])}"
+        )
+
+
+@click.command("analyse")
+@click.argument("target", metavar="GAME_ID|FILE")
+@click.option("--playouts", default=Settings.playouts, show_default=True,
+              type=click.IntRange(1, 1000), help="Playouts per scored action.")  # fmt: skip
+@click.option("--candidates", default=Settings.candidates, show_default=True,
+              type=click.IntRange(0, 50), help="Alternatives scored per action.")  # fmt: skip
+@click.option("--rounds", default=Settings.rounds, show_default=True,
+              type=click.IntRange(1, 10), help="Playout horizon in rounds.")  # fmt: skip
+@click.option("--seed", default=Settings.seed, show_default=True, type=int)
+@click.option("--workers", type=click.IntRange(1, 64), help="Processes (default: one per CPU).")
+@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
+def analyse(
+    target: str, playouts: int, candidates: int, rounds: int, seed: int, workers: int | None,
+    as_json: bool,
+) -> None:  # fmt: skip
+    """Review a stored game (GAME_ID, saved for the API) or a record FILE (printed only)."""
+    record, game_id = _load(target)
+    settings = Settings(playouts, candidates, rounds, seed)
+    console = Console(stderr=True)
+    columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=as_json) as bar:
+        task = bar.add_task("steps", total=len(record.actions))
+        try:
+            result = review(
+                record, settings, lambda done, total: bar.update(task, completed=done), workers
+            )
+        except RecordError as exc:
+            raise click.ClickException(f"illegal record: {exc}") from exc
+    doc = result.to_json()
+    if game_id is not None:
+        from api.config import Settings as AppSettings
+        from projections.analysis import Analyses
+
+        Analyses(AppSettings.from_env().database_url).save(game_id, settings, doc)
+        console.print(f"saved as analysis {settings.key} of game {game_id}")
+    if as_json:
+        click.echo(json.dumps(doc, separators=(",", ":")))
+    else:
+        print_review(result, doc, Console())

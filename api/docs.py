@@ -1,0 +1,108 @@
+"""``/api/docs``: a self-contained HTML page describing the API, made from the OpenAPI
+document (no scripts, nothing loaded from elsewhere, so it works offline)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Blueprint, current_app, render_template_string
+from markupsafe import Markup, escape
+
+from api.problems import PROBLEM_KINDS
+
+bp = Blueprint("docs", __name__, url_prefix="/api")
+METHODS = ("get", "post", "put", "patch", "delete")
+
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ info.title }} {{ info.version }}</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
+code{background:#f3f3f3;padding:0 .2em}
+.op{border:1px solid #ddd;border-radius:6px;margin:1rem 0;padding:.5rem 1rem}
+.m{font-weight:bold;text-transform:uppercase;margin-right:.5em}
+table{border-collapse:collapse}td,th{border-bottom:1px solid #eee;padding:.2em .6em;text-align:left}
+</style></head><body>
+<h1>{{ info.title }} <small>{{ info.version }}</small></h1>
+<p>{{ md(info.description) }}</p>
+<p>The machine-readable contract: <a href="openapi.json">openapi.json</a> (OpenAPI
+{{ openapi }}). Uploads need <code>Authorization: Bearer &lt;token&gt;</code>.</p>
+{% for tag, ops in groups %}<h2>{{ tag }}</h2>{% for path, method, op in ops %}
+<div class="op" id="{{ op.operationId or (method ~ path) }}">
+<h3><span class="m">{{ method }}</span><code>{{ path }}</code></h3>
+<p><b>{{ md(op.summary) }}</b></p>{% if op.description %}<p>{{ md(op.description) }}</p>{% endif %}
+{% if op.requestBody %}<p>Body: {% for type, body in op.requestBody.content.items() %}
+<code>{{ type }}</code> ({{ md(body.schema.description or
+", ".join(body.schema.get("properties", {}))) }}){{ "; " if not loop.last }}{% endfor %}</p>
+{% endif %}{% if op.parameters %}<table>
+<tr><th>parameter</th><th>in</th><th>type</th><th>about</th></tr>
+{% for p in op.parameters %}<tr><td><code>{{ p.name }}</code>{{ " *" if p.required }}</td>
+<td>{{ p.in }}</td><td>{{ kind(p.schema) }}</td>
+<td>{{ md(p.description or p.schema.description) }}</td>
+</tr>{% endfor %}</table>{% endif %}
+<ul>{% for status, text, shape in op.answers %}<li><b>{{ status }}</b> {{ md(text) }}
+{% if shape %}→ <a href="#schema-{{ shape }}">{{ shape }}</a>{% endif %}</li>{% endfor %}</ul>
+</div>{% endfor %}{% endfor %}
+<h2>Schemas</h2>{% for name, schema in schemas %}<div class="op" id="schema-{{ name }}">
+<h3>{{ name }}</h3><p>{{ md(schema.description) }}</p>
+{% if schema.properties %}<table><tr><th>field</th><th>type</th><th>about</th></tr>
+{% for field, prop in schema.properties.items() %}<tr><td><code>{{ field }}</code>
+{{ " *" if field in schema.get("required", []) }}</td><td>{{ kind(prop) }}</td>
+<td>{{ md(prop.description) }}</td></tr>{% endfor %}</table>{% endif %}</div>{% endfor %}
+<h2>Problems</h2>
+<p>Errors are <code>application/problem+json</code> (RFC 9457) with <code>type</code>,
+<code>title</code>, <code>status</code> and <code>detail</code>; plain HTTP errors have
+<code>type</code> <code>about:blank</code>, the others link here:</p>
+<dl>{% for kind, (title, about) in problems.items() %}<dt id="problem-{{ kind }}">
+<code>{{ kind }}</code>: {{ title }}</dt><dd>{{ md(about) }}</dd>{% endfor %}</dl>
+</body></html>"""
+
+
+def md(text: str | None) -> Markup:
+    """Escape ``text`` and show its `backticks` as code."""
+    return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text or ""))))
+
+
+def kind(schema: dict[str, Any] | None) -> str:
+    """A parameter's or field's type in a word or two."""
+    schema = schema or {}
+    if "$ref" in schema:
+        return schema["$ref"].rsplit("/", 1)[-1]
+    if "enum" in schema:
+        return " | ".join(map(str, schema["enum"]))
+    types = schema.get("type", "")
+    text = " | ".join(types) if isinstance(types, list) else types
+    if "items" in schema:
+        text += f" of {kind(schema['items'])}"
+    return " ".join(filter(None, (text, schema.get("format"))))
+
+
+def answers(spec: dict[str, Any], responses: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """An operation's responses in status order: (status, description, schema name)."""
+    out = []
+    for status, response in responses.items():
+        if "$ref" in response:
+            response = spec["components"]["responses"][response["$ref"].rsplit("/", 1)[-1]]
+        schema = next(iter(response.get("content", {}).values()), {}).get("schema", {})
+        shape = schema["$ref"].rsplit("/", 1)[-1] if "$ref" in schema else ""
+        out.append((status, response.get("description", ""), shape))
+    return sorted(out, key=lambda a: (a[0] == "default", a[0]))
+
+
+@bp.get("/docs")
+def docs() -> str:
+    """The API described for people."""
+    spec = current_app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+    groups: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
+    for path, item in spec["paths"].items():
+        for method in METHODS:
+            if method in item:
+                op = item[method]
+                op["parameters"] = item.get("parameters", []) + op.get("parameters", [])
+                op["answers"] = answers(spec, op.get("responses", {}))
+                groups.setdefault(op.get("tags", ["api"])[0], []).append((path, method, op))
+    return render_template_string(
+        PAGE, info=spec["info"], openapi=spec["openapi"], groups=groups.items(),
+        problems=PROBLEM_KINDS, md=md, kind=kind,
+        schemas=sorted(spec["components"]["schemas"].items()),
+    )  # fmt: skip

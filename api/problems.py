@@ -1,0 +1,112 @@
+"""RFC 9457 problem details: how every API error is answered, flask-smorest's own included.
+
+A problem is ``application/problem+json``: ``type``, ``title``, ``status``, ``detail``, plus
+extension members (``index``, ``action``, ``rule``, ``message``, ``path``, ``limit``,
+``errors``). ``type`` is ``about:blank`` for plain HTTP errors, otherwise a link to the
+problem's entry on the docs page (``/api/docs#problem-<kind>``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import json
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+PROBLEM_JSON = "application/problem+json"
+
+PROBLEM_KINDS: dict[str, tuple[str, str]] = {
+    "illegal_action": ("Illegal action", "An action of the record breaks a rule (`index`, "
+                       "`action`, `rule`, `message`); nothing was stored."),
+    "invalid_record": ("Invalid record", "The document is not a well-formed game record "
+                       "(`path`, `message`); nothing was stored."),
+    "too_many_actions": ("Too many actions", "The record has more actions than the server "
+                         "accepts (`limit`); nothing was stored."),
+    "invalid_parameters": ("Invalid parameters", "A query, form or path parameter is "
+                           "malformed (`errors` maps each one to its messages)."),
+    "unknown_game": ("Unknown game", "No game with this id is stored."),
+    "unknown_step": ("Unknown step", "The game has no such step (`limit` is its last)."),
+    "unknown_player": ("Unknown player", "No stored game has a seat with this name."),
+    "missing_token": ("Missing token", "The request needs `Authorization: Bearer <token>`."),
+    "unknown_token": ("Unknown token", "The bearer token is not one of the server's tokens."),
+}  # fmt: skip
+"""Problem kinds Howl answers with: kind → (title, meaning)."""
+
+
+class Problem(HTTPException):
+    """An HTTP error of a known ``kind`` with extension members, rendered by :func:`problem`.
+
+    >>> Problem(404, "unknown_game", "No game 42.").name
+    'Unknown game'
+    """
+
+    def __init__(
+        self,
+        status: int,
+        kind: str,
+        detail: str,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(description=detail)
+        self.code = status
+        self.kind = kind
+        self.extra = extra
+        self.headers = headers or {}
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return PROBLEM_KINDS[self.kind][0]
+
+    def get_headers(self, environ: Any = None, scope: Any = None) -> list[tuple[str, str]]:
+        return [*super().get_headers(environ, scope), *self.headers.items()]
+
+
+def _validation_detail(errors: Any) -> str:
+    """One line out of webargs' ``{location: {field: [messages]}}``."""
+    parts = []
+    for fields in (errors or {}).values():
+        items = fields.items() if isinstance(fields, dict) else [("", fields)]
+        for name, messages in items:
+            listed = messages if isinstance(messages, list) else [messages]
+            text = "; ".join(str(m).rstrip(".") for m in listed)
+            parts.append(f"{name}: {text}" if name else text)
+    return "Invalid parameters: " + (", ".join(parts) or "see errors") + "."
+
+
+def problem_body(exc: HTTPException) -> dict[str, Any]:
+    """The problem document for an HTTP error (never a stack trace)."""
+    status = exc.code or 500
+    data = getattr(exc, "data", None) or {}  # webargs' abort() puts validation errors here
+    if isinstance(exc, Problem):
+        body = {
+            "type": f"/api/docs#problem-{exc.kind}",
+            "title": exc.name,
+            "status": status,
+            "detail": exc.description,
+        }
+        return {**body, **exc.extra}
+    if "messages" in data:
+        kind = "invalid_parameters"
+        errors = data["messages"]
+        return {
+            "type": f"/api/docs#problem-{kind}",
+            "title": PROBLEM_KINDS[kind][0],
+            "status": status,
+            "detail": _validation_detail(errors),
+            "errors": errors,
+        }
+    detail = exc.description if status < 500 or status == 503 else "An unexpected error occurred."
+    return {"type": "about:blank", "title": exc.name, "status": status, "detail": detail}
+
+
+def problem(exc: HTTPException) -> Response:
+    """Render an HTTP error as ``application/problem+json``, keeping its headers."""
+    response = exc.get_response()
+    data = getattr(exc, "data", None) or {}
+    for name, value in (data.get("headers") or {}).items():
+        response.headers[name] = value
+    response.set_data(json.dumps(problem_body(exc)))
+    response.content_type = PROBLEM_JSON
+    return response

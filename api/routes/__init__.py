@@ -1,0 +1,1 @@
+"""The API's resources, one flask-smorest blueprint per module."""

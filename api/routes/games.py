@@ -1,0 +1,249 @@
+"""``/api/games``: upload, browse and replay games."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask import url_for
+from werkzeug.wrappers import Response
+
+from api.auth import optional_user, required_user
+from api.caching import (
+    IMMUTABLE,
+    NO_CACHE,
+    REVALIDATE,
+    immutable_json,
+    json_response,
+    revalidated_json,
+)
+from api.openapi import ApiBlueprint
+from api.problems import Problem
+from api.schemas import (
+    Analysis,
+    EventPage,
+    EventsQuery,
+    GameFilters,
+    GameList,
+    GameSummary,
+    Position,
+    Timeline,
+    UploadFields,
+)
+from api.services import services
+from api.uploads import read_document, record_body, record_problem, upload_fields
+from domain.store import UnknownGame
+from domain.wolves.records import InvalidRecord
+from domain.wolves.replay import RecordError
+
+blp = ApiBlueprint("games", __name__, url_prefix="/api/games", description="Games of The Wolves")
+
+RECORD_BODY = {
+    "type": "object",
+    "description": "A game record (`howl.game`, see records.md).",
+    "required": ["format", "version", "game", "actions"],
+    "properties": {
+        "format": {"const": "howl.game"},
+        "version": {"const": 1},
+        "game": {"const": "the-wolves"},
+        "actions": {"type": "array", "items": {"type": "object"}},
+    },
+}
+UPLOAD_DOC: dict[str, Any] = {
+    "security": [{"bearer": []}],
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": RECORD_BODY},
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["file"],
+                    "properties": {
+                        "file": {
+                            "type": "string",
+                            "format": "binary",
+                            "description": "the record's JSON file",
+                        },
+                        "title": {"type": "string"},
+                        "tags": {"type": "string", "description": "comma-separated"},
+                        "visibility": {"type": "string", "enum": ["public", "private"]},
+                    },
+                }
+            },
+        },
+    },
+}
+CACHED = {"ETag": {"schema": {"type": "string"}}, "Cache-Control": {"schema": {"type": "string"}}}
+NOT_MODIFIED = "The client's copy (`If-None-Match`) is current."
+
+
+def _immutable(description: str) -> dict[str, Any]:
+    return {"description": f"{description} Cache-Control: `{IMMUTABLE}`.", "headers": CACHED}
+
+
+def _summary(game_id: UUID) -> dict[str, Any]:
+    svc = services()
+    summary = svc.read_models.summary(game_id)
+    if summary is None:  # perhaps stored by another process: catch up once
+        summary = svc.catch_up().summary(game_id)
+    if summary is None:
+        raise UnknownGame(game_id)
+    return summary
+
+
+@blp.route("", methods=["POST"])
+@blp.arguments(UploadFields, location="query")
+@blp.response(201, GameSummary, description="Stored: the new game's summary; `Location` "
+              "names it.", headers={"Location": {"schema": {"type": "string"}}})  # fmt: skip
+@blp.alt_response(200, schema=GameSummary, description="Already stored: the existing game.",
+                  success=True)  # fmt: skip
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(401, response="UNAUTHORIZED")
+@blp.alt_response(403, response="FORBIDDEN")
+@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.doc(**UPLOAD_DOC)
+def upload(fields: dict[str, Any]) -> Response:
+    """Upload a game record.
+
+    The record is the JSON body, or the `file` field of a multipart form. The rules engine
+    checks every action: a record that breaks a rule is rejected whole with a 422 problem
+    (`illegal_action` with `index`, `action`, `rule`, `message`; `invalid_record` with
+    `path`, `message`; `too_many_actions` with `limit`) and nothing is stored. Needs
+    `Authorization: Bearer <token>`; the token's name is stored as the uploader.
+    """
+    svc = services()
+    uploader = required_user(svc.settings.api_tokens)
+    body, form = record_body()
+    fields = upload_fields(fields, form)
+    doc = read_document(body, svc.settings.max_actions)
+    try:
+        result = svc.library.upload(doc, uploaded_by=uploader, **fields)
+    except (InvalidRecord, RecordError) as exc:
+        raise record_problem(exc) from None
+    summary = svc.catch_up().summary(result.game_id)
+    if summary is None:
+        raise RuntimeError(f"game {result.game_id} is stored but not in the read models")
+    response = json_response(summary, 201 if result.created else 200)
+    response.headers["Location"] = url_for(".game", game_id=result.game_id)
+    return response
+
+
+@blp.route("", methods=["GET"])
+@blp.arguments(GameFilters, location="query")
+@blp.response(200, GameList, description=f"A page of game summaries. Cache-Control: `{NO_CACHE}`.")
+@blp.alt_response(403, response="FORBIDDEN")
+@blp.doc(security=[{}, {"bearer": []}])
+def list_games(filters: dict[str, Any]) -> Response:
+    """Browse games, newest first by default.
+
+    Filters combine (all must hold). Pages are at most 100 games: pass `next_cursor` back
+    as `cursor` for the next one. Private games are listed only for a request with a valid
+    bearer token.
+    """
+    svc = services()
+    private = optional_user(svc.settings.api_tokens) is not None
+    try:
+        page = svc.fresh().list_games(**filters, include_private=private)
+    except ValueError as exc:
+        raise Problem(400, "invalid_parameters", f"Invalid parameters: cursor: {exc}.",
+                      errors={"query": {"cursor": [str(exc)]}}) from None  # fmt: skip
+    response = json_response(
+        {"items": page.items, "next_cursor": page.next_cursor, "total": page.total}
+    )
+    response.headers["Vary"] = "Authorization"
+    return response
+
+
+@blp.route("/<uuid:game_id>")
+@blp.response(200, GameSummary, description="The game's summary. Its ETag changes with its "
+              f"metadata; Cache-Control: `{REVALIDATE}`.", headers=CACHED)  # fmt: skip
+@blp.alt_response(304, description=NOT_MODIFIED)
+@blp.alt_response(404, response="NOT_FOUND")
+def game(game_id: UUID) -> Response:
+    """A game's summary: metadata, seats and result."""
+    return revalidated_json(_summary(game_id), "summary", game_id)
+
+
+@blp.route("/<uuid:game_id>/record")
+@blp.response(200, {"type": "object", "description": "records.md"}, **_immutable(
+    "The record as stored (canonical JSON, byte for byte)."))  # fmt: skip
+@blp.alt_response(304, description=NOT_MODIFIED)
+@blp.alt_response(404, response="NOT_FOUND")
+def record(game_id: UUID) -> Response:
+    """The game's record, as stored."""
+    svc = services()
+    return immutable_json(svc.bodies, lambda: svc.library.record(game_id), "record", game_id)
+
+
+@blp.route("/<uuid:game_id>/events")
+@blp.arguments(EventsQuery, location="query")
+@blp.response(200, EventPage, **_immutable("A page of the game's stored domain events."))
+@blp.alt_response(304, description=NOT_MODIFIED)
+@blp.alt_response(404, response="NOT_FOUND")
+def events(query: dict[str, Any], game_id: UUID) -> Response:
+    """The domain events the engine derived from the record, in order, a page at a time."""
+    svc = services()
+    start, limit = query["start"], query["limit"]
+
+    def render() -> dict[str, Any]:
+        total = svc.library.info(game_id).events
+        items = [e.to_json() for e in svc.library.game_events(game_id, start, limit)]
+        end = start + len(items)
+        return {"game_id": str(game_id), "from": start, "limit": limit, "total": total,
+                "next": end if end < total else None, "items": items}  # fmt: skip
+
+    return immutable_json(svc.bodies, render, "events", game_id, start, limit)
+
+
+@blp.route("/<uuid:game_id>/states/<int:step>")
+@blp.response(200, Position, **_immutable("The position after the first `step` actions."))
+@blp.alt_response(304, description=NOT_MODIFIED)
+@blp.alt_response(404, response="NOT_FOUND")
+def state(game_id: UUID, step: int) -> Response:
+    """The position (records.md format) after the first `step` actions (0: the start)."""
+    svc = services()
+
+    def render() -> dict[str, Any]:
+        last = svc.library.steps(game_id)
+        if step > last:
+            raise Problem(404, "unknown_step", f"Game {game_id} has steps 0 to {last}.",
+                          limit=last)  # fmt: skip
+        return svc.library.position_at(game_id, step)
+
+    return immutable_json(svc.bodies, render, "state", game_id, step)
+
+
+@blp.route("/<uuid:game_id>/timeline")
+@blp.response(200, Timeline, **_immutable("One row per step: VP, control, Moonlight, label."))
+@blp.alt_response(304, description=NOT_MODIFIED)
+@blp.alt_response(404, response="NOT_FOUND")
+def timeline(game_id: UUID) -> Response:
+    """The game's per-step series, for charts and the replay slider."""
+    svc = services()
+
+    def render() -> dict[str, Any]:
+        rows = svc.read_models.timeline(game_id)
+        if rows is None:
+            rows = svc.catch_up().timeline(game_id)
+        if rows is None:
+            raise UnknownGame(game_id)
+        return {"game_id": str(game_id), "steps": rows}
+
+    return immutable_json(svc.bodies, render, "timeline", game_id)
+
+
+@blp.route("/<uuid:game_id>/analysis")
+@blp.response(200, Analysis, description="Always `not_available` in this version. "
+              f"Cache-Control: `{NO_CACHE}`.")  # fmt: skip
+@blp.alt_response(404, response="NOT_FOUND")
+def analysis(game_id: UUID) -> Response:
+    """Reserved for the coaching analysis; answers `{"status": "not_available"}` for now."""
+    if not services().library.exists(game_id):
+        raise UnknownGame(game_id)
+    return json_response({
+        "game_id": str(game_id), "status": "not_available",
+        "detail": "Game analysis is not computed yet.",
+    })  # fmt: skip

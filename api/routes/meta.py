@@ -1,0 +1,32 @@
+"""``/api/health``: is the service up, and does its store answer."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from werkzeug.exceptions import ServiceUnavailable
+
+from api import __version__
+from api.openapi import ApiBlueprint
+from api.schemas import Health
+from api.services import services
+from projections import db
+
+blp = ApiBlueprint("service", __name__, url_prefix="/api", description="The service itself")
+log = logging.getLogger(__name__)
+
+
+@blp.route("/health")
+@blp.response(200, Health)
+@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+def health() -> dict[str, Any]:
+    """Report that the service and its store answer (`SELECT 1`)."""
+    url = services().settings.database_url
+    backend = db.backend_of(url)
+    try:
+        db.ping(url)
+    except Exception as exc:
+        log.warning("health check failed on the %s store: %s", backend, exc)
+        raise ServiceUnavailable(f"The {backend} store does not answer.") from exc
+    return {"status": "ok", "backend": backend, "version": __version__}

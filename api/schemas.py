@@ -1,0 +1,325 @@
+"""marshmallow schemas of the API's parameters and answers; the OpenAPI document is made
+from them.
+
+Answers that mirror an open format (positions, events, timeline rows) are *open*: fields
+not listed here may appear (``additionalProperties``), as records.md allows.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from domain.wolves import components as box
+from domain.wolves.records import MAX_PLAYERS, MIN_PLAYERS
+from projections.filters import option_clause
+
+MAX_PAGE = 100
+"""Largest page of ``GET /api/games``."""
+MAX_EVENTS_PAGE = 1000
+"""Largest page of ``GET /api/games/{id}/events``."""
+SORT_COLUMNS = ("uploaded_at", "title", "players", "turns", "actions", "top_vp")
+
+
+class Open(ma.Schema):
+    """A documented object that may carry more fields than it lists."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+
+class Problem(Open):
+    """An RFC 9457 problem; record errors add ``index``/``action``/``rule``/``message`` or
+    ``path``/``message``."""
+
+    type = fields.String(required=True, metadata={"description": "`about:blank` or a link to "
+                                                  "the problem kind on /api/docs"})  # fmt: skip
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    index = fields.Integer(metadata={"description": "illegal_action: the offending action's index"})
+    action = fields.Dict(metadata={"description": "illegal_action: the offending action"})
+    rule = fields.String(metadata={"description": "illegal_action: the rule broken, e.g. W-6.4"})
+    message = fields.String(metadata={"description": "record errors: what is wrong"})
+    path = fields.String(metadata={"description": "invalid_record: JSON path, e.g. actions[3].hex"})
+    limit = fields.Integer(metadata={"description": "too_many_actions / unknown_step: the limit"})
+    errors = fields.Dict(metadata={"description": "invalid_parameters: messages per parameter"})
+
+
+ProblemSchema = Problem
+
+
+# --- parameters ----------------------------------------------------------------------------
+
+
+class DateOrDateTime(fields.DateTime):
+    """An ISO date (``2026-11-20``) or date-time (UTC when it names no offset)."""
+
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> date | datetime:
+        if isinstance(value, str) and len(value) == 10:
+            try:
+                return date.fromisoformat(value)
+            except ValueError:
+                raise self.make_error("invalid", input=value, obj_type="date") from None
+        moment = super()._deserialize(value, attr, data, **kwargs)
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _check_options(value: str) -> None:
+    """Every comma-separated option is one the read models know."""
+    try:
+        for part in filter(str.strip, value.split(",")):
+            option_clause(part)
+    except ValueError as exc:
+        raise ma.ValidationError(str(exc)) from None
+
+
+def _when(description: str) -> DateOrDateTime:
+    return DateOrDateTime(metadata={"description": description})
+
+
+class StatsFilters(ma.Schema):
+    """Filters shared by the game list and the statistics."""
+
+    players = fields.Integer(
+        validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS),
+        metadata={"description": "player count"},
+    )
+    option = fields.String(
+        validate=[validate.Length(1, 200), _check_options],
+        metadata={"description": "W-12 options: one in use (`big_map`), one with a value "
+                  "(`stall_limit_rounds=10`) or `standard`; commas: all of them"},
+    )  # fmt: skip
+    since = _when("uploaded at or after: an ISO date (from that day on) or date-time")
+    until = _when("uploaded before: an ISO date (to that day's end) or date-time")
+    player = fields.String(
+        validate=validate.Length(1, 200), metadata={"description": "a seat's name"}
+    )
+
+
+class GameFilters(StatsFilters):
+    """``GET /api/games``: filters, sort and cursor pagination."""
+
+    terrain = fields.String(
+        validate=validate.OneOf(box.TERRAINS), metadata={"description": "a seat's home terrain"}
+    )
+    winner = fields.String(
+        validate=validate.Length(1, 200), metadata={"description": "the winner's name"}
+    )
+    sort = fields.String(
+        load_default="-uploaded_at",
+        validate=validate.OneOf([f"{d}{c}" for c in SORT_COLUMNS for d in ("", "-")]),
+        metadata={"description": "a column, `-` first for descending"},
+    )
+    cursor = fields.String(
+        validate=validate.Length(1, 1000),
+        metadata={"description": "`next_cursor` of the previous page"},
+    )
+    limit = fields.Integer(
+        load_default=50, validate=validate.Range(1, MAX_PAGE), metadata={"description": "page size"}
+    )
+
+
+class EventsQuery(ma.Schema):
+    """``GET /api/games/{id}/events``: a page of the stored events."""
+
+    start = fields.Integer(
+        data_key="from", load_default=0, validate=validate.Range(0),
+        metadata={"description": "first event's `seq` (0-based)"},
+    )  # fmt: skip
+    limit = fields.Integer(load_default=200, validate=validate.Range(1, MAX_EVENTS_PAGE))
+
+
+class UploadFields(ma.Schema):
+    """Metadata of an upload, as query parameters or multipart form fields."""
+
+    title = fields.String(validate=validate.Length(max=200),
+                          metadata={"description": "default: the record's meta.title"})  # fmt: skip
+    tags = fields.String(validate=validate.Length(max=1000),
+                         metadata={"description": "comma-separated tags"})  # fmt: skip
+    visibility = fields.String(
+        load_default="public", validate=validate.OneOf(["public", "private"]),
+        metadata={"description": "`private` games are left out of lists and statistics"},
+    )  # fmt: skip
+
+
+# --- answers -------------------------------------------------------------------------------
+
+Coord = fields.List(fields.Integer(), validate=validate.Length(equal=2))
+
+
+class Seat(Open):
+    """One seat of a game summary: who, the score and its breakdown, how they played."""
+
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    color = fields.String()
+    terrain = fields.String(required=True)
+    total = fields.Integer(required=True, metadata={"description": "final (or current) VP"})
+    place = fields.Integer(required=True)
+    winner = fields.Boolean()
+    breakdown = fields.Dict(keys=fields.String(), values=fields.Integer())
+    region_tokens = fields.Integer()
+    wolves_on_map = fields.Integer()
+    region_wins = fields.Dict(keys=fields.String(), values=fields.Integer())
+    prey = fields.List(fields.String())
+    lairs = fields.Integer()
+    dens = fields.Dict(keys=fields.String(), values=fields.Integer())
+    bonus_tokens = fields.Dict()
+    dominations = fields.Dict(keys=fields.String(), values=fields.Integer())
+    actions = fields.Dict(keys=fields.String(), values=fields.Integer())
+
+
+class GameOptions(Open):
+    """The game's W-12 options."""
+
+    random_terrain = fields.Boolean()
+    big_map = fields.Boolean()
+    auto_push = fields.Boolean()
+    lone_wolves_per_region = fields.Integer(allow_none=True)
+    stall_limit_rounds = fields.Integer(allow_none=True)
+
+
+class GameSummary(Open):
+    """A game's summary: metadata, setup options, result and seats."""
+
+    game_id = fields.UUID(required=True)
+    title = fields.String(required=True, allow_none=True)
+    tags = fields.List(fields.String(), required=True)
+    visibility = fields.String(required=True, validate=validate.OneOf(["public", "private"]))
+    uploaded_at = fields.DateTime(required=True)
+    uploaded_by = fields.String(required=True, allow_none=True)
+    rules_version = fields.String()
+    players = fields.Integer(required=True, metadata={"description": "player count"})
+    options = fields.Nested(GameOptions, required=True)
+    turns = fields.Integer()
+    actions = fields.Integer(required=True)
+    events = fields.Integer()
+    finished = fields.Boolean(required=True)
+    end_reason = fields.String(allow_none=True)
+    top_vp = fields.Integer()
+    winners = fields.List(fields.String(), required=True)
+    seats = fields.List(
+        fields.Nested(Seat), required=True,
+        metadata={"description": "one per seat (in lists: seat, name, color, terrain, total, "
+                  "place only)"},
+    )  # fmt: skip
+
+
+class GameList(ma.Schema):
+    """One page of games."""
+
+    items = fields.List(fields.Nested(GameSummary), required=True)
+    next_cursor = fields.String(required=True, allow_none=True,
+                                metadata={"description": "null on the last page"})  # fmt: skip
+    total = fields.Integer(required=True, metadata={"description": "games matching the filters"})
+
+
+class StoredEvent(Open):
+    """A domain event as stored: ``seq`` its place in the game, ``step`` its action's index
+    (0-based), ``type`` and the event's own fields."""
+
+    seq = fields.Integer(required=True)
+    step = fields.Integer(required=True)
+    type = fields.String(required=True)
+
+
+class EventPage(ma.Schema):
+    """A page of a game's events."""
+
+    game_id = fields.UUID(required=True)
+    start = fields.Integer(required=True, data_key="from")
+    limit = fields.Integer(required=True)
+    total = fields.Integer(required=True, metadata={"description": "events the game has"})
+    next = fields.Integer(
+        required=True, allow_none=True,
+        metadata={"description": "`from` of the next page; null at the end"},
+    )  # fmt: skip
+    items = fields.List(fields.Nested(StoredEvent), required=True)
+
+
+class Piece(Open):
+    """A piece on the map."""
+
+    hex = Coord
+    kind = fields.String(required=True)
+    player = fields.Integer(allow_none=True)
+
+
+class Position(Open):
+    """A position in records.md's ``howl.position`` format."""
+
+    format = fields.String(required=True, validate=validate.Equal("howl.position"))
+    version = fields.Integer(required=True)
+    game = fields.String(required=True)
+    players = fields.List(fields.Dict(), required=True)
+    setup = fields.Dict(required=True)
+    pieces = fields.List(fields.Nested(Piece), required=True)
+    boards = fields.List(fields.Dict(), required=True)
+    scoring = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True)
+    moonlight = fields.Integer(required=True)
+    turn = fields.Dict(required=True)
+    finished = fields.Boolean(required=True)
+
+
+class Score(Open):
+    """A seat's VP and its breakdown at one step."""
+
+    seat = fields.Integer(required=True)
+    total = fields.Integer(required=True)
+    place = fields.Integer(required=True)
+
+
+class Control(Open):
+    """A region's control at one step: per contender (seat or ``automaton``), the leader."""
+
+    region = fields.Integer(required=True)
+    top = fields.String(allow_none=True)
+    control = fields.Dict(
+        keys=fields.String(), values=fields.Integer(),
+        metadata={"description": "control per contender: seat number or `automaton`"},
+    )  # fmt: skip
+    leader = fields.String(allow_none=True)
+    margin = fields.Integer()
+
+
+class TimelineRow(Open):
+    """The timeline at one step (0: before the first action)."""
+
+    step = fields.Integer(required=True)
+    player = fields.Integer(required=True, allow_none=True)
+    type = fields.String(required=True, allow_none=True)
+    label = fields.String(required=True)
+    turn = fields.Integer(allow_none=True)
+    moonlight = fields.Integer(required=True)
+    vp = fields.List(fields.Nested(Score), required=True)
+    control = fields.List(fields.Nested(Control), required=True)
+    finished = fields.Boolean(required=True)
+
+
+class Timeline(ma.Schema):
+    """A game's per-step series."""
+
+    game_id = fields.UUID(required=True)
+    steps = fields.List(fields.Nested(TimelineRow), required=True)
+
+
+class Analysis(ma.Schema):
+    """Reserved: the coaching analysis of a game is not computed yet."""
+
+    game_id = fields.UUID(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["not_available"]))
+    detail = fields.String(required=True)
+
+
+class Health(ma.Schema):
+    """The service and its store answer."""
+
+    status = fields.String(required=True, validate=validate.Equal("ok"))
+    backend = fields.String(required=True, validate=validate.OneOf(["sqlite", "postgresql"]))
+    version = fields.String(required=True)

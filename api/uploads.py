@@ -1,0 +1,78 @@
+"""Reading an uploaded record: a JSON body or a multipart ``file``, within the limits."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import request
+from marshmallow import EXCLUDE, ValidationError
+from werkzeug.exceptions import UnsupportedMediaType
+
+from api.problems import Problem
+from api.schemas import UploadFields
+from domain.wolves.records import InvalidRecord, parse
+from domain.wolves.replay import RecordError
+
+JSON_TYPES = ("application/json", "text/json", "")
+
+
+def record_body() -> tuple[bytes, Mapping[str, Any]]:
+    """The uploaded record's bytes and the form fields sent with it (multipart only)."""
+    mimetype = request.mimetype
+    if mimetype == "multipart/form-data":
+        file = request.files.get("file")
+        if file is None:
+            missing = {"form": {"file": ["Missing data for required field."]}}
+            raise Problem(400, "invalid_parameters", "A multipart upload has its record in "
+                          "the `file` field.", errors=missing)  # fmt: skip
+        return file.read(), request.form
+    if mimetype in JSON_TYPES or mimetype.endswith("+json"):
+        return request.get_data(cache=False), {}
+    raise UnsupportedMediaType("Send the record as application/json or multipart/form-data.")
+
+
+def upload_fields(query: Mapping[str, Any], form: Mapping[str, Any]) -> dict[str, Any]:
+    """Title, tags and visibility for ``GameLibrary.upload``: the query's (already loaded),
+    overridden by the form's. A blank title means the record's ``meta.title``."""
+    fields = dict(query)
+    if form:
+        try:
+            loaded = UploadFields().load(dict(form.items()), unknown=EXCLUDE, partial=True)
+        except ValidationError as exc:
+            raise Problem(400, "invalid_parameters", "Invalid form fields.",
+                          errors={"form": exc.messages}) from None  # fmt: skip
+        fields.update({k: v for k, v in loaded.items() if k in form})
+    fields["title"] = (fields.get("title") or "").strip() or None
+    fields["tags"] = [t.strip() for t in (fields.get("tags") or "").split(",") if t.strip()]
+    return fields
+
+
+def read_document(body: bytes, max_actions: int) -> Mapping[str, Any]:
+    """The record's JSON object, with no more than ``max_actions`` actions.
+
+    Raises the 422 problems of :func:`record_problem`.
+    """
+    try:
+        doc = parse(body)
+    except RecursionError:
+        raise record_problem(InvalidRecord("", "malformed JSON: nested too deeply")) from None
+    except InvalidRecord as exc:
+        raise record_problem(exc) from None
+    actions = doc.get("actions")
+    if isinstance(actions, list) and len(actions) > max_actions:
+        raise Problem(422, "too_many_actions", f"A record may have at most {max_actions} "
+                      f"actions; this one has {len(actions)}.", limit=max_actions)  # fmt: skip
+    return doc
+
+
+def record_problem(exc: InvalidRecord | RecordError) -> Problem:
+    """The 422 problem for a rejected record, with the engine's error fields."""
+    if isinstance(exc, RecordError):
+        return Problem(
+            422, "illegal_action", f"Action {exc.index} breaks {exc.rule}: {exc.message}",
+            index=exc.index, action=exc.action, rule=exc.rule, message=exc.message,
+        )  # fmt: skip
+    where = exc.path or "the document"
+    return Problem(422, "invalid_record", f"{where}: {exc.message}", path=exc.path,
+                   message=exc.message)  # fmt: skip

@@ -1,0 +1,241 @@
+"""API suite: ``howl serve`` on PostgreSQL under 16 concurrent clients (issue: HTTP API).
+
+Uploads the fixture games, then replays random steps (``GET /states/{step}``) and
+timelines (accepting gzip, as browsers do; timelines also without); the baseline is the
+state requests answered 304 from ``If-None-Match`` (HTTP and framework only). Every game is
+first read once per worker, most likely (warm caches: a game never changes). PostgreSQL:
+``HOWL_BENCH_PG_URL``, else a throwaway cluster.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from common import percentile, progress, report
+from psycopg import sql
+from throwaway_pg import _free_port, throwaway_pg
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "the-wolves"
+CLIENTS = 16
+WORKERS, THREADS = int(os.environ.get("HOWL_BENCH_WORKERS", 2)), 8
+REQUESTS = 150
+"""Requests per client in each read phase."""
+TOKEN = "bench-token"
+GZIP = {"Accept-Encoding": "gzip"}
+"""What browsers and most HTTP clients send; read requests ask for it too."""
+
+Request = tuple[str, str, bytes | None, dict[str, str]]
+
+
+@contextmanager
+def database() -> Iterator[str]:
+    """A new, empty database on the bench's PostgreSQL, dropped afterwards."""
+    given = os.environ.get("HOWL_BENCH_PG_URL")
+    with nullcontext(given) if given else throwaway_pg() as base:
+        name = f"howl_bench_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        try:
+            yield urlunsplit(urlsplit(base)._replace(path=f"/{name}"))
+        finally:
+            with psycopg.connect(base, autocommit=True) as conn:
+                conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@contextmanager
+def howl_serve(url: str) -> Iterator[int]:
+    """``howl serve`` (waitress, ``WORKERS`` × ``THREADS``) on ``url``; yields its port."""
+    port = _free_port()
+    env = {
+        **os.environ, "HOWL_DATABASE_URL": url, "HOWL_PORT": str(port),
+        "HOWL_API_TOKENS": f"bench:{TOKEN}", "HOWL_WORKERS": str(WORKERS),
+        "HOWL_THREADS": str(THREADS),
+    }  # fmt: skip
+    howl = Path(sys.executable).with_name("howl")
+    proc = subprocess.Popen([str(howl), "serve"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while call(port, ("GET", "/api/health", None, {}))[0] != 200:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("howl serve did not start")
+            time.sleep(0.2)
+        yield port
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def call(port: int, request: Request, conn: http.client.HTTPConnection | None = None) -> tuple[
+    int, bytes, dict[str, str]
+]:  # fmt: skip
+    """One request (on ``conn`` if given, else a new connection): status, body, headers."""
+    own = conn or http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    method, path, body, headers = request
+    try:
+        own.request(method, path, body=body, headers=headers)
+        reply = own.getresponse()
+        return reply.status, reply.read(), dict(reply.getheaders())
+    except (ConnectionError, OSError):
+        return 0, b"", {}
+    finally:
+        if conn is None:
+            own.close()
+
+
+def hammer(
+    port: int, make: Callable[[random.Random], Request], per_client: int, seed: int = 0
+) -> tuple[list[float], float, int]:
+    """``CLIENTS`` threads, each sending ``per_client`` requests on a kept-alive connection:
+    latencies (ms), wall time (s) and the count of answers that were not 200/201/304."""
+    latencies: list[float] = []
+    failures = [0]
+    lock = threading.Lock()
+
+    def client(seed: int) -> None:
+        rng = random.Random(seed)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        mine, bad = [], 0
+        for _ in range(per_client):
+            request = make(rng)
+            start = time.perf_counter()
+            status, _, _ = call(port, request, conn)
+            mine.append((time.perf_counter() - start) * 1000)
+            if status not in (200, 201, 304):
+                bad += 1
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        conn.close()
+        with lock:
+            latencies.extend(mine)
+            failures[0] += bad
+
+    threads = [threading.Thread(target=client, args=(seed + i,)) for i in range(CLIENTS)]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return latencies, time.perf_counter() - start, failures[0]
+
+
+def upload_all(port: int, records: list[bytes]) -> tuple[list[str], float, int]:
+    """Upload ``records`` from ``CLIENTS`` threads: game ids, wall time, failures."""
+    queue = list(enumerate(records))
+    ids: dict[int, str] = {}
+    lock = threading.Lock()
+    headers = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+
+    def make(_: random.Random) -> Request:
+        with lock:
+            index, body = queue.pop() if queue else (-1, b"")
+        return "POST", f"/api/games?tags=bench&i={index}", body, headers
+
+    def client() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+        while True:
+            method, path, body, sent = make(random.Random())
+            if not body:
+                break
+            status, reply, _ = call(port, (method, path, body, sent), conn)
+            if status in (200, 201):
+                with lock:
+                    ids[int(path.rsplit("=", 1)[1])] = json.loads(reply)["game_id"]
+        conn.close()
+
+    threads = [threading.Thread(target=client) for _ in range(CLIENTS)]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return [ids[i] for i in sorted(ids)], time.perf_counter() - start, len(records) - len(ids)
+
+
+def latency_report(metric: str, latencies: list[float], wall: float, failures: int,
+                   **extra: object) -> None:  # fmt: skip
+    report(
+        "api", f"{metric}_p95_ms", percentile(latencies, 95), "ms",
+        p50=round(percentile(latencies, 50), 3), requests=len(latencies), clients=CLIENTS,
+        failures=failures, **extra,
+    )  # fmt: skip
+    report("api", f"{metric}_requests_per_s", len(latencies) / wall, "1/s", clients=CLIENTS)
+
+
+def run() -> None:
+    """Measure and report the API metrics."""
+    records = [p.read_bytes() for p in sorted(FIXTURES.glob("*.json")) if ".expected" not in p.name]
+    steps = [len(json.loads(r)["actions"]) for r in records]
+    progress(f"api: starting PostgreSQL and howl serve ({WORKERS} workers x {THREADS} threads)")
+    with database() as url, howl_serve(url) as port:
+        progress(f"api: uploading {len(records)} fixture games from {CLIENTS} clients")
+        ids, wall, failed = upload_all(port, records)
+        report("api", "upload_games_per_s", len(ids) / wall, "1/s", clients=CLIENTS,
+               games=len(ids), actions=sum(steps), failures=failed)  # fmt: skip
+        games = list(zip(ids, steps, strict=True))
+        progress("api: warming up (every game folded in every worker, most likely)")
+        for game_id, last in games:
+            for step in range(min(last, 4 * WORKERS) + 1):  # new connections: any worker
+                call(port, ("GET", f"/api/games/{game_id}/states/{step}", None, GZIP))
+                call(port, ("GET", f"/api/games/{game_id}/timeline", None, GZIP))
+
+        def state(rng: random.Random) -> Request:
+            game_id, last = rng.choice(games)
+            return "GET", f"/api/games/{game_id}/states/{rng.randint(0, last)}", None, GZIP
+
+        progress(f"api: {CLIENTS} clients x {REQUESTS} random states")
+        lat, wall, bad = hammer(port, state, REQUESTS)
+        base_lat, base_wall, base_bad = hammer(port, _conditional(port, state), REQUESTS, 1000)
+        latency_report("states", lat, wall, bad, target=25,
+                       baseline=round(percentile(base_lat, 95), 3),
+                       ratio=round(percentile(lat, 95) / percentile(base_lat, 95), 3),
+                       baseline_metric="not_modified_p95_ms")  # fmt: skip
+        report("api", "not_modified_p95_ms", percentile(base_lat, 95), "ms",
+               p50=round(percentile(base_lat, 50), 3), failures=base_bad,
+               requests_per_s=round(len(base_lat) / base_wall))  # fmt: skip
+
+        def timeline(rng: random.Random) -> Request:
+            return "GET", f"/api/games/{rng.choice(games)[0]}/timeline", None, GZIP
+
+        def plain_timeline(rng: random.Random) -> Request:
+            return "GET", f"/api/games/{rng.choice(games)[0]}/timeline", None, {}
+
+        progress(f"api: {CLIENTS} clients x {REQUESTS} random timelines, gzip and not")
+        lat, wall, bad = hammer(port, timeline, REQUESTS)
+        latency_report("timeline", lat, wall, bad, target=25)
+        lat, wall, bad = hammer(port, plain_timeline, REQUESTS)
+        latency_report("timeline_identity", lat, wall, bad)
+
+
+def _conditional(port: int, make: Callable[[random.Random], Request]) -> Callable[
+    [random.Random], Request
+]:  # fmt: skip
+    """``make``'s requests with the ``If-None-Match`` of a first answer: each answers 304."""
+    etags: dict[str, str] = {}
+
+    def wrapped(rng: random.Random) -> Request:
+        method, path, body, headers = make(rng)
+        if path not in etags:
+            etags[path] = call(port, (method, path, body, headers))[2].get("ETag", "")
+        return method, path, body, {**headers, "If-None-Match": etags[path]}
+
+    return wrapped

@@ -1,0 +1,1 @@
+"""Tests of the HTTP API, through real HTTP on both stores."""

@@ -1,0 +1,112 @@
+"""``GET /api/games`` (filters, sort, cursor pages), ``/api/stats`` and ``/api/players``."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from tests.api.client import Client
+from tests.api.conftest import PRIVATE_GAME, SHARED_GAMES, TOKENS, Shared, record_of
+
+
+def all_pages(client: Client, **query: Any) -> tuple[list[dict[str, Any]], int]:
+    """Every item of a listing, following ``next_cursor``; and the reported total."""
+    items: list[dict[str, Any]] = []
+    cursor = None
+    while True:
+        page = client.get("/api/games", query={**query, **({"cursor": cursor} if cursor else {})})
+        assert page.status == 200, page.body
+        assert page.header("Cache-Control") == "no-cache"
+        items += page.json["items"]
+        cursor = page.json["next_cursor"]
+        if cursor is None:
+            return items, page.json["total"]
+
+
+def players_of(name: str) -> list[dict[str, Any]]:
+    return json.loads(record_of(name))["players"]
+
+
+def public_names() -> list[str]:
+    return [n for n in SHARED_GAMES if n != PRIVATE_GAME]
+
+
+def test_lists_public_games_newest_first_in_pages(shared: Shared) -> None:
+    items, total = all_pages(shared.client, limit=3)
+    assert total == len(items) == len(public_names())
+    assert {i["game_id"] for i in items} == {shared.ids[n] for n in public_names()}
+    stamps = [i["uploaded_at"] for i in items]
+    assert stamps == sorted(stamps, reverse=True)
+    oldest_first, _ = all_pages(shared.client, sort="uploaded_at", limit=100)
+    assert [i["game_id"] for i in oldest_first] == [i["game_id"] for i in reversed(items)]
+
+
+def test_private_games_are_listed_for_token_holders_only(shared: Shared) -> None:
+    anonymous, _ = all_pages(shared.client)
+    assert shared.ids[PRIVATE_GAME] not in {i["game_id"] for i in anonymous}
+    member, total = all_pages(shared.server.as_user(TOKENS["bo"]))
+    assert total == len(SHARED_GAMES)
+    assert shared.ids[PRIVATE_GAME] in {i["game_id"] for i in member}
+    assert shared.server.as_user("wrong").get("/api/games").status == 403
+
+
+def test_filters(shared: Shared) -> None:
+    def ids(**query: Any) -> set[str]:
+        return {i["game_id"] for i in all_pages(shared.client, **query)[0]}
+
+    def expect(pick: Any) -> set[str]:
+        return {shared.ids[n] for n in public_names() if pick(n)}
+
+    assert ids(players=2) == expect(lambda n: len(players_of(n)) == 2)
+    assert ids(terrain="tundra") == expect(
+        lambda n: any(p["terrain"] == "tundra" for p in players_of(n))
+    )
+    name = players_of("5p-00-heuristic")[4]["name"]
+    assert ids(player=name) == expect(lambda n: any(p["name"] == name for p in players_of(n)))
+    assert ids(option="random_terrain") == {shared.ids["2p-07-random-terrain"]}
+    now = datetime.now(UTC)
+    assert ids(since=(now + timedelta(days=1)).date().isoformat()) == set()
+    assert ids(until="2000-01-01") == set()
+    assert ids(since="2000-01-01", until=(now + timedelta(days=1)).isoformat()) == expect(bool)
+    for item in all_pages(shared.client, players=3)[0]:
+        winners = shared.client.get(f"/api/games/{item['game_id']}").json["winners"]
+        for winner in winners:
+            assert item["game_id"] in ids(winner=winner)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [{"limit": 0}, {"limit": 101}, {"limit": "many"}, {"sort": "colour"}, {"terrain": "lava"},
+     {"players": 7}, {"option": "fly"}, {"since": "yesterday"}, {"until": "2026-13-01"},
+     {"cursor": "garbage!"}],
+)  # fmt: skip
+def test_bad_list_parameters_are_400_problems(shared: Shared, query: dict[str, Any]) -> None:
+    reply = shared.client.get("/api/games", query=query)
+    assert reply.status == 400, reply.body
+    assert reply.content_type == "application/problem+json"
+    assert reply.json["title"] == "Invalid parameters"
+    assert set(reply.json["errors"]["query"]) == set(query)
+
+
+def test_stats(shared: Shared) -> None:
+    everything = shared.client.get("/api/stats")
+    assert everything.status == 200
+    assert everything.header("Cache-Control") == "no-cache"
+    assert everything.json["games"] == len(public_names())
+    two = shared.client.get("/api/stats", query={"players": 2}).json
+    assert two["games"] == sum(len(players_of(n)) == 2 for n in public_names())
+    future = (datetime.now(UTC) + timedelta(days=1)).date().isoformat()
+    assert shared.client.get("/api/stats", query={"since": future}).json["games"] == 0
+    assert shared.client.get("/api/stats", query={"players": 1}).status == 400
+
+
+def test_players(shared: Shared) -> None:
+    name = players_of(SHARED_GAMES[0])[0]["name"]
+    reply = shared.client.get(f"/api/players/{name}")
+    assert reply.status == 200
+    assert reply.json["name"] == name and reply.json["games"] >= 1
+    missing = shared.client.get("/api/players/Nobody%20At%20All")
+    assert (missing.status, missing.json["title"]) == (404, "Unknown player")

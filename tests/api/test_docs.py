@@ -1,0 +1,77 @@
+"""The OpenAPI document, the offline docs page, and errors outside the documented routes."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+
+from jsonschema import Draft202012Validator
+
+from tests.api.client import Client
+from tests.api.conftest import Server
+from tests.api.contract import Contract
+from tests.conftest import LiveServer
+
+ENDPOINTS = {
+    ("post", "/api/games"), ("get", "/api/games"), ("get", "/api/games/{game_id}"),
+    ("get", "/api/games/{game_id}/record"), ("get", "/api/games/{game_id}/events"),
+    ("get", "/api/games/{game_id}/states/{step}"), ("get", "/api/games/{game_id}/timeline"),
+    ("get", "/api/games/{game_id}/analysis"), ("get", "/api/stats"),
+    ("get", "/api/players/{name}"), ("get", "/api/health"),
+}  # fmt: skip
+
+
+def test_openapi_document_lists_every_endpoint(
+    fresh_server: Callable[..., Server], contract: Contract
+) -> None:
+    server = fresh_server()
+    reply = server.client.get("/api/openapi.json", check=False)
+    assert reply.status == 200 and reply.content_type == "application/json"
+    spec = reply.json
+    assert spec == contract.spec and spec["openapi"].startswith("3.1")
+    found = {(m, p) for p, item in spec["paths"].items() for m in item if m != "parameters"}
+    assert found == ENDPOINTS
+    for schema in spec["components"]["schemas"].values():
+        Draft202012Validator.check_schema(schema)
+    problem = spec["components"]["responses"]["NOT_FOUND"]["content"]
+    assert list(problem) == ["application/problem+json"]
+
+
+def test_docs_page_works_offline(fresh_server: Callable[..., Server]) -> None:
+    server = fresh_server()
+    reply = server.client.get("/api/docs", check=False)
+    assert reply.status == 200 and reply.content_type == "text/html"
+    page = reply.body.decode()
+    for _, path in ENDPOINTS:
+        assert f"<code>{path}</code>" in page, path
+    assert 'id="problem-illegal_action"' in page
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page), "loads nothing from elsewhere"
+    assert "<script" not in page
+
+
+def test_errors_outside_the_routes_are_problems(fresh_server: Callable[..., Server]) -> None:
+    server = fresh_server()
+    for method, path, status in (
+        ("GET", "/api/nothing/here", 404),
+        ("POST", "/api/nothing", 404),
+        ("DELETE", "/api/games", 405),
+        ("PUT", "/api/stats", 405),
+    ):
+        reply = server.client.request(method, path)
+        assert reply.status == status, (method, path)
+        assert reply.content_type == "application/problem+json"
+        assert set(reply.json) >= {"type", "title", "status", "detail"}
+        assert reply.json["status"] == status
+
+
+def test_unexpected_failures_are_500_problems_without_details(
+    live_server_factory: Callable[..., LiveServer], contract: Contract
+) -> None:
+    live = live_server_factory("sqlite:////proc/no-such-folder/howl.sqlite3")
+    reply = Client(live.url, contract).get(f"/api/games/{uuid.uuid4()}/record")
+    assert reply.status == 500
+    assert reply.json == {
+        "type": "about:blank", "title": "Internal Server Error", "status": 500,
+        "detail": "An unexpected error occurred.",
+    }  # fmt: skip
