@@ -1,27 +1,16 @@
-"""The dashboard shell: a Dash app on the API's Flask server, with Library and Statistics pages."""
+"""The dashboard: a Dash app on the API's Flask server with Library, Replay, Statistics
+and Player pages. It reads games through ``dashboard.data`` (never the API's routes)."""
 
 from __future__ import annotations
 
-from dash import Dash, Input, Output, dcc, html
+from urllib.parse import unquote
+
+from dash import Dash, Input, Output, State, dcc, html
 from flask import Flask
 
+from dashboard.pages import library, player, replay, statistics
+
 PAGES = {"/": "Library", "/statistics": "Statistics"}
-
-
-def library_page() -> html.Div:
-    """The game library; empty until games are uploaded."""
-    return html.Div(
-        [html.H2("Library"), html.P("No games yet.", className="placeholder")],
-        id="library",
-    )
-
-
-def statistics_page() -> html.Div:
-    """Statistics across games; empty until games are uploaded."""
-    return html.Div(
-        [html.H2("Statistics"), html.P("No statistics yet: there are no games.")],
-        id="statistics",
-    )
 
 
 def not_found_page(pathname: str) -> html.Div:
@@ -29,13 +18,18 @@ def not_found_page(pathname: str) -> html.Div:
     return html.Div([html.H2("Page not found"), html.P(f"Nothing lives at {pathname}.")])
 
 
-def render_page(pathname: str | None) -> html.Div:
-    """The page for a URL path."""
+def render_page(pathname: str | None, search: str | None = None) -> html.Div:
+    """The page for a URL path (``search`` is the query string, for the replay's step)."""
     path = (pathname or "/").rstrip("/") or "/"
     if path == "/":
-        return library_page()
+        return library.layout()
     if path == "/statistics":
-        return statistics_page()
+        return statistics.layout()
+    head, _, rest = path.lstrip("/").partition("/")
+    if head == "replay" and rest and "/" not in rest:
+        return replay.layout(rest, search)
+    if head == "player" and rest:
+        return player.layout(unquote(rest))
     return not_found_page(path)
 
 
@@ -48,13 +42,14 @@ def create_dash(server: Flask) -> Dash:
         title="Howl",
         serve_locally=True,
         update_title=None,
+        suppress_callback_exceptions=True,
     )
     app.layout = html.Div(
         [
-            dcc.Location(id="url"),
+            dcc.Location(id="url", refresh="callback-nav"),
             html.Header(
                 [
-                    html.H1("Howl"),
+                    html.H1(dcc.Link("Howl", href="/", className="brand")),
                     html.Nav([dcc.Link(name, href=path) for path, name in PAGES.items()]),
                 ]
             ),
@@ -62,5 +57,9 @@ def create_dash(server: Flask) -> Dash:
         ],
         className="shell",
     )
-    app.callback(Output("page", "children"), Input("url", "pathname"))(render_page)
+    app.callback(Output("page", "children"), Input("url", "pathname"), State("url", "search"))(
+        render_page
+    )
+    for page in (library, replay, statistics, player):
+        page.register(app)
     return app

@@ -1,0 +1,251 @@
+"""The hex map as a plotly figure: the static map in Python, the pieces per step as data.
+
+``figure`` is what never changes (terrain, water, chasm, region outlines, legend, an
+invisible hover point per hex whose box the browser fills), drawn once by plotly;
+``assets/replay.js`` draws each step's pieces and tokens over it, at the figure's own
+axis scale, from the compact lists of ``frame``. Hexes are pointy-topped: ``(x, y)`` is drawn at
+``(sqrt(3) * (x - y / 2), 1.5 * y)`` with y pointing down (W-1).
+
+>>> centre((2, 2))
+(1.732, 3.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from dashboard.palette import AUTOMATON_COLOR, TERRAIN_COLORS, player_color
+from domain.hexes import Hex, neighbours
+from domain.wolves import components as box
+from domain.wolves import events as ev
+from domain.wolves.maps import GameMap
+from domain.wolves.state import State
+
+SQRT3 = math.sqrt(3)
+KINDS = ("den", "lair", "pack", "alpha")
+"""Player piece kinds in drawing order (index used in frames)."""
+SYMBOLS = {"alpha": "star", "pack": "circle", "den": "square", "lair": "pentagon"}
+KIND_NAMES = {"alpha": "alpha", "pack": "pack wolf", "den": "den", "lair": "lair"}
+PHASE_LETTERS = {"crescent": "C", "quarter": "Q", "full": "F"}
+LAND_ORDER = ("forest", "mountain", "grassland", "tundra", "desert", "water", "chasm")
+HEIGHT = 700
+LEGEND_WIDTH = 170
+
+
+def centre(h: Hex) -> tuple[float, float]:
+    """Where a hex's centre is drawn."""
+    return round(SQRT3 * (h[0] - h[1] / 2), 3), round(1.5 * h[1], 3)
+
+
+def _corner(px: float, py: float, degrees: float) -> tuple[float, float]:
+    a = math.radians(degrees)
+    return round(px + math.cos(a), 3), round(py + math.sin(a), 3)
+
+
+def _polygons(hexes: Iterable[Hex]) -> tuple[list[float | None], list[float | None]]:
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    for h in hexes:
+        px, py = centre(h)
+        for degrees in (-90, -30, 30, 90, 150, 210, -90):
+            x, y = _corner(px, py, degrees)
+            xs.append(x)
+            ys.append(y)
+        xs.append(None)
+        ys.append(None)
+    return xs, ys
+
+
+def _outlines(gmap: GameMap) -> tuple[list[float | None], list[float | None]]:
+    """Edges between hexes of different regions (the start tile counts as one group)."""
+    group = {h: gmap.region_of.get(h, 0) for h in gmap.terrain}
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    for h, g in group.items():
+        px, py = centre(h)
+        for n in neighbours(h):
+            if group.get(n) == g:
+                continue
+            nx, ny = centre(n)
+            angle = math.degrees(math.atan2(ny - py, nx - px))
+            for x, y in (_corner(px, py, angle - 30), _corner(px, py, angle + 30)):
+                xs.append(x)
+                ys.append(y)
+            xs.append(None)
+            ys.append(None)
+    return xs, ys
+
+
+def describe_hex(gmap: GameMap, h: Hex) -> str:
+    """The static part of a hex's hover text."""
+    parts = [f"({h[0]}, {h[1]}) {gmap.terrain[h]}"]
+    region = gmap.region_of.get(h)
+    if region is not None:
+        parts.append(f"region {region}")
+    elif gmap.terrain[h] != box.CHASM:
+        parts.append(f"start tile, {gmap.side.get(h, '')} side")
+    marker = gmap.markers.get(h)
+    if marker:
+        parts.append(marker.replace("_", "-") + " space")
+    if h in gmap.lair_sites:
+        parts.append("lair site")
+    return " · ".join(parts)
+
+
+def _legend_entry(name: str, group: str, marker: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": name,
+        "legendgroup": group, "marker": marker, "hoverinfo": "skip",
+    }  # fmt: skip
+
+
+def figure(state: State) -> dict[str, Any]:
+    """The static board figure of a game (its map, outlines and legend)."""
+    gmap = state.table.map
+    data: list[dict[str, Any]] = []
+    for terrain in LAND_ORDER:
+        of_terrain = [h for h, t in gmap.terrain.items() if t == terrain]
+        if not of_terrain:
+            continue
+        xs, ys = _polygons(of_terrain)
+        data.append({
+            "type": "scatter", "x": xs, "y": ys, "mode": "lines", "fill": "toself",
+            "fillcolor": TERRAIN_COLORS[terrain], "line": {"color": "#FFFFFF", "width": 1},
+            "name": terrain, "legendgroup": "terrain", "hoverinfo": "skip",
+            "legendgrouptitle": {"text": "terrain"} if not data else None,
+        })  # fmt: skip
+    xs, ys = _outlines(gmap)
+    data.append({
+        "type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": "region border",
+        "line": {"color": "#2B2B2B", "width": 2.2}, "hoverinfo": "skip", "showlegend": False,
+    })  # fmt: skip
+    labels = [(r, gmap.water_of(r)) for r in gmap.regions]
+    labels = [(r, w) for r, w in labels if w is not None]
+    data.append({
+        "type": "scatter", "mode": "text", "showlegend": False, "hoverinfo": "skip",
+        "x": [centre(w)[0] for _, w in labels], "y": [centre(w)[1] - 0.42 for _, w in labels],
+        "text": [f"R{r}" for r, _ in labels],
+        "textfont": {"color": "#FFFFFF", "size": 10, "family": "DejaVu Sans, sans-serif"},
+    })  # fmt: skip
+    for seat, player in enumerate(state.table.players):
+        data.append(_legend_entry(
+            f"{player.name} ({player.terrain})", "seats",
+            {"symbol": "circle", "size": 11, "color": player_color(player.color, seat),
+             "line": {"color": "#222", "width": 1}},
+        ))  # fmt: skip
+        if seat == 0:
+            data[-1]["legendgrouptitle"] = {"text": "players"}
+    if state.table.two_player:
+        data.append(_legend_entry(
+            "automaton pack", "seats",
+            {"symbol": "circle", "size": 11, "color": AUTOMATON_COLOR,
+             "line": {"color": "#222", "width": 1}},
+        ))  # fmt: skip
+    pieces = [
+        *((KIND_NAMES[k], {"symbol": SYMBOLS[k], "size": 12, "color": "#FFFFFF",
+                           "line": {"color": "#222", "width": 1.2}}) for k in reversed(KINDS)),
+        ("lone wolf", {"symbol": "diamond", "size": 11, "color": "#9E9E9E",
+                       "line": {"color": "#222", "width": 1}}),
+        ("prey (count)", {"symbol": "triangle-down", "size": 12, "color": "#8C564B",
+                          "line": {"color": "#FFF", "width": 1}}),
+        ("scoring token C/Q/F", {"symbol": "circle", "size": 14, "color": "#FFD54A",
+                                 "line": {"color": "#5A4500", "width": 1}}),
+    ]  # fmt: skip
+    for i, (name, marker) in enumerate(pieces):
+        data.append(_legend_entry(name, "pieces", marker))
+        if i == 0:
+            data[-1]["legendgrouptitle"] = {"text": "pieces"}
+    for trace in data:
+        if trace.get("legendgrouptitle") is None:
+            trace.pop("legendgrouptitle", None)
+    points = [centre((x, y)) for x, y, _ in hexes(gmap)]
+    data.append({
+        "type": "scatter", "mode": "markers", "name": "hexes", "showlegend": False,
+        "x": [p[0] for p in points], "y": [p[1] for p in points],
+        "customdata": list(range(len(points))), "hoverinfo": "none",
+        "marker": {"size": 26, "color": "rgba(0,0,0,0)"},
+    })  # fmt: skip
+    layout = {
+        **_layout(gmap),
+        "showlegend": True,
+        "legend": {"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1, "yanchor": "top",
+                   "font": {"size": 11}, "itemclick": False, "itemdoubleclick": False,
+                   "tracegroupgap": 8},
+    }  # fmt: skip
+    return {"data": data, "layout": layout}
+
+
+def _layout(gmap: GameMap) -> dict[str, Any]:
+    """Fixed axes, size and margins: the pieces layer is drawn at this scale."""
+    xs, ys = zip(*(centre(h) for h in gmap.terrain), strict=True)
+    axis = {"visible": False, "fixedrange": True}
+    return {
+        "height": HEIGHT,
+        "xaxis": {**axis, "range": [min(xs) - 1.8, max(xs) + 1.8]},
+        "yaxis": {**axis, "range": [max(ys) + 1.2, min(ys) - 1.2], "scaleanchor": "x",
+                  "scaleratio": 1},
+        "margin": {"l": 4, "r": LEGEND_WIDTH, "t": 4, "b": 4, "autoexpand": False},
+        "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)",
+        "hovermode": "closest", "hoverdistance": 18, "dragmode": False,
+        "font": {"family": "DejaVu Sans, system-ui, sans-serif"},
+    }  # fmt: skip
+
+
+def hexes(gmap: GameMap) -> list[list[Any]]:
+    """Every hex as ``[x, y, static hover text]`` (the browser adds what stands there)."""
+    return [[h[0], h[1], describe_hex(gmap, h)] for h in sorted(gmap.terrain, key=_order)]
+
+
+def _order(h: Hex) -> tuple[int, int]:
+    return h[1], h[0]
+
+
+def frame(state: State, caused: Sequence[ev.Event] = ()) -> dict[str, list[list[Any]]]:
+    """One step's map: pieces ``[x, y, kind, seat]`` (seat -1: automaton), lone wolves
+    ``[x, y]``, prey ``[x, y, type, count]``, scoring tokens ``[x, y, letters, region]`` and
+    the hexes the step's action touched ``[x, y]``."""
+    gmap = state.table.map
+    pieces = [
+        [h[0], h[1], KINDS.index(p.kind), -1 if p.player is None else p.player]
+        for h in sorted(state.pieces, key=_order)
+        for p in sorted(state.pieces[h], key=lambda p: KINDS.index(p.kind))
+    ]
+    tokens = []
+    for region in gmap.regions:
+        stack = state.scoring.get(region) or ()
+        water = gmap.water_of(region)
+        if stack and water is not None:
+            letters = "".join(PHASE_LETTERS.get(t, "?") for t in stack)
+            tokens.append([water[0], water[1], letters, region])
+    return {
+        "p": pieces,
+        "l": [[h[0], h[1]] for h in sorted(state.lone_wolves, key=_order)],
+        "r": [[h[0], h[1], kind, count] for h, (kind, count) in sorted(state.prey.items())],
+        "k": tokens,
+        "h": [[h[0], h[1]] for h in touched(caused)],
+    }
+
+
+def touched(caused: Sequence[ev.Event]) -> list[Hex]:
+    """Hexes a step's action moved to, from or acted on (for the last-move highlight)."""
+    found: dict[Hex, None] = {}
+    for e in caused:
+        if isinstance(e, ev.WolvesMoved):
+            for m in e.moves:
+                found.setdefault(m.src)
+                found.setdefault(m.dst)
+        elif isinstance(e, ev.WolfPushed):
+            found.setdefault(e.dst)
+        elif isinstance(e, ev.RegionScored | ev.PreyHunted):
+            continue
+        elif isinstance(hex_ := getattr(e, "hex", None), tuple):
+            found.setdefault(hex_)
+    return list(found)
+
+
+def seat_colors(state: State) -> list[str]:
+    """Display colour of each seat, then the automaton's."""
+    players = state.table.players
+    return [player_color(p.color, i) for i, p in enumerate(players)] + [AUTOMATON_COLOR]

@@ -1,0 +1,259 @@
+"""``/``: the game library — a searchable, sortable, paged table, and record upload."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import Any
+from urllib.parse import quote
+
+from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
+
+from dashboard import data
+from dashboard.palette import TERRAIN_COLORS, player_color
+from domain.wolves import components as box
+from domain.wolves.records import InvalidRecord
+from domain.wolves.replay import RecordError
+
+PAGE_SIZE = 20
+SEATS = range(2, 6)
+COLUMNS = (  # (label, sort key or None)
+    ("Game", "title"), ("Players", None), ("Terrains", None), ("Seats", "players"),
+    ("Winner", None), ("Top VP", "top_vp"), ("Actions", "actions"), ("Uploaded", "uploaded_at"),
+)  # fmt: skip
+SORTS = {key: label for label, key in COLUMNS if key}
+
+
+def layout() -> html.Div:
+    """The library page; its table fills in from the read models."""
+    return html.Div(
+        [
+            html.H2("Library"),
+            dcc.Upload(
+                html.Div(["Drop a game record (.json) here, or ", html.A("choose a file")]),
+                id="library-upload",
+                className="upload",
+                multiple=False,
+                accept=".json,application/json",
+            ),
+            dcc.Loading(html.Div(id="library-upload-result"), type="dot"),
+            html.Div(
+                [
+                    dcc.Input(
+                        id="library-player",
+                        type="search",
+                        placeholder="player",
+                        debounce=True,
+                        className="filter",
+                    ),
+                    dcc.Dropdown(
+                        id="library-terrain",
+                        placeholder="terrain",
+                        options=list(box.TERRAINS),
+                        className="filter",
+                    ),
+                    dcc.Dropdown(
+                        id="library-players",
+                        placeholder="seats",
+                        options=[{"label": f"{n} players", "value": n} for n in SEATS],
+                        className="filter",
+                    ),
+                    dcc.Input(
+                        id="library-winner",
+                        type="search",
+                        placeholder="winner",
+                        debounce=True,
+                        className="filter",
+                    ),
+                    dcc.Dropdown(
+                        id="library-sort",
+                        value="-uploaded_at",
+                        clearable=False,
+                        options=[
+                            {"label": f"{label} {arrow}", "value": f"{sign}{key}"}
+                            for key, label in SORTS.items()
+                            for sign, arrow in (("-", "↓"), ("", "↑"))
+                        ],
+                        className="filter sort",
+                    ),
+                ],
+                className="filters",
+            ),  # fmt: skip
+            dcc.Store(id="library-cursors", data=[None]),
+            dcc.Store(id="library-next", data=None),
+            html.Div(id="library-table"),
+            html.Div(
+                [
+                    html.Button("← Previous", id="library-prev", n_clicks=0, disabled=True),
+                    html.Span(id="library-count", className="count"),
+                    html.Button("Next →", id="library-next-page", n_clicks=0, disabled=True),
+                ],
+                className="pager",
+            ),
+        ],
+        id="library",
+    )
+
+
+def _seats(item: dict[str, Any]) -> list[dict[str, Any]]:
+    return sorted(item.get("seats") or [], key=lambda s: s.get("seat", 0))
+
+
+def _game_id(item: dict[str, Any]) -> str:
+    return str(item.get("id") or item.get("game_id"))
+
+
+def _row(item: dict[str, Any]) -> html.Tr:
+    seats = _seats(item)
+    winners = [s for s in seats if s.get("place") == 1 and item.get("finished")]
+    people = []
+    for s in seats:
+        color = player_color(s.get("color") or "", s.get("seat", 0))
+        people.append(html.Span(
+            [html.Span(className="dot", style={"background": color}),
+             dcc.Link(s["name"], href=f"/player/{quote(s['name'], safe='')}")],
+            className="who" + (" won" if s in winners else ""),
+        ))  # fmt: skip
+    terrains = [
+        html.Span(s.get("terrain", "")[:1].upper(), className="chip", title=s.get("terrain"),
+                  style={"background": TERRAIN_COLORS.get(s.get("terrain", ""), "#ddd")})
+        for s in seats
+    ]  # fmt: skip
+    if winners:
+        winner = ", ".join(f"{s['name']} ({s.get('total')})" for s in winners)
+    else:
+        winner = "in progress" if not item.get("finished") else "—"
+    top = max((s.get("total") or 0 for s in seats), default=item.get("top_vp"))
+    uploaded = str(item.get("uploaded_at") or "")[:16].replace("T", " ")
+    return html.Tr([
+        html.Td([dcc.Link(item.get("title") or "Untitled game", href=f"/replay/{_game_id(item)}",
+                          className="game-link"),
+                 html.Span(f" {_game_id(item)[:8]}", className="muted")]),
+        html.Td(people, className="people"), html.Td(terrains), html.Td(str(len(seats))),
+        html.Td(winner), html.Td(str(top)), html.Td(str(item.get("actions", ""))),
+        html.Td(uploaded),
+    ])  # fmt: skip
+
+
+def table(items: list[dict[str, Any]], sort: str) -> html.Table:
+    """The games as a table; sortable columns show the current order."""
+    key = sort.lstrip("-")
+    heads = []
+    for label, column in COLUMNS:
+        if column is None:
+            heads.append(html.Th(label))
+            continue
+        arrow = (" ↓" if sort.startswith("-") else " ↑") if column == key else ""
+        heads.append(html.Th(html.Button(label + arrow, id={"sort": column}, n_clicks=0,
+                                         className="sort-head")))  # fmt: skip
+    return html.Table([html.Thead(html.Tr(heads)), html.Tbody([_row(i) for i in items])],
+                      className="games")  # fmt: skip
+
+
+def upload_error(err: Exception) -> html.Div:
+    """The engine's verdict on a rejected record, inline."""
+    if isinstance(err, RecordError):
+        return html.Div([
+            html.B("Illegal record: "),
+            html.Span(f"action {err.index} breaks rule {err.rule}: {err.message}"),
+            html.Pre(json.dumps(err.action), className="action-json"),
+        ], className="upload-error", **{"data-index": str(err.index), "data-rule": err.rule},
+        )  # fmt: skip
+    if isinstance(err, InvalidRecord):
+        where = f" at {err.path}" if err.path else ""
+        return html.Div([html.B("Invalid record"), f"{where}: {err.message}"],
+                        className="upload-error", **{"data-path": err.path})  # fmt: skip
+    return html.Div([html.B("Not a game record: "), str(err)], className="upload-error")
+
+
+def upload(contents: str | None, filename: str | None) -> tuple[Any, Any]:
+    """Store an uploaded record, then open its replay; or show why it was rejected."""
+    if not contents:
+        return no_update, no_update
+    try:
+        raw = base64.b64decode(contents.partition(",")[2], validate=True)
+    except (binascii.Error, ValueError) as err:
+        unreadable = ValueError(f"{filename or 'the file'} could not be read ({err})")
+        return upload_error(unreadable), no_update
+    try:
+        result = data.library().upload(raw, uploaded_by=data.UPLOADER)
+    except (RecordError, InvalidRecord) as err:
+        return upload_error(err), no_update
+    data.caught_up()
+    return html.Div(f"Stored {filename or 'the record'}.", className="upload-ok"), (
+        f"/replay/{result.game_id}"
+    )
+
+
+def refresh(
+    player: str | None, terrain: str | None, players: int | None, winner: str | None,
+    sort: str, _prev: int, _next: int, cursors: list[str | None], next_cursor: str | None,
+) -> tuple[Any, ...]:  # fmt: skip
+    """Fill the table for the filters, sort and page (cursor paging: a stack of cursors)."""
+    trigger = ctx.triggered_id
+    if trigger == "library-next-page" and next_cursor:
+        cursors = [*cursors, next_cursor]
+    elif trigger == "library-prev" and len(cursors) > 1:
+        cursors = cursors[:-1]
+    else:
+        cursors = [None]
+    page = data.fresh().list_games(
+        player=(player or "").strip() or None, terrain=terrain, players=players,
+        winner=(winner or "").strip() or None, sort=sort, cursor=cursors[-1], limit=PAGE_SIZE,
+    )  # fmt: skip
+    if not page.total and not any((player, terrain, players, winner)):
+        body: Any = html.P("No games yet.", className="placeholder")
+    elif not page.items:
+        body = html.P("No games match these filters.", className="placeholder")
+    else:
+        body = table(page.items, sort)
+    first = (len(cursors) - 1) * PAGE_SIZE
+    count = f"{first + 1}–{first + len(page.items)} of {page.total}" if page.items else ""
+    return body, count, cursors, page.next_cursor, len(cursors) <= 1, not page.next_cursor
+
+
+def sort_by(_clicks: list[int], current: str) -> str:
+    """A click on a column heading sorts by it, or flips the order when it already does."""
+    column = (ctx.triggered_id or {}).get("sort")
+    if not column or not any(_clicks):
+        return no_update
+    if current.lstrip("-") == column:
+        return column if current.startswith("-") else f"-{column}"
+    return f"-{column}" if column in ("uploaded_at", "top_vp", "actions", "players") else column
+
+
+def register(app: Dash) -> None:
+    """The library's callbacks."""
+    from dash import ALL
+
+    app.callback(
+        Output("library-upload-result", "children"),
+        Output("url", "pathname"),
+        Input("library-upload", "contents"),
+        State("library-upload", "filename"),
+        prevent_initial_call=True,
+    )(upload)
+    app.callback(
+        Output("library-table", "children"),
+        Output("library-count", "children"),
+        Output("library-cursors", "data"),
+        Output("library-next", "data"),
+        Output("library-prev", "disabled"),
+        Output("library-next-page", "disabled"),
+        Input("library-player", "value"),
+        Input("library-terrain", "value"),
+        Input("library-players", "value"),
+        Input("library-winner", "value"),
+        Input("library-sort", "value"),
+        Input("library-prev", "n_clicks"),
+        Input("library-next-page", "n_clicks"),
+        State("library-cursors", "data"),
+        State("library-next", "data"),
+    )(refresh)
+    app.callback(
+        Output("library-sort", "value"),
+        Input({"sort": ALL}, "n_clicks"),
+        State("library-sort", "value"),
+        prevent_initial_call=True,
+    )(sort_by)
