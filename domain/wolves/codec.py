@@ -17,7 +17,7 @@ import dataclasses
 import types
 import typing
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from domain.wolves import events as ev
@@ -62,21 +62,48 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def _decode(hint: Any, value: Any) -> Any:
+    return _decoder(hint)(value)
+
+
+@cache
+def _decoder(hint: Any) -> typing.Callable[[Any], Any]:
+    """A function decoding JSON values of type ``hint``, built once per type."""
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         hints = _hints(hint)
-        fields = [f.name for f in dataclasses.fields(hint)]
-        unknown = set(value) - set(fields)
-        if unknown:
-            raise ValueError(f"{hint.__name__} has no field(s) {sorted(unknown)}")
-        return hint(**{k: _decode(hints[k], value[k]) for k in fields if k in value})
+        parts = [(f.name, _decoder(hints[f.name])) for f in dataclasses.fields(hint)]
+        names = frozenset(name for name, _ in parts)
+
+        def dataclass_(value: Any) -> Any:
+            if not names.issuperset(value):
+                unknown = sorted(set(value) - names)
+                raise ValueError(f"{hint.__name__} has no field(s) {unknown}")
+            return hint(**{k: decode(value[k]) for k, decode in parts if k in value})
+
+        return dataclass_
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        if value is None:
-            return None
         (inner,) = [a for a in args if a is not type(None)]
-        return _decode(inner, value)
+        decode_inner = _decoder(inner)
+        return lambda value: None if value is None else decode_inner(value)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], v) for v in value)
-        return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
+            item = _decoder(args[0])
+            if item is _same:
+                return tuple
+            return lambda value: tuple(item(v) for v in value)
+        items = [_decoder(a) for a in args]
+        if all(d is _same for d in items):
+            return partial(_plain_tuple, len(items))
+        return lambda value: tuple(d(v) for d, v in zip(items, value, strict=True))
+    return _same
+
+
+def _plain_tuple(size: int, value: Any) -> tuple[Any, ...]:
+    out = tuple(value)
+    if len(out) != size:
+        raise ValueError(f"expected {size} items, got {len(out)}")
+    return out
+
+
+def _same(value: Any) -> Any:
     return value

@@ -1,0 +1,198 @@
+"""The ``analyses`` table: one review per game and analysis settings, with its progress.
+
+A row is ``(game_id, settings_key)``: the settings it was asked with (JSON), ``status``
+(``queued``, ``running``, ``done`` or ``failed``), ``progress`` (0…1), the review as JSON
+when done or the error when failed, a queue number, a claim count (each claim bumps it,
+so two workers never take one review) and a heartbeat (Unix seconds) that a running
+review refreshes. It is a projection: dropping the table loses nothing that
+asking again cannot recompute, and results of other settings keys live side by side.
+The same SQL runs on SQLite and PostgreSQL through :func:`projections.db.connect`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict
+from typing import Any
+from uuid import UUID
+
+from domain.wolves.analysis.review import Settings
+from projections.db import backend_of, connect
+
+TABLE = "analyses"
+STATUSES = ("queued", "running", "done", "failed")
+STALE_SECONDS = 600.0
+"""A running review whose heartbeat is older than this is taken to have died: it is redone."""
+
+_DDL = f"""
+CREATE TABLE IF NOT EXISTS {TABLE} (
+    game_id TEXT NOT NULL,
+    settings_key TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    status TEXT NOT NULL,
+    progress DOUBLE PRECISION NOT NULL DEFAULT 0,
+    result TEXT,
+    error TEXT,
+    seq INTEGER NOT NULL,
+    claims INTEGER NOT NULL DEFAULT 0,
+    heartbeat DOUBLE PRECISION NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, settings_key)
+)"""
+_made: set[str] = set()
+_made_lock = threading.Lock()
+
+
+def settings_to_json(settings: Settings) -> str:
+    """The stored form of analysis settings."""
+    return json.dumps(asdict(settings), sort_keys=True)
+
+
+def settings_from_json(text: str) -> Settings:
+    """Analysis settings from their stored form."""
+    return Settings(**json.loads(text))
+
+
+class Analyses:
+    """The ``analyses`` table of the database at ``url`` (created on first use)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.postgres = backend_of(url) == "postgresql"
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """A connection in a transaction, committed on success and closed after."""
+        conn = connect(self.url)
+        try:
+            if self.url not in _made:
+                with _made_lock:
+                    conn.execute(_DDL)
+                    conn.commit()
+                    if not self.url.endswith(":memory:"):
+                        _made.add(self.url)
+            yield conn
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        finally:
+            conn.close()
+
+    def _run(self, conn: Any, query: str, params: tuple[Any, ...] = ()) -> Any:
+        return conn.execute(query.replace("?", "%s") if self.postgres else query, params)
+
+    def enqueue(self, game_id: UUID | str, settings: Settings, force: bool = False) -> str:
+        """Ask for a review; returns the row's status. ``force`` redoes a done or failed one."""
+        key, gid = settings.key, str(game_id)
+        with self._connection() as conn:
+            row = self._run(
+                conn, f"SELECT status FROM {TABLE} WHERE game_id = ? AND settings_key = ?",
+                (gid, key),
+            ).fetchone()  # fmt: skip
+            seq = self._run(conn, f"SELECT COALESCE(MAX(seq), 0) + 1 FROM {TABLE}").fetchone()[0]
+            if row is None:
+                self._run(
+                    conn,
+                    f"INSERT INTO {TABLE} (game_id, settings_key, settings, status, seq) "
+                    "VALUES (?, ?, ?, 'queued', ?) ON CONFLICT (game_id, settings_key) DO NOTHING",
+                    (gid, key, settings_to_json(settings), seq),
+                )
+                return "queued"
+            if force and row[0] in ("done", "failed"):
+                self._run(
+                    conn,
+                    f"UPDATE {TABLE} SET status = 'queued', progress = 0, result = NULL, "
+                    "error = NULL, seq = ? WHERE game_id = ? AND settings_key = ?",
+                    (seq, gid, key),
+                )
+                return "queued"
+            return str(row[0])
+
+    def status(self, game_id: UUID | str, settings_key: str) -> dict[str, Any]:
+        """``{"status", "progress", "result", "error", "settings_key"}``; ``none``: never asked."""
+        with self._connection() as conn:
+            row = self._run(
+                conn,
+                f"SELECT status, progress, result, error FROM {TABLE} "
+                "WHERE game_id = ? AND settings_key = ?",
+                (str(game_id), settings_key),
+            ).fetchone()
+        if row is None:
+            return {"status": "none", "progress": 0.0, "result": None, "error": None,
+                    "settings_key": settings_key}  # fmt: skip
+        status, progress, result, error = row
+        return {
+            "status": status,
+            "progress": float(progress),
+            "result": json.loads(result) if result is not None else None,
+            "error": error,
+            "settings_key": settings_key,
+        }
+
+    def claim(self) -> tuple[str, Settings] | None:
+        """Take the oldest queued (or abandoned running) review, marking it running."""
+        now = time.time()
+        with self._connection() as conn:
+            rows = self._run(
+                conn,
+                f"SELECT game_id, settings_key, settings, claims FROM {TABLE} "
+                "WHERE status = 'queued' OR (status = 'running' AND heartbeat < ?) "
+                "ORDER BY seq LIMIT 5",
+                (now - STALE_SECONDS,),
+            ).fetchall()
+            for gid, key, settings, claims in rows:
+                taken = self._run(
+                    conn,
+                    f"UPDATE {TABLE} SET status = 'running', progress = 0, heartbeat = ?, "
+                    "claims = claims + 1 WHERE game_id = ? AND settings_key = ? AND claims = ?",
+                    (now, gid, key, claims),
+                )
+                if taken.rowcount == 1:
+                    return gid, settings_from_json(settings)
+        return None
+
+    def progress(self, game_id: str, settings_key: str, progress: float) -> None:
+        """Record how far a running review is (and that it is alive)."""
+        with self._connection() as conn:
+            self._run(
+                conn,
+                f"UPDATE {TABLE} SET progress = ?, heartbeat = ? "
+                "WHERE game_id = ? AND settings_key = ? AND status = 'running'",
+                (progress, time.time(), game_id, settings_key),
+            )
+
+    def finish(self, game_id: str, settings_key: str, result: dict[str, Any]) -> None:
+        """Store a review's result: status ``done``."""
+        with self._connection() as conn:
+            self._run(
+                conn,
+                f"UPDATE {TABLE} SET status = 'done', progress = 1, result = ?, error = NULL "
+                "WHERE game_id = ? AND settings_key = ?",
+                (json.dumps(result, separators=(",", ":")), game_id, settings_key),
+            )
+
+    def fail(self, game_id: str, settings_key: str, error: str) -> None:
+        """Record why a review failed: status ``failed``."""
+        with self._connection() as conn:
+            self._run(
+                conn,
+                f"UPDATE {TABLE} SET status = 'failed', error = ? "
+                "WHERE game_id = ? AND settings_key = ?",
+                (error, game_id, settings_key),
+            )
+
+    def save(self, game_id: UUID | str, settings: Settings, result: dict[str, Any]) -> None:
+        """Store a review computed elsewhere (the command line) as done."""
+        self.enqueue(game_id, settings)
+        self.finish(str(game_id), settings.key, result)
+
+    def drop(self) -> None:
+        """Drop the table (every review is lost; asking again recomputes it)."""
+        with self._connection() as conn:
+            self._run(conn, f"DROP TABLE IF EXISTS {TABLE}")
+        with _made_lock:
+            _made.discard(self.url)

@@ -1,0 +1,139 @@
+"""Reviews computed in the background: ask with :func:`enqueue`, read with :func:`analysis_status`.
+
+A :class:`AnalysisWorker` thread takes queued reviews from the ``analyses`` table one at
+a time, reads the game's record from the event store, reviews it over a few processes
+and writes its progress as it goes. Several workers (in several processes) may share
+one database: each review is claimed by exactly one of them, and one whose worker died
+is taken up again once its heartbeat is stale.
+
+>>> status = analysis_status("sqlite:///:memory:", "3f2a…")
+>>> status["status"], status["progress"], status["result"]
+('none', 0.0, None)
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+from uuid import UUID
+
+from domain.store import GameLibrary, StoreConfig
+from domain.wolves.analysis.review import Settings, review
+from domain.wolves.records import read_record
+from projections.analysis import Analyses
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 1.0
+PROGRESS_STEP = 0.02
+"""Progress is written when it has grown by at least this much."""
+
+
+def enqueue(
+    url: str, game_id: UUID | str, settings: Settings | None = None, force: bool = False
+) -> dict[str, Any]:
+    """Ask for the review of a stored game (default settings); returns its status.
+
+    Asking again is harmless: a queued, running or done review is left as it is, unless
+    ``force`` asks to redo a done or failed one.
+    """
+    settings = settings or Settings()
+    store = Analyses(url)
+    store.enqueue(game_id, settings, force)
+    return store.status(game_id, settings.key)
+
+
+def analysis_status(
+    url: str, game_id: UUID | str, settings: Settings | None = None
+) -> dict[str, Any]:
+    """``{"status": "queued|running|done|failed|none", "progress": 0…1, "result": …}``.
+
+    ``result`` is the review's JSON once done; ``error`` says why one failed; status
+    ``none`` means nobody asked for this game's review with these settings.
+    """
+    return Analyses(url).status(game_id, (settings or Settings()).key)
+
+
+def run_one(analyses: Analyses, library: GameLibrary, workers: int | None = None) -> str | None:
+    """Review the next queued game, if any; returns its id."""
+    job = analyses.claim()
+    if job is None:
+        return None
+    game_id, settings = job
+    key = settings.key
+    written = 0.0
+
+    def progress(done: int, total: int) -> None:
+        nonlocal written
+        share = done / total if total else 1.0
+        if share - written >= PROGRESS_STEP and share < 1:
+            analyses.progress(game_id, key, share)
+            written = share
+
+    try:
+        record = read_record(library.record(UUID(game_id)))
+        result = review(record, settings, progress, workers)
+    except Exception as exc:  # a failed review is recorded, never retried by itself
+        log.exception("review of game %s failed", game_id)
+        analyses.fail(game_id, key, f"{type(exc).__name__}: {exc}")
+    else:
+        analyses.finish(game_id, key, result.to_json())
+    return game_id
+
+
+class AnalysisWorker(threading.Thread):
+    """A daemon thread that reviews queued games until :meth:`stop` is called.
+
+    ``url`` holds the ``analyses`` table; ``store`` is the event store (default: the
+    same URL); ``workers`` processes share each review (default: one per CPU).
+    """
+
+    def __init__(
+        self, url: str, store: StoreConfig | str | None = None, workers: int | None = None,
+        poll: float = POLL_SECONDS,
+    ) -> None:  # fmt: skip
+        super().__init__(name="howl-analysis", daemon=True)
+        self.analyses = Analyses(url)
+        self.store = store or url
+        self.workers = workers
+        self.poll = poll
+        self._stopping = threading.Event()
+
+    def run(self) -> None:
+        """Take and review queued games, waiting ``poll`` seconds when there is none."""
+        with GameLibrary.open(self.store) as library:
+            while not self._stopping.is_set():
+                try:
+                    done = run_one(self.analyses, library, self.workers)
+                except Exception:  # the database is down: try again later
+                    log.exception("analysis worker could not take a review")
+                    done = None
+                if done is None:
+                    self._stopping.wait(self.poll)
+
+    def stop(self, timeout: float | None = None) -> None:
+        """Stop after the review in progress (if any) and wait up to ``timeout`` seconds."""
+        self._stopping.set()
+        self.join(timeout)
+
+
+def start_worker(
+    url: str, store: StoreConfig | str | None = None, workers: int | None = None
+) -> AnalysisWorker:
+    """Start an :class:`AnalysisWorker` on ``url`` and return it."""
+    worker = AnalysisWorker(url, store, workers)
+    worker.start()
+    return worker
+
+
+def wait_for(url: str, game_id: UUID | str, settings: Settings | None = None,
+             timeout: float = 60.0) -> dict[str, Any]:  # fmt: skip
+    """Poll :func:`analysis_status` until the review is done or failed (or ``timeout``)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        status = analysis_status(url, game_id, settings)
+        if status["status"] in ("done", "failed", "none") or time.monotonic() > deadline:
+            return status
+        time.sleep(0.1)

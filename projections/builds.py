@@ -1,0 +1,113 @@
+"""A game built from its stored events: its summary rows and its timeline document.
+
+:func:`project` is pure and picklable, so worker processes can fold games in parallel.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from domain.store import Game, GameLibrary
+from domain.wolves import codec
+from domain.wolves.events import Event
+from domain.wolves.records import read_record, setup_from_json
+from domain.wolves.replay import initial
+from domain.wolves.setup import Player
+from domain.wolves.state import State, initial_state
+from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS, summarize
+from projections.tables import timestamp
+from projections.timeline import compact, fold_timeline
+
+
+def start_state(record: str) -> State:
+    """The position before a stored record's first action (its actions left unread)."""
+    doc = json.loads(record)
+    if "start" in doc or "setup" not in doc:
+        return initial(read_record({**doc, "actions": []}))
+    players = tuple(Player(p["name"], p["color"], p["terrain"]) for p in doc["players"])
+    return initial_state(players, setup_from_json(doc["setup"]))
+
+
+def meta_change(event: Any) -> tuple[str, Any] | None:
+    """The game column a metadata event sets, and its stored value."""
+    match event:
+        case Game.Retitled():
+            return "title", event.title
+        case Game.Retagged():
+            return "tags", json.dumps(list(event.tags))
+        case Game.VisibilityChanged():
+            return "visibility", event.visibility
+    return None
+
+
+@dataclass
+class Build:
+    """A game read from the log: its upload, its events (as stored), its metadata so far."""
+
+    game_id: UUID
+    record: str
+    actions: int
+    meta: dict[str, Any]
+    version: int
+    happened: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
+
+    @classmethod
+    def uploaded(cls, e: Game.Uploaded) -> Build:
+        """The game as its ``Uploaded`` event describes it."""
+        meta = {
+            "title": e.title, "tags": json.dumps(list(e.tags)), "visibility": e.visibility,
+            "uploaded_at": timestamp(e.timestamp), "uploaded_by": e.uploaded_by,
+            "rules_version": e.rules_version,
+        }  # fmt: skip
+        return cls(e.originator_id, e.record, e.actions, meta, e.originator_version)
+
+    def add(self, e: Any) -> None:
+        """Take in the game's next stored event (a ``Game`` event)."""
+        self.version = e.originator_version
+        if isinstance(e, Game.Happened):
+            self.happened.append((e.step, e.type, e.data))
+        elif (change := meta_change(e)) is not None:
+            self.meta[change[0]] = change[1]
+
+    def steps(self) -> list[list[Event]]:
+        """The domain events of each action."""
+        steps: list[list[Event]] = [[] for _ in range(self.actions)]
+        for step, kind, data in self.happened:
+            while len(steps) <= step:
+                steps.append([])
+            steps[step].append(codec.event_from_json({"type": kind, **data}))
+        return steps
+
+
+Projected = tuple[tuple[Any, ...], list[tuple[Any, ...]], str]
+"""A game's row, its seats' rows and its timeline document."""
+
+
+def project(build: Build) -> Projected:
+    """Fold a game's events into its summary rows and timeline (runs in worker processes)."""
+    steps = build.steps()
+    start = start_state(build.record)
+    rows, final = fold_timeline(start, steps)
+    game, seats = summarize(start, steps, final)
+    game_id = str(build.game_id)
+    game.update(build.meta, game_id=game_id, version=build.version)
+    game["winners"] = json.dumps(game["winners"])
+    seat_rows = []
+    shared = {column: game[column] for column in SEAT_GAME_COLUMNS}
+    for seat in seats:
+        seat.update(shared, game_id=game_id, prey=json.dumps(seat["prey"]))
+        seat_rows.append(tuple(seat[c] for c in SEAT_COLUMNS))
+    doc = json.dumps(compact(rows), separators=(",", ":"))
+    return tuple(game[c] for c in GAME_COLUMNS), seat_rows, doc
+
+
+def reload(library: GameLibrary, game_id: UUID, version: int) -> Build:
+    """A game rebuilt from its stream up to ``version`` (for events after its upload's)."""
+    stored = iter(library.events.get(game_id, lte=version))
+    build = Build.uploaded(next(stored))  # type: ignore[arg-type]
+    for e in stored:
+        build.add(e)
+    return build

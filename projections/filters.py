@@ -1,0 +1,133 @@
+"""Filters shared by the game list and the statistics, as SQL over ``rm_games g``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from projections.summaries import OPTION_COLUMNS, name_key
+from projections.tables import SEATS, timestamp
+
+DEFAULTS = {
+    "random_terrain": 0, "big_map": 0, "auto_push": 0, "lone_wolves_per_region": 2,
+    "stall_limit_rounds": None,
+}  # fmt: skip
+"""Each option's value when it is not used (W-12)."""
+
+
+@dataclass
+class Where:
+    """SQL conditions joined by AND, with their parameters in order."""
+
+    clauses: list[str] = field(default_factory=list)
+    params: list[Any] = field(default_factory=list)
+
+    def add(self, clause: str, *params: Any) -> None:
+        """Add one condition."""
+        self.clauses.append(clause)
+        self.params.extend(params)
+
+    def sql(self) -> str:
+        """``WHERE …`` (empty when there is no condition)."""
+        return "WHERE " + " AND ".join(self.clauses) if self.clauses else ""
+
+
+def option_clause(option: str, alias: str = "g") -> tuple[str, list[Any]]:
+    """SQL for one option filter: ``big_map`` (used), ``name=value``, or ``standard``.
+
+    >>> option_clause("big_map")
+    ('g.opt_big_map = ?', [1])
+    >>> option_clause("stall_limit_rounds=10", "s")
+    ('s.opt_stall_limit = ?', [10])
+    >>> option_clause("standard")[0].count("AND")
+    4
+    """
+    text = option.strip()
+    if text == "standard":
+        parts = [option_clause(f"{n}={_text(value)}", alias) for n, value in DEFAULTS.items()]
+        return " AND ".join(c for c, _ in parts), [p for _, ps in parts for p in ps]
+    name, sep, raw = text.partition("=")
+    column = OPTION_COLUMNS.get(name.strip())
+    if column is None:
+        choices = ", ".join([*OPTION_COLUMNS, "standard"])
+        raise ValueError(f"unknown option {name!r}: choose from {choices}")
+    column = f"{alias}.{column}"
+    default = DEFAULTS[name.strip()]
+    if not sep:  # the option is used: not at its default
+        if default is None:
+            return f"{column} IS NOT NULL", []
+        return (f"{column} = ?", [1]) if default == 0 else (f"{column} <> ?", [default])
+    value = _value(raw.strip(), option)
+    if value is None:
+        return f"{column} IS NULL", []
+    return f"{column} = ?", [value]
+
+
+def _text(value: int | None) -> str:
+    return "none" if value is None else str(value)
+
+
+def _value(raw: str, option: str) -> int | None:
+    lowered = raw.lower()
+    if lowered in ("none", "null", "off") and "stall" in option:
+        return None
+    if lowered in ("true", "yes", "on"):
+        return 1
+    if lowered in ("false", "no", "off"):
+        return 0
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"option value must be a number, true/false or none: {option!r}") from None
+
+
+def moment(value: date | datetime, end: bool = False) -> str:
+    """A ``since``/``until`` bound as stored text; a date ``until`` includes that whole day."""
+    if not isinstance(value, datetime):
+        value = datetime(value.year, value.month, value.day) + timedelta(days=1 if end else 0)
+    return timestamp(value)
+
+
+def game_filters(
+    *,
+    players: int | None = None,
+    option: str | None = None,
+    since: date | datetime | None = None,
+    until: date | datetime | None = None,
+    player: str | None = None,
+    terrain: str | None = None,
+    winner: str | None = None,
+    include_private: bool = False,
+    finished_only: bool = False,
+    alias: str = "g",
+) -> Where:
+    """Conditions on games (``until`` excludes that moment; a date, that day's end).
+
+    ``alias`` names the table: ``rm_games``, or ``rm_seats`` (which repeats the game
+    columns filtered on).
+    """
+    where = Where()
+    if not include_private:
+        where.add(f"{alias}.visibility = ?", "public")
+    if finished_only:
+        where.add(f"{alias}.finished = ?", 1)
+    if players is not None:
+        where.add(f"{alias}.players = ?", players)
+    if option:
+        for part in option.split(","):
+            if part.strip():
+                clause, params = option_clause(part, alias)
+                where.add(clause, *params)
+    if since is not None:
+        where.add(f"{alias}.uploaded_at >= ?", moment(since))
+    if until is not None:
+        where.add(f"{alias}.uploaded_at < ?", moment(until, end=True))
+    seat = f"EXISTS (SELECT 1 FROM {SEATS} x WHERE x.game_id = {alias}.game_id AND "
+    if player:
+        where.add(seat + "x.name_key = ?)", name_key(player))
+    if terrain:
+        where.add(seat + "x.terrain = ?)", terrain)
+    if winner:
+        where.add(seat + "x.name_key = ? AND x.won = 1)", name_key(winner))
+    return where

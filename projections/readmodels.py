@@ -1,0 +1,167 @@
+"""``ReadModels``: timelines, game summaries and statistics kept in the store's database.
+
+Built from the event store's notification log and rebuildable at any time; the API and
+the dashboard read games through this one class. Call :meth:`ReadModels.catch_up` after
+storing something to read it back at once.
+
+>>> import tempfile
+>>> from domain.store import GameLibrary
+>>> url = f"sqlite:///{tempfile.mkdtemp()}/howl.sqlite3"
+>>> with GameLibrary.open(url) as library:
+...     models = ReadModels(url)
+...     models.catch_up(library), models.list_games().total
+(0, 0)
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from projections import games, statistics, tables
+from projections.filters import game_filters
+from projections.games import GamePage
+from projections.runner import Progress, Runner
+from projections.sql import Database
+
+if TYPE_CHECKING:
+    from api.config import Settings
+    from domain.store import GameLibrary
+
+__all__ = ["GamePage", "Progress", "ReadModels"]
+
+
+class ReadModels:
+    """The read models of the games stored at ``url`` (the store's own database).
+
+    Tables are created on first use (and rebuilt when their layout changed). ``schema``
+    names the PostgreSQL schema, as for the store (ignored for SQLite). ``batch_size``
+    is how many notifications one transaction projects; ``workers`` > 1 folds games in
+    that many processes; ``delay`` pauses after each game written (seconds; for tests
+    that stop a runner mid-batch).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        schema: str | None = None,
+        *,
+        pool_size: int = 5,
+        batch_size: int = 2000,
+        delay: float = 0.0,
+        workers: int = 1,
+    ) -> None:
+        self.db = Database(url, schema, pool_size)
+        self.runner = Runner(self.db, batch_size, delay, workers)
+        self._ready = False
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ReadModels:
+        """Read models on the configured store (``HOWL_DATABASE_URL``/``_SCHEMA``)."""
+        return cls(settings.database_url, settings.database_schema, pool_size=settings.db_pool_size)
+
+    def close(self) -> None:
+        """Close pooled connections (later calls open new ones)."""
+        self.db.close()
+
+    def __enter__(self) -> ReadModels:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _db(self) -> Any:
+        if not self._ready:
+            tables.ensure(self.db)
+            self._ready = True
+        return self.db
+
+    # --- projecting ---------------------------------------------------------------------
+
+    def catch_up(self, library: GameLibrary, progress: Progress | None = None) -> int:
+        """Project the notifications not yet seen; returns how many were processed.
+
+        Safe to call from many threads and processes at once: each notification is
+        projected once, in the same transaction that records the log position.
+        """
+        self._db()
+        with self._lock:
+            return self.runner.catch_up(library, progress)
+
+    def rebuild(self, library: GameLibrary, progress: Progress | None = None) -> int:
+        """Drop every read model and project the whole log again; returns notifications."""
+        with self._lock:
+            tables.reset(self.db)
+            self._ready = True
+            return self.runner.catch_up(library, progress)
+
+    def position(self) -> int:
+        """The id of the last notification the read models include (0: none)."""
+        return tables.position(self._db())
+
+    # --- reading ------------------------------------------------------------------------
+
+    def list_games(
+        self,
+        *,
+        player: str | None = None,
+        terrain: str | None = None,
+        players: int | None = None,
+        winner: str | None = None,
+        option: str | None = None,
+        since: date | datetime | None = None,
+        until: date | datetime | None = None,
+        sort: str = "-uploaded_at",
+        cursor: str | None = None,
+        limit: int = 50,
+        include_private: bool = False,
+    ) -> GamePage:
+        """Game summaries matching every filter given, one page; seats in brief.
+
+        ``player``, ``terrain`` and ``winner`` match a seat (names ignore case);
+        ``option`` is ``big_map``, ``stall_limit_rounds=10``, ``standard`` … (commas:
+        all of them); ``since`` ≤ upload time < ``until`` (a date ``until`` includes
+        that day). ``sort`` is ``uploaded_at``, ``title``, ``players``, ``turns``,
+        ``actions`` or ``top_vp``, ``-`` first for descending; ``cursor`` is a page's
+        ``next_cursor``. ValueError for an unknown sort, option or cursor.
+        """
+        where = game_filters(
+            players=players, option=option, since=since, until=until, player=player,
+            terrain=terrain, winner=winner, include_private=include_private,
+        )  # fmt: skip
+        return games.list_games(self._db(), where, sort, cursor, limit)
+
+    def summary(self, game_id: UUID) -> dict[str, Any] | None:
+        """A game's summary with its per-seat rows; None for a game not (yet) projected."""
+        return games.summary(self._db(), game_id)
+
+    def timeline(self, game_id: UUID) -> list[dict[str, Any]] | None:
+        """A game's per-step rows (``projections.timeline``); None for an unknown game."""
+        return games.timeline(self._db(), game_id)
+
+    def stats(
+        self,
+        *,
+        players: int | None = None,
+        option: str | None = None,
+        since: date | datetime | None = None,
+        until: date | datetime | None = None,
+        player: str | None = None,
+    ) -> dict[str, Any]:
+        """Statistics over the finished public games matching the filters.
+
+        With ``player``, the games are those they played and the per-seat figures (win
+        rates, VP, actions, region winners) are theirs alone.
+        """
+        filters = {"players": players, "option": option, "since": since, "until": until}
+        return statistics.stats(self._db(), filters, player)
+
+    def player(self, name: str) -> dict[str, Any] | None:
+        """A named player's games, wins, average VP, most played terrain and VP trend.
+
+        Over finished public games; None when they have played none.
+        """
+        return statistics.player(self._db(), name)

@@ -1,0 +1,181 @@
+"""Game summaries: one row per game and one per seat, from a game's stored events.
+
+Everything here is pure: :func:`summarize` takes the start position, the events of each
+action and the position they fold to, and returns plain dicts keyed by column names
+(``GAME_COLUMNS``, ``SEAT_COLUMNS``) ready for the read-model tables.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from domain.wolves import components as box
+from domain.wolves import events as ev
+from domain.wolves.scoring import final_scores
+from domain.wolves.state import State
+
+OPTION_COLUMNS = {
+    "random_terrain": "opt_random_terrain",
+    "big_map": "opt_big_map",
+    "auto_push": "opt_auto_push",
+    "lone_wolves_per_region": "opt_lone_wolves",
+    "stall_limit_rounds": "opt_stall_limit",
+}
+"""Each W-12 option and the game column holding it."""
+
+ACTION_TYPES = ("draft", "move", "den", "lair", "howl", "dominate", "pass", "bonus_action")
+BREAKDOWN = ("regions", "spread", "speed", "howl", "lairs", "prey", "pack")
+"""The parts of a final score, in the order of ``FinalScore``."""
+
+SEAT_GAME_COLUMNS = ("players", "finished", "visibility", "uploaded_at", *OPTION_COLUMNS.values())
+"""Game columns copied onto each seat's row, so statistics filter seats without a join."""
+META_COLUMNS = ("title", "tags", "visibility", "uploaded_at", "uploaded_by", "rules_version")
+GAME_COLUMNS = (
+    "game_id", *META_COLUMNS, "players", *OPTION_COLUMNS.values(), "turns", "actions",
+    "events", "finished", "end_reason", "top_vp", "winners", "version",
+)  # fmt: skip
+SEAT_COLUMNS = (
+    "game_id", "seat", "name", "name_key", "color", "terrain", "total", "regions", "spread",
+    "speed", "howl", "lairs_vp", "prey_vp", "pack_vp", "region_tokens", "wolves_on_map",
+    "place", "won", *(f"firsts_{phase}" for phase in box.PHASES), "prey", "lairs",
+    *(f"dens_{track}" for track in box.TRACKS), "action_tokens_gained",
+    "terrain_tokens_gained", "action_tokens_spent", "terrain_tokens_spent",
+    "dominations_made", "dominations_suffered", *(f"n_{kind}" for kind in ACTION_TYPES),
+    *SEAT_GAME_COLUMNS,
+)  # fmt: skip
+
+
+def name_key(name: str) -> str:
+    """How player names are matched: case and surrounding space ignored.
+
+    >>> name_key("  Ana ") == name_key("ANA")
+    True
+    """
+    return name.strip().casefold()
+
+
+def _turns(steps: Sequence[Sequence[ev.Event]]) -> int:
+    """Turns played after the draft, counting a turn still under way."""
+    turns, open_turn = 0, False
+    for events in steps:
+        for e in events:
+            if isinstance(e, ev.TurnEnded):
+                turns, open_turn = turns + 1, False
+            elif not isinstance(e, ev.WolvesDrafted | ev.GameEnded):
+                open_turn = True
+    return turns + open_turn
+
+
+def summarize(
+    initial: State, steps: Sequence[Sequence[ev.Event]], final: State
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The game's columns (without metadata and id) and one dict per seat (without id)."""
+    table = initial.table
+    players = table.players
+    seats = range(len(players))
+    count: dict[str, Counter[int]] = {
+        key: Counter()
+        for key in (
+            "action_tokens_gained", "terrain_tokens_gained", "action_tokens_spent",
+            "terrain_tokens_spent", "dominations_made", "dominations_suffered",
+            *(f"firsts_{p}" for p in box.PHASES), *(f"n_{kind}" for kind in ACTION_TYPES),
+        )
+    }  # fmt: skip
+    end_reason: str | None = None
+    events = 0
+    for step in steps:
+        for e in step:
+            events += 1
+            kind = ev.ACTION_TYPES.get(type(e))
+            if kind is not None:
+                count[f"n_{kind}"][e.player] += 1  # type: ignore[union-attr]
+            paid = getattr(e, "paid", None)
+            if paid is not None and paid.bonus_terrain:
+                count["terrain_tokens_spent"][e.player] += paid.bonus_terrain  # type: ignore[union-attr]
+            match e:
+                case ev.BonusActionSpent():
+                    count["action_tokens_spent"][e.player] += 1
+                case ev.BonusTokenGained():
+                    count[f"{e.token}_tokens_gained"][e.player] += 1
+                case ev.PieceDominated():
+                    count["dominations_made"][e.player] += 1
+                    count["dominations_suffered"][e.victim] += 1
+                case ev.RegionScored():
+                    for s in e.standings:
+                        if s.seat is not None and s.place == 1:
+                            count[f"firsts_{e.phase}"][s.seat] += 1
+                case ev.GameEnded():
+                    end_reason = e.reason
+    scores = final_scores(final)
+    winners = [players[s.seat].name for s in scores if s.place == 1] if final.finished else []
+    options = table.setup.options
+    game = {
+        "players": len(players),
+        **{col: _option_value(getattr(options, name)) for name, col in OPTION_COLUMNS.items()},
+        "turns": _turns(steps),
+        "actions": len(steps),
+        "events": events,
+        "finished": int(final.finished),
+        "end_reason": end_reason,
+        "top_vp": max((s.total for s in scores), default=0),
+        "winners": winners,
+    }  # fmt: skip
+    seat_rows = []
+    for seat, score in zip(seats, scores, strict=True):
+        player, board = players[seat], final.boards[seat]
+        seat_rows.append({
+            "seat": seat, "name": player.name, "name_key": name_key(player.name),
+            "color": player.color, "terrain": player.terrain, "total": score.total,
+            "regions": score.regions, "spread": score.spread, "speed": score.speed,
+            "howl": score.howl, "lairs_vp": score.lairs, "prey_vp": score.prey,
+            "pack_vp": score.pack, "region_tokens": score.region_tokens,
+            "wolves_on_map": score.wolves_on_map, "place": score.place,
+            "won": int(final.finished and score.place == 1), "prey": list(board.prey),
+            "lairs": board.lairs,
+            **{f"dens_{track}": board.dens_taken(track) for track in box.TRACKS},
+            **{key: counter[seat] for key, counter in count.items()},
+        })  # fmt: skip
+    return game, seat_rows
+
+
+def _option_value(value: bool | int | None) -> int | None:
+    return int(value) if value is not None else None
+
+
+def seat_json(row: dict[str, Any]) -> dict[str, Any]:
+    """A seat's summary as the API shows it, from its row (the ``SEAT_COLUMNS``)."""
+    return {
+        "seat": row["seat"],
+        "name": row["name"],
+        "color": row["color"],
+        "terrain": row["terrain"],
+        "total": row["total"],
+        "breakdown": {
+            "regions": row["regions"], "spread": row["spread"], "speed": row["speed"],
+            "howl": row["howl"], "lairs": row["lairs_vp"], "prey": row["prey_vp"],
+            "pack": row["pack_vp"],
+        },
+        "region_tokens": row["region_tokens"],
+        "wolves_on_map": row["wolves_on_map"],
+        "place": row["place"],
+        "winner": bool(row["won"]),
+        "region_wins": {
+            **{phase: row[f"firsts_{phase}"] for phase in box.PHASES},
+            "total": sum(row[f"firsts_{phase}"] for phase in box.PHASES),
+        },
+        "prey": list(row["prey"]),
+        "lairs": row["lairs"],
+        "dens": {track: row[f"dens_{track}"] for track in box.TRACKS},
+        "bonus_tokens": {
+            "gained": {
+                "action": row["action_tokens_gained"], "terrain": row["terrain_tokens_gained"]
+            },
+            "spent": {
+                "action": row["action_tokens_spent"], "terrain": row["terrain_tokens_spent"]
+            },
+        },
+        "dominations": {"made": row["dominations_made"], "suffered": row["dominations_suffered"]},
+        "actions": {kind: row[f"n_{kind}"] for kind in ACTION_TYPES},
+    }  # fmt: skip

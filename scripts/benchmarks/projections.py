@@ -1,0 +1,213 @@
+"""Projections suite: catching up over 1,000 stored games, and the dashboard's statistics query.
+
+Runs on PostgreSQL: ``HOWL_BENCH_PG_URL`` if set (a database of its own is made there and
+dropped afterwards), else a throwaway cluster like the one ``scripts/test`` starts. The
+self-played records are cached under ``var/bench/`` (they take minutes to play).
+
+- ``catch_up_events_per_s``: a full catch-up (timelines, summaries) from an empty read
+  model, against a raw sequential read of the same notification log (pages of stored
+  notifications, undecoded) measured in the same run; ``decoded_baseline`` also decodes
+  each notification to its event, which any reader of the log must do.
+- ``catch_up_parallel_events_per_s``: the same with one folding process per CPU.
+- ``stats_query_ms``: ``ReadModels.stats()`` with no filter (the dashboard's default
+  view) over 10,000 games whose summaries are written straight into the tables.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from common import median_time, percentile, progress, report
+from psycopg import sql
+from throwaway_pg import throwaway_pg
+
+from domain.store import GameLibrary
+from domain.wolves import components as box
+from domain.wolves.setup import Options
+from projections.readmodels import ReadModels
+
+GAMES = 1000
+STATS_GAMES = 10_000
+SEED = 7
+ACTION_MIX = {"move": 40, "den": 12, "howl": 8, "lair": 4, "dominate": 5, "pass": 3}
+"""Most actions of each kind a synthetic seat takes."""
+CACHE = Path("var/bench/projections") / f"{box.RULES_VERSION}-random-{GAMES}-{SEED}"
+
+
+@contextmanager
+def bench_database() -> Iterator[str]:
+    """A new, empty PostgreSQL database for this run, dropped afterwards."""
+    given = os.environ.get("HOWL_BENCH_PG_URL", "").strip()
+    with throwaway_pg() if not given else _given(given) as base:
+        name = f"howl_bench_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        try:
+            yield urlunsplit(urlsplit(base)._replace(path=f"/{name}"))
+        finally:
+            with psycopg.connect(base, autocommit=True) as conn:
+                conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@contextmanager
+def _given(url: str) -> Iterator[str]:
+    yield url
+
+
+def _play(index: int) -> bytes:
+    from api.commands.simulate import simulate_one
+
+    return simulate_one(index, 2 + index % 4, SEED, "random", Options())[0]
+
+
+def records() -> list[Path]:
+    """The self-played records (played once, then read from the cache)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    files = sorted(CACHE.glob("*.json"))
+    if len(files) < GAMES:
+        progress(f"projections: self-playing {GAMES} random games (cached in {CACHE})")
+        with ProcessPoolExecutor(os.cpu_count() or 1) as pool:
+            for i, data in enumerate(pool.map(_play, range(GAMES), chunksize=10)):
+                (CACHE / f"{i:05d}.json").write_bytes(data)
+        files = sorted(CACHE.glob("*.json"))
+    return files[:GAMES]
+
+
+def _upload(job: tuple[str, list[str]]) -> int:
+    url, paths = job
+    with GameLibrary.open(url) as library:
+        for path in paths:
+            library.upload(Path(path).read_bytes())
+    return len(paths)
+
+
+def fill(url: str, paths: list[Path]) -> None:
+    """Store the games (one uploading process per CPU)."""
+    progress(f"projections: storing {len(paths)} games")
+    GameLibrary.open(url).close()  # tables made once
+    workers = os.cpu_count() or 1
+    jobs = [(url, [str(p) for p in paths[i::workers]]) for i in range(workers)]
+    with ProcessPoolExecutor(workers) as pool:
+        list(pool.map(_upload, jobs))
+
+
+def raw_read(library: GameLibrary, decode: bool = False) -> int:
+    """Read the whole notification log in order, as the runner pages it."""
+    start, count = 1, 0
+    while True:
+        page = library.recorder.select_notifications(start, 1000)
+        if not page:
+            return count
+        if decode:
+            for n in page:
+                library.mapper.to_domain_event(n)
+        count += len(page)
+        start = page[-1].id + 1
+
+
+def bench_catch_up(url: str) -> None:
+    """Full catch-ups against raw reads of the same log."""
+    with GameLibrary.open(url) as library:
+        events = raw_read(library)
+        raw = median_time(lambda: raw_read(library), runs=3)
+        decoded = median_time(lambda: raw_read(library, decode=True), runs=3)
+        for metric, workers in (
+            ("catch_up_events_per_s", 1),
+            ("catch_up_parallel_events_per_s", os.cpu_count() or 1),
+        ):
+            progress(f"projections: catching up over {events} events, {workers} process(es)")
+            schema = f"rm_{uuid.uuid4().hex[:8]}"
+            with ReadModels(url, schema, batch_size=10_000, workers=workers) as models:
+                models.position()
+                started = time.perf_counter()
+                done = models.catch_up(library)
+                elapsed = time.perf_counter() - started
+            assert done == events, (done, events)
+            report(
+                "projections", metric, events / elapsed, "1/s", median_of=1, games=GAMES,
+                events=events, workers=workers, baseline=round(events / raw),
+                baseline_metric="raw_log_read_events_per_s", ratio=round(raw / elapsed, 4),
+                target_ratio=0.25, decoded_baseline=round(events / decoded),
+                decoded_ratio=round(decoded / elapsed, 4),
+            )  # fmt: skip
+
+
+def synthetic_games(count: int) -> list:  # type: ignore[type-arg]
+    """Random finished games: 2–5 seats, results, firsts and dates over a year."""
+    from tests.projections.synthetic import Played, Seat
+
+    rng = random.Random(SEED)
+    names = [f"Player {i}" for i in range(400)]
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    out = []
+    for _ in range(count):
+        n = rng.randint(2, 5)
+        places = rng.sample(range(1, n + 1), n)
+        seats = [
+            Seat(
+                name, terrain, rng.randint(15, 90), place,
+                {p: rng.randint(0, 2) for p in box.PHASES},
+                {kind: rng.randint(0, top) for kind, top in ACTION_MIX.items()},
+            )
+            for name, terrain, place in zip(
+                rng.sample(names, n), rng.sample(box.TERRAINS, n), places, strict=True
+            )
+        ]  # fmt: skip
+        out.append(
+            Played(
+                seats, start + timedelta(minutes=rng.randint(0, 525_600)),
+                turns=rng.randint(25, 80), visibility=rng.choice(["public"] * 9 + ["private"]),
+                options={"random_terrain": int(rng.random() < 0.2)},
+            )
+        )  # fmt: skip
+    return out
+
+
+def bench_stats(url: str) -> None:
+    """The dashboard's default statistics over 10,000 games."""
+    from tests.projections.synthetic import insert
+
+    progress(f"projections: writing {STATS_GAMES} synthetic summaries")
+    with ReadModels(url, f"stats_{uuid.uuid4().hex[:8]}") as models:
+        insert(models, synthetic_games(STATS_GAMES))
+        with models.db.connect() as conn:
+            conn.execute("ANALYZE")
+        stats = models.stats()
+        times = []
+        for _ in range(40):
+            started = time.perf_counter()
+            models.stats()
+            times.append((time.perf_counter() - started) * 1000)
+        pages = []
+        for _ in range(40):
+            started = time.perf_counter()
+            models.list_games()
+            pages.append((time.perf_counter() - started) * 1000)
+    report(
+        "projections", "stats_query_ms", percentile(times, 50), "ms",
+        p95=round(percentile(times, 95), 3), target=200, target_of="p95", runs=len(times),
+        games=stats["games"], seats=stats["seats"],
+    )  # fmt: skip
+    report(
+        "projections", "list_games_ms", percentile(pages, 50), "ms",
+        p95=round(percentile(pages, 95), 3), runs=len(pages),
+    )  # fmt: skip
+
+
+def run() -> None:
+    """Measure and report the projections metrics."""
+    paths = records()
+    with bench_database() as url:
+        fill(url, paths)
+        bench_catch_up(url)
+        bench_stats(url)
