@@ -18,16 +18,12 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
 from common import percentile, progress, report
-from psycopg import sql
-from throwaway_pg import _free_port, throwaway_pg
+from throwaway_pg import _free_port, bench_database
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "the-wolves"
@@ -40,21 +36,6 @@ GZIP = {"Accept-Encoding": "gzip"}
 """What browsers and most HTTP clients send; read requests ask for it too."""
 
 Request = tuple[str, str, bytes | None, dict[str, str]]
-
-
-@contextmanager
-def database() -> Iterator[str]:
-    """A new, empty database on the bench's PostgreSQL, dropped afterwards."""
-    given = os.environ.get("HOWL_BENCH_PG_URL")
-    with nullcontext(given) if given else throwaway_pg() as base:
-        name = f"howl_bench_{uuid.uuid4().hex[:10]}"
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-        try:
-            yield urlunsplit(urlsplit(base)._replace(path=f"/{name}"))
-        finally:
-            with psycopg.connect(base, autocommit=True) as conn:
-                conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 @contextmanager
@@ -186,7 +167,7 @@ def run() -> None:
     records = [p.read_bytes() for p in sorted(FIXTURES.glob("*.json")) if ".expected" not in p.name]
     steps = [len(json.loads(r)["actions"]) for r in records]
     progress(f"api: starting PostgreSQL and howl serve ({WORKERS} workers x {THREADS} threads)")
-    with database() as url, howl_serve(url) as port:
+    with bench_database() as url, howl_serve(url) as port:
         progress(f"api: uploading {len(records)} fixture games from {CLIENTS} clients")
         ids, wall, failed = upload_all(port, records)
         report("api", "upload_games_per_s", len(ids) / wall, "1/s", clients=CLIENTS,

@@ -19,17 +19,12 @@ import os
 import random
 import time
 import uuid
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
 from common import median_time, percentile, progress, report
-from psycopg import sql
-from throwaway_pg import throwaway_pg
+from throwaway_pg import bench_database
 
 from domain.store import GameLibrary
 from domain.wolves import components as box
@@ -42,26 +37,6 @@ SEED = 7
 ACTION_MIX = {"move": 40, "den": 12, "howl": 8, "lair": 4, "dominate": 5, "pass": 3}
 """Most actions of each kind a synthetic seat takes."""
 CACHE = Path("var/bench/projections") / f"{box.RULES_VERSION}-random-{GAMES}-{SEED}"
-
-
-@contextmanager
-def bench_database() -> Iterator[str]:
-    """A new, empty PostgreSQL database for this run, dropped afterwards."""
-    given = os.environ.get("HOWL_BENCH_PG_URL", "").strip()
-    with throwaway_pg() if not given else _given(given) as base:
-        name = f"howl_bench_{uuid.uuid4().hex[:10]}"
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-        try:
-            yield urlunsplit(urlsplit(base)._replace(path=f"/{name}"))
-        finally:
-            with psycopg.connect(base, autocommit=True) as conn:
-                conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
-
-
-@contextmanager
-def _given(url: str) -> Iterator[str]:
-    yield url
 
 
 def _play(index: int) -> bytes:

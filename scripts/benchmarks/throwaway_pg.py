@@ -8,9 +8,14 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from psycopg import sql
 
 
 def _pg_bin() -> Path:
@@ -56,3 +61,21 @@ def throwaway_pg() -> Iterator[str]:
         if (data / "postmaster.pid").exists():
             run(str(pg_bin / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def bench_database() -> Iterator[str]:
+    """A new, empty database for one bench run, dropped afterwards.
+
+    It lives on ``HOWL_BENCH_PG_URL``'s server when that is set, else on a throwaway cluster.
+    """
+    given = os.environ.get("HOWL_BENCH_PG_URL", "").strip()
+    with nullcontext(given) if given else throwaway_pg() as base:
+        name = f"howl_bench_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        try:
+            yield urlunsplit(urlsplit(base)._replace(path=f"/{name}"))
+        finally:
+            with psycopg.connect(base, autocommit=True) as conn:
+                conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
