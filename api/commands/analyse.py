@@ -63,7 +63,7 @@ def print_review(result: Review, doc: dict[str, Any], console: Console) -> None:
         seats.add_row(
             s["name"], "–" if s["accuracy"] is None else f"{s['accuracy']:.1f}",
             "–" if s["mean_loss"] is None else _pct(s["mean_loss"]),
-            str(s["inaccuracys"]), str(s["mistakes"]), str(s["blunders"]),
+            str(s["inaccuracies"]), str(s["mistakes"]), str(s["blunders"]),
         )  # fmt: skip
     console.print(seats)
     costly = Table(title="Costly actions")
@@ -79,10 +79,12 @@ def print_review(result: Review, doc: dict[str, Any], console: Console) -> None:
             s["label"], f"{_pct(s['win_before'])} → {_pct(s['win_after'])}", better,
         )  # fmt: skip
     console.print(costly)
+    labels = {s["step"]: s["label"] for s in doc["steps"]}
     for t in doc["turning_points"]:
-        name = result.players[t["gainer"]]
+        gainer, loser = result.players[t["gainer"]], result.players[t["loser"]]
         console.print(
-            f"turning point at step {t['step']}: {name} +{_pct(t['change'][t['gainer']])}"
+            f"turning point at step {t['step']} ({labels[t['step']]}): "
+            f"{gainer} +{_pct(t['change'][t['gainer']])}, {loser} {_pct(t['change'][t['loser']])}"
         )
 
 

@@ -1,0 +1,413 @@
+"""Post-game review: who was winning, where the game turned, which actions cost the most.
+
+For every action the reviewer lists the mover's alternatives (every legal non-move
+action, every one-wolf Move and a few random multi-wolf Moves), ranks them with the
+static evaluator, and scores the best ``candidates`` of them and the action played with
+``playouts`` seeded playouts each (:mod:`~domain.wolves.analysis.playouts`; all use the
+same seeds). The best of those is the position's value for the mover (*win before*);
+the played action's score is *win after*; their difference is the *loss*.
+
+Classification (like Lichess's 0.1 / 0.2 / 0.3 on its −1…1 winning-chances scale, which
+in a two-outcome game are drops of 5, 10 and 15 points of win probability): with ``N``
+players a fair share of the win is ``1/N``, so the thresholds are scaled by it —
+
+=============  ===================  ========  ===========
+class          loss at least        2 players 4 players
+=============  ===================  ========  ===========
+inaccuracy     0.1 / N              0.050     0.025
+mistake        0.2 / N              0.100     0.050
+blunder        0.3 / N              0.150     0.075
+=============  ===================  ========  ===========
+
+In two players this is Lichess's scale exactly; with more players it is the same share
+of a fair chance (losing a tenth, fifth or three tenths of 1/N). Playouts are noisy and
+the best of several noisy scores is biased upwards, so a loss counts only when it also
+exceeds twice its standard error (from the paired per-playout differences): a loss the
+search cannot tell from noise is no loss — no class, full accuracy.
+
+Accuracy of an action (Lichess's formula on the same scale):
+``103.1668 · exp(−0.04354 · D) − 3.1669`` clamped to 0…100, with ``D = 100 · loss · N / 2``
+(the counted loss in Lichess's win-percent points). A seat's accuracy is the mean of the
+arithmetic and the harmonic mean (each action at least 1) of its actions' accuracies,
+over the actions where it had a choice.
+
+Turning points are the steps where the win probabilities moved most (total variation:
+half the sum over seats of the change), at least by the inaccuracy threshold.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from multiprocessing.context import BaseContext
+from typing import Any
+
+from domain.wolves.actions import Action
+from domain.wolves.analysis.evaluation import Evaluation, StaticEvaluator
+from domain.wolves.analysis.playouts import combine, playout_evaluations, playout_seed
+from domain.wolves.describe import label
+from domain.wolves.legal import legal_actions, sample_move, single_moves
+from domain.wolves.records import Record, action_to_json
+from domain.wolves.replay import initial
+from domain.wolves.rules import play
+from domain.wolves.state import State
+
+ANALYSIS_VERSION = 1
+"""Bump when a change to the review could change a stored result."""
+THRESHOLDS = (("blunder", 0.3), ("mistake", 0.2), ("inaccuracy", 0.1))
+"""Loss thresholds in shares of a fair chance (multiply by 1/N players)."""
+NOISE_Z = 2.0
+"""A loss is classified only above this many standard errors."""
+SAMPLED_MOVES = 6
+"""Random multi-wolf Moves added to the candidates of each step."""
+TURNING_POINTS = 5
+PLURALS = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies"}
+
+Progress = Callable[[int, int], None]
+"""Called with (steps done, steps to do)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a review depends on besides the game; :attr:`key` names a stored result."""
+
+    playouts: int = 6
+    candidates: int = 3
+    rounds: int = 1
+    seed: int = 0
+
+    @property
+    def key(self) -> str:
+        """``a1-p6-c3-r1-s0-static-1a2b3c4d``: version, settings and evaluator weights."""
+        return (
+            f"a{ANALYSIS_VERSION}-p{self.playouts}-c{self.candidates}-r{self.rounds}"
+            f"-s{self.seed}-{StaticEvaluator.load().version}"
+        )
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One action scored by playouts from the position it leads to."""
+
+    action: Action
+    label: str
+    static: float
+    evaluation: Evaluation
+    samples: tuple[float, ...]
+    """The mover's win probability at the end of each playout."""
+
+    def to_json(self, seat: int) -> dict[str, Any]:
+        """The action, its label and the mover's win probability (search and static)."""
+        return {
+            "action": action_to_json(self.action),
+            "label": self.label,
+            "win": round(self.evaluation.win[seat], 4),
+            "vp": round(self.evaluation.vp[seat], 2),
+            "static": round(self.static, 4),
+        }
+
+
+@dataclass(frozen=True)
+class StepReview:
+    """The review of action ``index`` (0-based; the timeline's step ``index + 1``)."""
+
+    index: int
+    seat: int
+    played: Scored
+    alternatives: tuple[Scored, ...]
+    loss: float
+    loss_se: float
+    classification: str | None
+    accuracy: float | None
+    """None when the mover had no choice."""
+
+    @property
+    def best(self) -> Scored:
+        """The best-scored action (the played one when nothing scored better)."""
+        return max((self.played, *self.alternatives), key=lambda s: s.evaluation.win[self.seat])
+
+    @property
+    def win_before(self) -> float:
+        """The mover's win probability with the best action found."""
+        return self.best.evaluation.win[self.seat]
+
+    @property
+    def win_after(self) -> float:
+        """The mover's win probability after the action played."""
+        return self.played.evaluation.win[self.seat]
+
+    def to_json(self) -> dict[str, Any]:
+        """The step as stored: action, win before/after, loss, class, best and alternatives."""
+        best = self.best
+        return {
+            "index": self.index,
+            "step": self.index + 1,
+            "seat": self.seat,
+            "action": action_to_json(self.played.action),
+            "label": self.played.label,
+            "win_before": round(self.win_before, 4),
+            "win_after": round(self.win_after, 4),
+            "loss": round(self.loss, 4),
+            "loss_se": round(self.loss_se, 4),
+            "classification": self.classification,
+            "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
+            "best": None if best is self.played else best.to_json(self.seat),
+            "alternatives": [a.to_json(self.seat) for a in self.alternatives],
+            "evaluation": self.played.evaluation.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    """A whole game reviewed: one :class:`StepReview` per action, plus summaries."""
+
+    settings: Settings
+    players: tuple[str, ...]
+    start: Evaluation
+    steps: tuple[StepReview, ...]
+    turning_points: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def graph(self) -> list[tuple[int, tuple[float, ...]]]:
+        """(step, win probability per seat): step 0 before the first action, then each one."""
+        return [(0, self.start.win), *((s.index + 1, s.played.evaluation.win) for s in self.steps)]
+
+    def to_json(self) -> dict[str, Any]:
+        """The review as stored and served."""
+        return {
+            "settings": {**self.settings.__dict__, "key": self.settings.key},
+            "players": list(self.players),
+            "graph": [
+                {"step": step, "win": [round(w, 4) for w in win]} for step, win in self.graph
+            ],
+            "steps": [s.to_json() for s in self.steps],
+            "turning_points": self.turning_points,
+            "seats": self.seats,
+            "thresholds": {name: round(share / len(self.players), 4) for name, share in THRESHOLDS},
+        }
+
+
+def thresholds(players: int) -> list[tuple[str, float]]:
+    """(class, least loss) pairs for a game of ``players`` seats, worst class first."""
+    return [(name, share / players) for name, share in THRESHOLDS]
+
+
+def counted(loss: float, loss_se: float) -> float:
+    """The loss, or 0 when it is within :data:`NOISE_Z` standard errors of no loss."""
+    return loss if loss > NOISE_Z * loss_se else 0.0
+
+
+def classify(loss: float, loss_se: float, players: int) -> str | None:
+    """``blunder``, ``mistake``, ``inaccuracy`` or None for a loss of win probability.
+
+    >>> classify(0.08, 0.01, 4), classify(0.03, 0.0, 4), classify(0.03, 0.02, 4)
+    ('blunder', 'inaccuracy', None)
+    """
+    loss = counted(loss, loss_se)
+    return next((name for name, least in thresholds(players) if loss >= least), None)
+
+
+def action_accuracy(loss: float, players: int) -> float:
+    """Accuracy 0…100 of one action from its loss (Lichess's curve, scaled to N players).
+
+    >>> [round(action_accuracy(loss, 4)) for loss in (0.0, 0.025, 0.05, 0.1)]
+    [100, 80, 64, 40]
+    """
+    d = 100 * loss * players / 2
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * d) - 3.1669))
+
+
+def seat_accuracy(accuracies: Sequence[float]) -> float | None:
+    """Mean of the arithmetic and harmonic means (each accuracy at least 1)."""
+    if not accuracies:
+        return None
+    arithmetic = sum(accuracies) / len(accuracies)
+    harmonic = len(accuracies) / sum(1 / max(1.0, a) for a in accuracies)
+    return (arithmetic + harmonic) / 2
+
+
+# --- one step ---------------------------------------------------------------------------------
+
+
+def candidates(state: State, rng: random.Random) -> list[Action]:
+    """Every legal non-move action, every one-wolf Move, and a few random multi-wolf Moves."""
+    found: list[Action] = list(legal_actions(state))
+    if not state.drafting:
+        found += single_moves(state)
+        for _ in range(SAMPLED_MOVES):
+            move = sample_move(state, rng)
+            if move is not None and len(move.steps) > 1:
+                found.append(move)
+    return found
+
+
+def _score(
+    before: State, action: Action, names: Sequence[str], static: float, seeds: Sequence[int],
+    settings: Settings, evaluator: StaticEvaluator,
+) -> Scored:  # fmt: skip
+    after, events = play(before, action)
+    ends = playout_evaluations(after, seeds, settings.rounds, evaluator)
+    result = combine(ends)
+    samples = tuple(e.win[before.player] for e in ends)
+    return Scored(action, label(names, events), static, result.evaluation, samples)
+
+
+def review_step(
+    before: State, played: Action, index: int, settings: Settings,
+    evaluator: StaticEvaluator | None = None,
+) -> StepReview:  # fmt: skip
+    """Review the action played at ``index`` from the position ``before`` it."""
+    evaluator = evaluator or StaticEvaluator.load()
+    seat = before.player
+    names = [p.name for p in before.table.players]
+    n = len(before.boards)
+    step_seed = settings.seed * 100_003 + index
+    rng = random.Random(step_seed)
+    played_after, played_events = play(before, played)
+    played_key = tuple(played_events)
+    ranked: dict[tuple[Any, ...], tuple[float, Action]] = {}
+    for action in candidates(before, rng):
+        after, events = play(before, action)
+        key = tuple(events)
+        if key != played_key and key not in ranked:
+            ranked[key] = (evaluator.evaluate(after).win[seat], action)
+    top = sorted(ranked.values(), key=lambda va: -va[0])[: settings.candidates]
+    seeds = [playout_seed(step_seed, i) for i in range(settings.playouts)]
+    static_played = evaluator.evaluate(played_after).win[seat]
+    scored = _score(before, played, names, static_played, seeds, settings, evaluator)
+    alternatives = tuple(_score(before, a, names, v, seeds, settings, evaluator) for v, a in top)
+    best = max((scored, *alternatives), key=lambda s: s.evaluation.win[seat])
+    diffs = [b - p for b, p in zip(best.samples, scored.samples, strict=True)]
+    loss = max(0.0, sum(diffs) / len(diffs))
+    spread = sum((d - loss) ** 2 for d in diffs) / max(1, len(diffs) - 1)
+    loss_se = math.sqrt(spread / len(diffs)) if best is not scored else 0.0
+    choice = bool(alternatives)
+    return StepReview(
+        index, seat, scored, alternatives, loss, loss_se,
+        classify(loss, loss_se, n) if choice else None,
+        action_accuracy(counted(loss, loss_se), n) if choice else None,
+    )  # fmt: skip
+
+
+# --- a whole game -----------------------------------------------------------------------------
+
+_game: tuple[list[State], tuple[Action, ...]] | None = None
+
+
+def _states(start: State, actions: Sequence[Action]) -> list[State]:
+    states = [start]
+    for action in actions:
+        states.append(play(states[-1], action)[0])
+    return states
+
+
+def _init_worker(start: State, actions: tuple[Action, ...]) -> None:
+    global _game
+    _game = (_states(start, actions), actions)
+
+
+def _review_in_worker(index: int, settings: Settings) -> StepReview:
+    assert _game is not None
+    states, actions = _game
+    return review_step(states[index], actions[index], index, settings)
+
+
+def _context() -> BaseContext:
+    """Fork from a single-threaded process (cheap); spawn from a threaded one (a server)."""
+    methods = multiprocessing.get_all_start_methods()
+    fork = threading.active_count() == 1 and "fork" in methods
+    return multiprocessing.get_context("fork" if fork else "spawn")
+
+
+def turning_points(steps: Sequence[StepReview], start: Evaluation, n: int) -> list[dict[str, Any]]:
+    """The steps where the win probabilities moved most (at most :data:`TURNING_POINTS`)."""
+    least = THRESHOLDS[-1][1] / n
+    swings = []
+    previous = start.win
+    for s in steps:
+        now = s.played.evaluation.win
+        change = [a - b for a, b in zip(now, previous, strict=True)]
+        previous = now
+        swing = sum(abs(c) for c in change) / 2
+        if swing >= least:
+            swings.append({
+                "step": s.index + 1, "swing": round(swing, 4), "seat": s.seat,
+                "gainer": max(range(n), key=lambda k: change[k]),
+                "loser": min(range(n), key=lambda k: change[k]),
+                "change": [round(c, 4) for c in change],
+            })  # fmt: skip
+    swings.sort(key=lambda t: -t["swing"])
+    return sorted(swings[:TURNING_POINTS], key=lambda t: t["step"])
+
+
+def seat_summaries(steps: Sequence[StepReview], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Per seat: accuracy, mean counted loss, and counts of inaccuracies, mistakes, blunders."""
+    out = []
+    for seat, name in enumerate(names):
+        mine = [s for s in steps if s.seat == seat and s.accuracy is not None]
+        accuracy = seat_accuracy([s.accuracy for s in mine if s.accuracy is not None])
+        counts = {c: sum(s.classification == c for s in mine) for c, _ in THRESHOLDS}
+        out.append({
+            "seat": seat, "name": name, "actions": len(mine),
+            "accuracy": None if accuracy is None else round(accuracy, 1),
+            "mean_loss": (
+                round(sum(counted(s.loss, s.loss_se) for s in mine) / len(mine), 4)
+                if mine else None
+            ),
+            **{PLURALS[c]: k for c, k in counts.items()},
+        })  # fmt: skip
+    return out
+
+
+def review(
+    game: Record | tuple[State, Sequence[Action]],
+    settings: Settings | None = None,
+    progress: Progress | None = None,
+    workers: int | None = None,
+    indexes: Sequence[int] | None = None,
+) -> Review:
+    """Review a game: a record, or a start position and its actions.
+
+    ``workers`` processes share the steps (default: one per CPU; 1 reviews in this
+    process). ``indexes`` limits the review to some actions (0-based; default all). The
+    result depends only on the game and ``settings``.
+    """
+    settings = settings or Settings()
+    if isinstance(game, Record):
+        start, actions = initial(game), tuple(game.actions)
+    else:
+        start, actions = game[0], tuple(game[1])
+    todo = list(range(len(actions)) if indexes is None else indexes)
+    workers = workers or os.cpu_count() or 1
+    done: dict[int, StepReview] = {}
+    if progress:
+        progress(0, len(todo))
+    if workers == 1 or len(todo) < 2:
+        states = _states(start, actions)
+        for i in todo:
+            done[i] = review_step(states[i], actions[i], i, settings)
+            if progress:
+                progress(len(done), len(todo))
+    else:
+        init = (start, actions)
+        with ProcessPoolExecutor(workers, _context(), _init_worker, init) as pool:
+            futures = [pool.submit(_review_in_worker, i, settings) for i in todo]
+            for future in as_completed(futures):
+                result = future.result()
+                done[result.index] = result
+                if progress:
+                    progress(len(done), len(todo))
+    steps = tuple(done[i] for i in sorted(done))
+    names = tuple(p.name for p in start.table.players)
+    start_eval = StaticEvaluator.load().evaluate(start)
+    result = Review(settings, names, start_eval, steps)
+    result.turning_points.extend(turning_points(steps, start_eval, len(names)))
+    result.seats.extend(seat_summaries(steps, names))
+    return result

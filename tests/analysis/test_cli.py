@@ -1,0 +1,48 @@
+"""``howl analyse``: a record file is reviewed and printed; a stored game's review is saved."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from click.testing import CliRunner
+
+from api.cli import main
+from domain.store import GameLibrary
+from domain.wolves.records import write_record
+from projections.analysis_worker import analysis_status
+from tests.analysis.conftest import QUICK, fixture_record
+
+QUICK_ARGS = ["--playouts", "2", "--candidates", "1", "--workers", "1"]
+
+
+def short_record(actions: int) -> bytes:
+    record = fixture_record("3p-01-heuristic")
+    return write_record(dataclasses.replace(record, actions=record.actions[:actions]))
+
+
+def test_analyse_a_record_file(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_bytes(short_record(12))
+    result = CliRunner().invoke(main, ["analyse", str(path), *QUICK_ARGS, "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout.strip().splitlines()[-1])
+    assert len(doc["steps"]) == 12 and doc["settings"]["key"] == QUICK.key
+    text = CliRunner().invoke(main, ["analyse", str(path), *QUICK_ARGS])
+    assert text.exit_code == 0 and "Accuracy" in text.stdout
+
+
+def test_analyse_a_stored_game_saves_the_review(tmp_path, sqlite_url):
+    with GameLibrary.open(sqlite_url) as library:
+        game = library.upload(short_record(8)).game_id
+    result = CliRunner().invoke(
+        main, ["analyse", str(game), *QUICK_ARGS], env={"HOWL_DATABASE_URL": sqlite_url}
+    )
+    assert result.exit_code == 0, result.output
+    status = analysis_status(sqlite_url, game, QUICK)
+    assert status["status"] == "done" and len(status["result"]["steps"]) == 8
+
+
+def test_analyse_refuses_what_is_neither_a_game_nor_a_file(tmp_path):
+    result = CliRunner().invoke(main, ["analyse", str(tmp_path / "missing.json")])
+    assert result.exit_code != 0

@@ -1,0 +1,104 @@
+"""Reviewing games: a deliberately bad action is caught, and the better one is found."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from domain.wolves.actions import Move, Pass
+from domain.wolves.analysis.review import (
+    Settings,
+    action_accuracy,
+    classify,
+    review,
+    seat_accuracy,
+    thresholds,
+)
+from domain.wolves.events import PreyHunted
+from domain.wolves.records import Record
+from domain.wolves.replay import replay
+from tests.analysis.conftest import QUICK, fixture_record
+
+GAME = "3p-00-heuristic"
+SETTINGS = Settings(playouts=3, candidates=2)
+
+
+def first_hunt(record: Record) -> int:
+    """The first one-wolf Move after the first third that hunts prey with both actions left."""
+    played = replay(record)
+    for i, action in enumerate(record.actions):
+        if i < len(record.actions) // 3 or not isinstance(action, Move) or len(action.steps) > 1:
+            continue
+        hunted = any(isinstance(e, PreyHunted) for e in played.steps[i])
+        if hunted and played.state_at(i).actions_left == 2:
+            return i
+    raise AssertionError("no such hunt in the game")
+
+
+HUNT = first_hunt(fixture_record(GAME))
+
+
+@pytest.fixture(scope="module")
+def skipped_hunt():
+    """The game up to the hunt, where the mover passes instead (a deliberately bad action)."""
+    record = fixture_record(GAME)
+    bad = Pass(record.actions[HUNT].player)
+    return record, dataclasses.replace(record, actions=(*record.actions[:HUNT], bad))
+
+
+def test_passing_instead_of_an_available_hunt_is_a_blunder_or_mistake(skipped_hunt):
+    _, bad = skipped_hunt
+    step = review(bad, SETTINGS, workers=1, indexes=[HUNT]).steps[0]
+    assert step.index == HUNT and isinstance(step.played.action, Pass)
+    assert step.classification in ("mistake", "blunder"), step.to_json()
+    best = step.best
+    assert best is not step.played
+    assert "hunts" in best.label, best.label
+    assert best.evaluation.win[step.seat] - step.win_after == pytest.approx(step.loss, abs=1e-9)
+    doc = step.to_json()
+    assert doc["best"]["label"] == best.label
+    assert doc["win_before"] > doc["win_after"]
+
+
+def test_the_hunt_played_scores_better_than_the_pass(skipped_hunt):
+    record, bad = skipped_hunt
+    hunt = review(record, SETTINGS, workers=1, indexes=[HUNT]).steps[0]
+    passed = review(bad, SETTINGS, workers=1, indexes=[HUNT]).steps[0]
+    assert hunt.win_after - passed.win_after >= thresholds(3)[1][1]
+    assert hunt.loss < passed.loss
+
+
+def test_a_review_does_not_depend_on_the_number_of_processes():
+    record = fixture_record("2p-00-heuristic")
+    indexes = [5, 20, 33]
+    alone = review(record, QUICK, workers=1, indexes=indexes).to_json()
+    shared = review(record, QUICK, workers=2, indexes=indexes).to_json()
+    assert alone == shared
+    assert [s["step"] for s in alone["steps"]] == [6, 21, 34]
+    assert alone["settings"]["key"] == QUICK.key
+    assert len(alone["graph"]) == 4 and all(len(g["win"]) == 2 for g in alone["graph"])
+    assert [s["name"] for s in alone["seats"]] == [p.name for p in record.players]
+
+
+def test_progress_is_reported_step_by_step():
+    seen = []
+    record = fixture_record("2p-01-heuristic")
+    review(record, QUICK, lambda done, total: seen.append((done, total)), 1, [10, 11])
+    assert seen == [(0, 2), (1, 2), (2, 2)]
+
+
+def test_thresholds_scale_with_the_number_of_players():
+    assert thresholds(2) == [("blunder", 0.15), ("mistake", 0.1), ("inaccuracy", 0.05)]
+    assert [round(t, 4) for _, t in thresholds(4)] == [0.075, 0.05, 0.025]
+    assert classify(0.16, 0.0, 2) == "blunder"
+    assert classify(0.16, 0.1, 2) is None  # within the playouts' noise
+    assert classify(0.04, 0.0, 2) is None
+
+
+def test_accuracy_formula():
+    assert action_accuracy(0.0, 3) == pytest.approx(100, abs=0.01)
+    assert action_accuracy(1.0, 2) == 0
+    assert seat_accuracy([100, 100]) == pytest.approx(100)
+    assert seat_accuracy([100, 0]) < 50  # the harmonic mean weighs the blunder
+    assert seat_accuracy([]) is None
