@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
+from pathlib import Path
 
 
 def median_time(fn: Callable[[], object], runs: int = 5) -> float:
@@ -34,3 +38,31 @@ def report(suite: str, metric: str, value: float, unit: str, **extra: object) ->
 def progress(message: str) -> None:
     """A progress note on stderr, so stdout stays one JSON object per line."""
     print(f"… {message}", file=sys.stderr, flush=True)
+
+
+def _play(players: tuple[int, ...], seed: int, kind: str, index: int) -> bytes:
+    from api.commands.simulate import simulate_one
+    from domain.wolves.setup import Options
+
+    return simulate_one(index, players[index % len(players)], seed, kind, Options())[0]
+
+
+def self_played(
+    suite: str, games: int, players: tuple[int, ...], seed: int, kind: str = "random"
+) -> list[Path]:
+    """``games`` self-played records (player counts cycling through ``players``), played once
+    on every CPU and then read from ``var/bench/`` (playing them takes minutes)."""
+    from domain.wolves.components import RULES_VERSION
+
+    counts = "".join(map(str, players))
+    cache = Path("var/bench") / suite / f"{RULES_VERSION}-{kind}-{counts}p-{games}-{seed}"
+    cache.mkdir(parents=True, exist_ok=True)
+    files = sorted(cache.glob("*.json"))
+    if len(files) < games:
+        progress(f"{suite}: self-playing {games} {kind} games (cached in {cache})")
+        play = partial(_play, players, seed, kind)
+        with ProcessPoolExecutor(os.cpu_count() or 1) as pool:
+            for i, data in enumerate(pool.map(play, range(games), chunksize=10)):
+                (cache / f"{i:05d}.json").write_bytes(data)
+        files = sorted(cache.glob("*.json"))
+    return files[:games]

@@ -23,12 +23,11 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from common import median_time, percentile, progress, report
+from common import median_time, percentile, progress, report, self_played
 from throwaway_pg import bench_database
 
 from domain.store import GameLibrary
 from domain.wolves import components as box
-from domain.wolves.setup import Options
 from projections.readmodels import ReadModels
 
 GAMES = 1000
@@ -36,26 +35,11 @@ STATS_GAMES = 10_000
 SEED = 7
 ACTION_MIX = {"move": 40, "den": 12, "howl": 8, "lair": 4, "dominate": 5, "pass": 3}
 """Most actions of each kind a synthetic seat takes."""
-CACHE = Path("var/bench/projections") / f"{box.RULES_VERSION}-random-{GAMES}-{SEED}"
-
-
-def _play(index: int) -> bytes:
-    from api.commands.simulate import simulate_one
-
-    return simulate_one(index, 2 + index % 4, SEED, "random", Options())[0]
 
 
 def records() -> list[Path]:
     """The self-played records (played once, then read from the cache)."""
-    CACHE.mkdir(parents=True, exist_ok=True)
-    files = sorted(CACHE.glob("*.json"))
-    if len(files) < GAMES:
-        progress(f"projections: self-playing {GAMES} random games (cached in {CACHE})")
-        with ProcessPoolExecutor(os.cpu_count() or 1) as pool:
-            for i, data in enumerate(pool.map(_play, range(GAMES), chunksize=10)):
-                (CACHE / f"{i:05d}.json").write_bytes(data)
-        files = sorted(CACHE.glob("*.json"))
-    return files[:GAMES]
+    return self_played("projections", GAMES, (2, 3, 4, 5), SEED)
 
 
 def _upload(job: tuple[str, list[str]]) -> int:
