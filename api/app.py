@@ -10,8 +10,8 @@ from api import docs
 from api.config import Settings
 from api.openapi import create_api
 from api.problems import PROBLEM_JSON, Problem, problem
-from api.routes import games, meta, stats
-from api.services import SERVICES_KEY, Services
+from api.routes import branches, games, meta, stats
+from api.services import SERVICES_KEY, Services, services
 from dashboard.app import create_dash
 from domain.store import UnknownGame
 from projections import db
@@ -52,10 +52,17 @@ def unknown_game(exc: UnknownGame) -> Response:
     return problem(Problem(404, "unknown_game", f"No game {exc.game_id} is stored."))
 
 
+def start_analysis() -> None:
+    """Before a request: make sure the process's analysis worker runs (on the first request,
+    so neither building the app nor the dev server's reloading parent starts one)."""
+    services().ensure_worker()
+
+
 def create_app(settings: Settings | None = None) -> Flask:
     """Build the Howl web app (API and dashboard) for ``settings`` (default: from the environment).
 
-    The store is opened on first use, not here.
+    The store is opened and the analysis worker started (``HOWL_ANALYSIS``) on first use,
+    not here.
 
     >>> app = create_app(Settings("sqlite:///:memory:"))
     >>> app.test_client().get("/api/health").json["backend"]
@@ -70,7 +77,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.json.sort_keys = False
     api = create_api(app)  # its HTTPException handler answers every error as a problem
     app.register_error_handler(UnknownGame, unknown_game)
-    for blueprint in (meta.blp, games.blp, stats.blp):
+    app.before_request(start_analysis)
+    for blueprint in (meta.blp, games.blp, branches.blp, stats.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.bp)
     app.register_blueprint(bp)

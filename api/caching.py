@@ -31,6 +31,8 @@ REVALIDATE = "public, max-age=60"
 """Cache-Control of a summary: its metadata (title, tags, visibility) may change."""
 NO_CACHE = "no-cache"
 """Cache-Control of lists and statistics, which change with every upload."""
+NO_STORE = "no-store"
+"""Cache-Control of answers that change while a client watches (an analysis in progress)."""
 GZIP_LEVEL = 6
 
 

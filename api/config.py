@@ -35,6 +35,18 @@ def parse_api_tokens(text: str) -> Mapping[str, str]:
     return MappingProxyType(tokens)
 
 
+def _switch_env(env: Mapping[str, str], name: str, default: bool) -> bool:
+    """An ``on``/``off`` variable (also ``1``/``0``, ``true``/``false``, ``yes``/``no``)."""
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("on", "1", "true", "yes"):
+        return True
+    if raw in ("off", "0", "false", "no"):
+        return False
+    raise ValueError(f"{name} must be on or off, got {raw!r}")
+
+
 def _int_env(env: Mapping[str, str], name: str, default: int, minimum: int) -> int:
     raw = env.get(name, "").strip()
     if not raw:
@@ -69,6 +81,12 @@ class Settings:
     db_connect_timeout: int = 10
     max_actions: int = DEFAULT_MAX_ACTIONS
     cached_games: int = 128
+    analysis: bool = True
+    """Review uploaded games in a background thread of each serving process."""
+    analysis_playouts: int = 6
+    analysis_candidates: int = 3
+    analysis_processes: int = 0
+    """Processes sharing one review (0: one per CPU; 1: the worker thread itself)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -91,5 +109,15 @@ class Settings:
             db_max_overflow=_int_env(env, "HOWL_DB_MAX_OVERFLOW", cls.db_max_overflow, minimum=0),
             db_connect_timeout=_int_env(
                 env, "HOWL_DB_CONNECT_TIMEOUT", cls.db_connect_timeout, minimum=1
+            ),
+            analysis=_switch_env(env, "HOWL_ANALYSIS", cls.analysis),
+            analysis_playouts=_int_env(
+                env, "HOWL_ANALYSIS_PLAYOUTS", cls.analysis_playouts, minimum=1
+            ),
+            analysis_candidates=_int_env(
+                env, "HOWL_ANALYSIS_CANDIDATES", cls.analysis_candidates, minimum=0
+            ),
+            analysis_processes=_int_env(
+                env, "HOWL_ANALYSIS_PROCESSES", cls.analysis_processes, minimum=0
             ),
         )

@@ -1,9 +1,11 @@
-"""The game library (event store) that Howl's settings point at."""
+"""The game library (event store) and the analyses that Howl's settings point at."""
 
 from __future__ import annotations
 
 from api.config import Settings
 from domain.store import GameLibrary, StoreConfig
+from domain.wolves.analysis.review import Settings as AnalysisSettings
+from projections.db import backend_of
 
 
 def store_config(settings: Settings) -> StoreConfig:
@@ -23,3 +25,25 @@ def open_library(settings: Settings | None = None) -> GameLibrary:
     The caller closes it (``library.close()`` or ``with open_library() as library:``).
     """
     return GameLibrary.open(store_config(settings or Settings.from_env()))
+
+
+def analyses_url(settings: Settings) -> str:
+    """The URL of the ``analyses`` table's database: the store's, in the store's schema.
+
+    >>> analyses_url(Settings("postgresql://db/howl?sslmode=disable", database_schema="t1"))
+    'postgresql://db/howl?sslmode=disable&options=-csearch_path%3Dt1'
+    >>> analyses_url(Settings("sqlite:////srv/howl.sqlite3", database_schema="t1"))
+    'sqlite:////srv/howl.sqlite3'
+    """
+    url = settings.database_url
+    if backend_of(url) != "postgresql" or settings.database_schema == "public":
+        return url
+    option = f"options=-csearch_path%3D{settings.database_schema}"  # a plain identifier
+    return f"{url}{'&' if '?' in url else '?'}{option}"
+
+
+def analysis_settings(settings: Settings) -> AnalysisSettings:
+    """The review settings the API asks for (``HOWL_ANALYSIS_PLAYOUTS``/``_CANDIDATES``)."""
+    return AnalysisSettings(
+        playouts=settings.analysis_playouts, candidates=settings.analysis_candidates
+    )

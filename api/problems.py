@@ -18,7 +18,8 @@ PROBLEM_JSON = "application/problem+json"
 
 PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "illegal_action": ("Illegal action", "An action of the record breaks a rule (`index`, "
-                       "`action`, `rule`, `message`); nothing was stored."),
+                       "`action`, `rule`, `message`; for a branch, `index` counts the "
+                       "branch's own actions); nothing was stored."),
     "invalid_record": ("Invalid record", "The document is not a well-formed game record "
                        "(`path`, `message`); nothing was stored."),
     "too_many_actions": ("Too many actions", "The record has more actions than the server "
@@ -26,6 +27,7 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "invalid_parameters": ("Invalid parameters", "A query, form or path parameter is "
                            "malformed (`errors` maps each one to its messages)."),
     "unknown_game": ("Unknown game", "No game with this id is stored."),
+    "unknown_branch": ("Unknown branch", "No what-if branch with this id is stored."),
     "unknown_step": ("Unknown step", "The game has no such step (`limit` is its last)."),
     "unknown_player": ("Unknown player", "No stored game has a seat with this name."),
     "missing_token": ("Missing token", "The request needs `Authorization: Bearer <token>`."),

@@ -309,12 +309,112 @@ class Timeline(ma.Schema):
     steps = fields.List(fields.Nested(TimelineRow), required=True)
 
 
+CLASSIFICATIONS = ("inaccuracy", "mistake", "blunder")
+ANALYSIS_STATUSES = ("none", "queued", "running", "done", "failed")
+WinList = fields.List(fields.Float(), metadata={"description": "win probability per seat"})
+
+
+class ReviewStep(Open):
+    """One action reviewed: the mover's win probability with the best action found and with
+    the one played, the loss, and its class."""
+
+    index = fields.Integer(required=True, metadata={"description": "the action's index"})
+    step = fields.Integer(required=True, metadata={"description": "the step it leads to"})
+    seat = fields.Integer(required=True)
+    action = fields.Dict(required=True, metadata={"description": "records.md action"})
+    label = fields.String(required=True)
+    win_before = fields.Float(required=True)
+    win_after = fields.Float(required=True)
+    loss = fields.Float(required=True)
+    classification = fields.String(
+        required=True, allow_none=True, validate=validate.OneOf(CLASSIFICATIONS),
+        metadata={"description": "null: a good action, or no choice"},
+    )  # fmt: skip
+    accuracy = fields.Float(required=True, allow_none=True)
+    best = fields.Dict(allow_none=True, metadata={"description": "the best action found, "
+                       "when better than the one played"})  # fmt: skip
+
+
+class Review(Open):
+    """A game's review: win-probability graph, per-action review, turning points, seats."""
+
+    settings = fields.Dict(required=True)
+    players = fields.List(fields.String(), required=True)
+    graph = fields.List(fields.Dict(), required=True, metadata={"description": "per step: "
+                        "`step` and `win` per seat"})  # fmt: skip
+    steps = fields.List(fields.Nested(ReviewStep), required=True)
+    turning_points = fields.List(fields.Dict(), required=True)
+    seats = fields.List(fields.Dict(), required=True, metadata={"description": "accuracy and "
+                        "classes per seat"})  # fmt: skip
+    thresholds = fields.Dict(required=True)
+
+
 class Analysis(ma.Schema):
-    """Reserved: the coaching analysis of a game is not computed yet."""
+    """The state of a game's review by the background worker."""
 
     game_id = fields.UUID(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["not_available"]))
-    detail = fields.String(required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(ANALYSIS_STATUSES),
+        metadata={"description": "`none`: not asked for (with these settings)"},
+    )  # fmt: skip
+    progress = fields.Float(required=True, validate=validate.Range(0, 1))
+    settings_key = fields.String(required=True, metadata={"description": "names the settings "
+                                 "and evaluator the review is made with"})  # fmt: skip
+    result = fields.Nested(Review, required=True, allow_none=True,
+                           metadata={"description": "the review once `done`"})  # fmt: skip
+    error = fields.String(required=True, allow_none=True,
+                          metadata={"description": "why a `failed` review failed"})  # fmt: skip
+
+
+class BranchRequest(ma.Schema):
+    """A what-if branch: leave the game after ``step`` actions and play ``actions``."""
+
+    step = fields.Integer(required=True, validate=validate.Range(0),
+                          metadata={"description": "actions of the game kept"})  # fmt: skip
+    actions = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1),
+                          metadata={"description": "records.md action objects"})  # fmt: skip
+
+
+class Outcome(Open):
+    """Where a line of play stands: its actions, scores and evaluation."""
+
+    actions = fields.Integer(required=True, metadata={"description": "actions played"})
+    finished = fields.Boolean(required=True)
+    scores = fields.List(fields.Dict(), required=True, metadata={"description": "final (or "
+                         "current) score and breakdown per seat"})  # fmt: skip
+    win = WinList
+    vp = fields.List(fields.Float(), metadata={"description": "expected final VP per seat"})
+
+
+class Comparison(ma.Schema):
+    """A branch against its game: both ends, and the game after as many actions as the branch."""
+
+    original = fields.Nested(Outcome, required=True, metadata={"description": "the game's end"})
+    branch = fields.Nested(Outcome, required=True, metadata={"description": "the branch's end"})
+    original_same_step = fields.Nested(
+        Outcome, required=True,
+        metadata={"description": "the game after as many actions as the branch (or its end)"},
+    )  # fmt: skip
+    win_change = fields.List(fields.Float(), required=True,
+                             metadata={"description": "branch − original, per seat"})  # fmt: skip
+    win_change_same_step = fields.List(
+        fields.Float(), required=True,
+        metadata={"description": "branch − original_same_step, per seat"},
+    )  # fmt: skip
+
+
+class BranchInfo(ma.Schema):
+    """A stored what-if branch and its comparison with the game it leaves."""
+
+    branch_id = fields.UUID(required=True)
+    parent_id = fields.UUID(required=True)
+    step = fields.Integer(required=True, metadata={"description": "actions kept of the parent"})
+    actions = fields.List(fields.Dict(), required=True, metadata={"description": "the "
+                          "branch's own actions"})  # fmt: skip
+    steps = fields.Integer(required=True, metadata={"description": "the branched game's last "
+                           "step (`step` + its actions)"})  # fmt: skip
+    rules_version = fields.String(required=True)
+    comparison = fields.Nested(Comparison, required=True)
 
 
 class Health(ma.Schema):

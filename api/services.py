@@ -1,6 +1,6 @@
 """What one app shares across requests and threads: one game library, one set of read
-models and one body cache, opened on first use (so building the app stays fast and a store
-that is down does not stop it from starting)."""
+models, one body cache and the background analysis worker, opened or started on first use
+(so building the app stays fast and a store that is down does not stop it from starting)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from flask import Flask, current_app
 
 from api.caching import BodyCache
 from api.config import Settings
-from api.library import open_library
+from api.library import analyses_url, analysis_settings, open_library, store_config
 from domain.store import GameLibrary
+from domain.wolves.analysis.review import Settings as AnalysisSettings
+from projections.analysis_worker import AnalysisWorker, start_worker
 from projections.readmodels import ReadModels
 
 SERVICES_KEY = "howl.services"
@@ -21,6 +23,10 @@ CATCH_UP_INTERVAL = 2.0
 """Seconds a list or statistics answer may lag games stored by another process."""
 
 log = logging.getLogger(__name__)
+
+_workers: dict[str, AnalysisWorker] = {}
+"""The process's analysis workers by analyses URL: one per store, whichever app started it."""
+_workers_lock = threading.Lock()
 
 
 class Services:
@@ -34,6 +40,9 @@ class Services:
         self._open_lock = threading.Lock()
         self._catch_up_lock = threading.Lock()
         self._caught_up_at = float("-inf")
+        self.analyses_url = analyses_url(settings)
+        self.analysis_settings: AnalysisSettings = analysis_settings(settings)
+        self._worker: AnalysisWorker | None = None
 
     @property
     def library(self) -> GameLibrary:
@@ -69,8 +78,35 @@ class Services:
             return self.catch_up()
         return self.read_models
 
+    def ensure_worker(self) -> None:
+        """Start this process's analysis worker for the store unless it runs already (or
+        ``HOWL_ANALYSIS`` is off, or the store is in memory)."""
+        if not self.settings.analysis or self.settings.database_url.endswith(":memory:"):
+            return
+        running = _workers.get(self.analyses_url)
+        if running is not None and running.is_alive():
+            return
+        try:
+            _ = self.library  # its tables made first: the worker's library must not race them
+        except Exception:  # the store is down: the request itself will say so
+            return
+        with _workers_lock:
+            running = _workers.get(self.analyses_url)
+            if running is None or not running.is_alive():
+                processes = self.settings.analysis_processes or None
+                worker = start_worker(self.analyses_url, store_config(self.settings), processes)
+                _workers[self.analyses_url] = self._worker = worker
+                log.info("analysis worker started (%s)", self.analysis_settings.key)
+
     def close(self) -> None:
-        """Close the library and the read models (they open again on next use)."""
+        """Stop the analysis worker this app started (after its review in progress) and
+        close the library and the read models (they open again on next use)."""
+        with _workers_lock:
+            worker, self._worker = self._worker, None
+            if worker is not None and _workers.get(self.analyses_url) is worker:
+                del _workers[self.analyses_url]
+        if worker is not None:
+            worker.stop(timeout=30)
         with self._open_lock:
             if self._library is not None:
                 self._library.close()

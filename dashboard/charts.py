@@ -1,6 +1,6 @@
-"""Plotly figures of one game's timeline: VP per seat and region control over the steps.
+"""Plotly figures of one game's timeline: VP, win probability, VP margin and region control.
 
-Both share the x axis (steps) and margins, so they line up; the browser draws the
+All share the x axis (steps) and margins, so they line up; the browser draws the
 current step's cursor over them (``assets/replay.js``), so they are drawn only once.
 """
 
@@ -15,6 +15,8 @@ AREAS = ("regions", "spread", "speed", "howl", "lairs", "prey", "pack")
 MARGIN = {"l": 86, "r": 12, "t": 26, "b": 34}
 PHASE_DASH = {"crescent": "dot", "quarter": "dash", "full": "solid"}
 FONT = {"family": "DejaVu Sans, system-ui, sans-serif", "size": 11}
+CLASS_COLORS = {"inaccuracy": "#E6AB02", "mistake": "#E66100", "blunder": "#C0392B"}
+"""Review classes, as the step log marks them (?!, ?, ??)."""
 
 
 def scoring_steps(rows: Sequence[dict[str, Any]]) -> list[tuple[int, str]]:
@@ -154,5 +156,78 @@ def control_figure(
     layout.update({
         "shapes": shapes, "annotations": notes, "hovermode": "closest",
         "yaxis": {"autorange": "reversed", "fixedrange": True, "tickfont": {"size": 10}},
+    })  # fmt: skip
+    return {"data": data, "layout": layout}
+
+
+def win_figure(
+    rows: Sequence[dict[str, Any]], win: Sequence[Sequence[float]], names: Sequence[str],
+    colors: Sequence[str], title: str, flags: Sequence[tuple[int, int, str]] = (),
+) -> dict[str, Any]:  # fmt: skip
+    """A line per seat of its win probability at each step (``win[step][seat]``), with
+    flagged actions ``(step, seat, class)`` marked on the mover's line."""
+    steps = [row["step"] for row in rows][: len(win)]
+    data: list[dict[str, Any]] = [{
+        "type": "scatter", "mode": "lines", "name": name, "x": steps,
+        "y": [round(100 * w[seat], 1) for w in win],
+        "line": {"color": colors[seat], "width": 2.5},
+        "hovertemplate": f"<b>{name}</b> %{{y:.0f}} %<extra></extra>",
+    } for seat, name in enumerate(names)]  # fmt: skip
+    if flags:
+        data.append({
+            "type": "scatter", "mode": "markers", "name": "flagged",
+            "x": [s for s, _, _ in flags],
+            "y": [round(100 * win[s][seat], 1) for s, seat, _ in flags],
+            "text": [f"{names[seat]}: {c}" for _, seat, c in flags],
+            "marker": {"size": 8, "color": [CLASS_COLORS[c] for *_, c in flags],
+                       "line": {"color": "#111", "width": 1}},
+            "hovertemplate": "%{text}<extra></extra>",
+        })  # fmt: skip
+    shapes, notes = _phase_marks(rows)
+    layout = _base_layout(rows, 220, title)
+    layout.update({
+        "shapes": shapes, "annotations": notes, "hovermode": "x unified",
+        "yaxis": {"title": {"text": "win %", "standoff": 4}, "fixedrange": True,
+                  "range": [-3, 103], "tickvals": [0, 25, 50, 75, 100]},
+        "hoverlabel": {"font": {"size": 11}},
+    })  # fmt: skip
+    return {"data": data, "layout": layout}
+
+
+def vp_margins(rows: Sequence[dict[str, Any]]) -> list[list[int]]:
+    """Per step, each seat's VP minus the best other seat's.
+
+    >>> vp_margins([{"vp": [{"total": 5}, {"total": 3}, {"total": 1}]}])
+    [[2, -2, -4]]
+    """
+    out = []
+    for row in rows:
+        totals = [v["total"] for v in row["vp"]]
+        out.append([t - max(totals[:i] + totals[i + 1 :]) for i, t in enumerate(totals)])
+    return out
+
+
+def margin_figure(
+    rows: Sequence[dict[str, Any]], names: Sequence[str], colors: Sequence[str]
+) -> dict[str, Any]:
+    """A line per seat of its VP lead over the best other seat (negative: behind)."""
+    steps = [row["step"] for row in rows]
+    margins = vp_margins(rows)
+    data = [{
+        "type": "scatter", "mode": "lines", "name": name, "x": steps,
+        "y": [m[seat] for m in margins], "line": {"color": colors[seat], "width": 2, "shape": "hv"},
+        "hovertemplate": f"<b>{name}</b> %{{y:+d}} VP<extra></extra>",
+    } for seat, name in enumerate(names)]  # fmt: skip
+    shapes, notes = _phase_marks(rows)
+    shapes.append({
+        "type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": 0, "y1": 0,
+        "line": {"color": "#333", "width": 1},
+    })  # fmt: skip
+    layout = _base_layout(rows, 200, "VP margin over the best other seat")
+    layout.update({
+        "shapes": shapes, "annotations": notes, "hovermode": "x unified",
+        "yaxis": {"title": {"text": "VP lead", "standoff": 4}, "fixedrange": True,
+                  "zeroline": False},
+        "hoverlabel": {"font": {"size": 11}},
     })  # fmt: skip
     return {"data": data, "layout": layout}

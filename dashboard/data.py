@@ -19,6 +19,7 @@ from projections.timeline import timeline
 
 if TYPE_CHECKING:
     from api.config import Settings
+    from domain.wolves.analysis.review import Settings as AnalysisSettings
 
 SERVICES_KEY = "howl.services"
 SETTINGS_KEY = "howl.settings"
@@ -108,3 +109,14 @@ def parse_game_id(text: str) -> UUID | None:
         return UUID(text)
     except ValueError:
         return None
+
+
+def analysis_url() -> str:
+    """The database holding the ``analyses`` table: the app's (by default the store's)."""
+    services = _services()
+    return getattr(services, "analyses_url", None) or settings().database_url
+
+
+def analysis_settings() -> AnalysisSettings | None:
+    """The review settings the app asks for (None: the defaults)."""
+    return getattr(_services(), "analysis_settings", None)

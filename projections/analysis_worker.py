@@ -27,6 +27,8 @@ from projections.analysis import Analyses
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 1.0
+RETRY_SECONDS = 10.0
+"""Seconds between attempts to open a store that is down."""
 PROGRESS_STEP = 0.02
 """Progress is written when it has grown by at least this much."""
 
@@ -102,16 +104,27 @@ class AnalysisWorker(threading.Thread):
         self._stopping = threading.Event()
 
     def run(self) -> None:
-        """Take and review queued games, waiting ``poll`` seconds when there is none."""
-        with GameLibrary.open(self.store) as library:
-            while not self._stopping.is_set():
-                try:
-                    done = run_one(self.analyses, library, self.workers)
-                except Exception:  # the database is down: try again later
-                    log.exception("analysis worker could not take a review")
-                    done = None
-                if done is None:
-                    self._stopping.wait(self.poll)
+        """Take and review queued games, waiting ``poll`` seconds when there is none; a store
+        that cannot be opened is tried again every ``RETRY_SECONDS``."""
+        while not self._stopping.is_set():
+            try:
+                library = GameLibrary.open(self.store)
+            except Exception:  # the database is down: try again later
+                log.exception("analysis worker could not open the store")
+                self._stopping.wait(max(self.poll, RETRY_SECONDS))
+                continue
+            with library:
+                self._serve(library)
+
+    def _serve(self, library: GameLibrary) -> None:
+        while not self._stopping.is_set():
+            try:
+                done = run_one(self.analyses, library, self.workers)
+            except Exception:  # the database is down: try again later
+                log.exception("analysis worker could not take a review")
+                done = None
+            if done is None:
+                self._stopping.wait(self.poll)
 
     def stop(self, timeout: float | None = None) -> None:
         """Stop after the review in progress (if any) and wait up to ``timeout`` seconds."""

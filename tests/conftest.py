@@ -18,11 +18,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
+from flask import Flask
 from psycopg import sql
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from api.app import create_app
 from api.config import Settings
+from api.services import services
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -78,24 +80,29 @@ def live_server_factory(sqlite_url: str) -> Iterator[Callable[..., LiveServer]]:
     """Start real Howl apps on free ports: ``start(store_url=None, **settings_overrides)``.
 
     Each app is served by werkzeug's threaded WSGI server in a background thread and
-    stopped when the test ends. The store defaults to the test's SQLite file.
+    stopped when the test ends. The store defaults to the test's SQLite file; the analysis
+    worker is off unless ``analysis=True``.
     """
-    running: list[tuple[BaseWSGIServer, threading.Thread]] = []
+    running: list[tuple[BaseWSGIServer, threading.Thread, Flask]] = []
 
     def start(store_url: str | None = None, **overrides: Any) -> LiveServer:
-        settings = Settings(database_url=store_url or sqlite_url, port=0, **overrides)
-        server = make_server(settings.host, 0, create_app(settings), threaded=True)
+        settings = Settings(
+            database_url=store_url or sqlite_url, port=0, **{"analysis": False, **overrides}
+        )
+        app = create_app(settings)
+        server = make_server(settings.host, 0, app, threaded=True)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
-        running.append((server, thread))
+        running.append((server, thread, app))
         settings = replace(settings, port=server.server_port)
         return LiveServer(f"http://{settings.host}:{settings.port}", settings)
 
     yield start
-    for server, thread in running:
+    for server, thread, app in running:
         server.shutdown()
         thread.join(timeout=10)
         server.server_close()
+        services(app).close()
 
 
 @pytest.fixture

@@ -18,6 +18,10 @@ def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert settings.max_upload_bytes == 2 * 1024 * 1024
     assert (settings.workers, settings.threads) == (1, 8)
     assert (settings.max_actions, settings.cached_games) == (5000, 128)
+    assert (settings.analysis, settings.analysis_playouts, settings.analysis_candidates) == (
+        True, 6, 3,
+    )  # fmt: skip
+    assert settings.analysis_processes == 0
 
 
 def test_values_from_the_environment() -> None:
@@ -32,11 +36,16 @@ def test_values_from_the_environment() -> None:
             "HOWL_THREADS": "4",
             "HOWL_MAX_ACTIONS": "300",
             "HOWL_CACHED_GAMES": "16",
+            "HOWL_ANALYSIS": "off",
+            "HOWL_ANALYSIS_PLAYOUTS": "2",
+            "HOWL_ANALYSIS_CANDIDATES": "1",
+            "HOWL_ANALYSIS_PROCESSES": "1",
         }
     )
     assert settings == Settings(
         "postgresql://howl@db/howl", "0.0.0.0", 9000, {"alice": "a1", "bob": "b2"}, 1000, 2, 4,
-        max_actions=300, cached_games=16,
+        max_actions=300, cached_games=16, analysis=False, analysis_playouts=2,
+        analysis_candidates=1, analysis_processes=1,
     )  # fmt: skip
 
 
@@ -51,3 +60,5 @@ def test_malformed_numbers_are_refused() -> None:
         Settings.from_env({"HOWL_PORT": "eighty"})
     with pytest.raises(ValueError, match="HOWL_THREADS"):
         Settings.from_env({"HOWL_THREADS": "0"})
+    with pytest.raises(ValueError, match="HOWL_ANALYSIS"):
+        Settings.from_env({"HOWL_ANALYSIS": "sometimes"})

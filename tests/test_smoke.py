@@ -56,7 +56,7 @@ def test_unknown_api_route_is_a_404_problem(live_server: LiveServer) -> None:
 
 
 def test_wrong_method_is_a_405_problem_and_unknown_path_a_404(sqlite_url: str) -> None:
-    client = create_app(Settings(sqlite_url)).test_client()
+    client = create_app(Settings(sqlite_url, analysis=False)).test_client()
     wrong_method = client.delete("/api/health")
     assert wrong_method.status_code == 405
     assert wrong_method.mimetype == "application/problem+json"
@@ -66,7 +66,7 @@ def test_wrong_method_is_a_405_problem_and_unknown_path_a_404(sqlite_url: str) -
 
 
 def test_health_is_a_503_problem_when_the_store_does_not_answer() -> None:
-    app = create_app(Settings("postgresql://postgres@127.0.0.1:1/nowhere"))
+    app = create_app(Settings("postgresql://postgres@127.0.0.1:1/nowhere", analysis=False))
     response = app.test_client().get("/api/health")
     assert response.status_code == 503
     assert response.mimetype == "application/problem+json"

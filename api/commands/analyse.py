@@ -119,9 +119,10 @@ def analyse(
     doc = result.to_json()
     if game_id is not None:
         from api.config import Settings as AppSettings
+        from api.library import analyses_url
         from projections.analysis import Analyses
 
-        Analyses(AppSettings.from_env().database_url).save(game_id, settings, doc)
+        Analyses(analyses_url(AppSettings.from_env())).save(game_id, settings, doc)
         console.print(f"saved as analysis {settings.key} of game {game_id}")
     if as_json:
         click.echo(json.dumps(doc, separators=(",", ":")))

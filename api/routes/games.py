@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 from uuid import UUID
 
@@ -12,6 +13,7 @@ from api.auth import optional_user, required_user
 from api.caching import (
     IMMUTABLE,
     NO_CACHE,
+    NO_STORE,
     REVALIDATE,
     immutable_json,
     json_response,
@@ -19,8 +21,11 @@ from api.caching import (
 )
 from api.openapi import ApiBlueprint
 from api.problems import Problem
+from api.routes.branches import create_branch
 from api.schemas import (
     Analysis,
+    BranchInfo,
+    BranchRequest,
     EventPage,
     EventsQuery,
     GameFilters,
@@ -35,7 +40,9 @@ from api.uploads import read_document, record_body, record_problem, upload_field
 from domain.store import UnknownGame
 from domain.wolves.records import InvalidRecord
 from domain.wolves.replay import RecordError
+from projections.analysis_worker import analysis_status, enqueue
 
+log = logging.getLogger(__name__)
 blp = ApiBlueprint("games", __name__, url_prefix="/api/games", description="Games of The Wolves")
 
 RECORD_BODY = {
@@ -126,6 +133,11 @@ def upload(fields: dict[str, Any]) -> Response:
     summary = svc.catch_up().summary(result.game_id)
     if summary is None:
         raise RuntimeError(f"game {result.game_id} is stored but not in the read models")
+    if result.created and svc.settings.analysis:
+        try:
+            enqueue(svc.analyses_url, result.game_id, svc.analysis_settings)
+        except Exception:  # the game is stored; its review can be asked for again
+            log.exception("could not queue the review of game %s", result.game_id)
     response = json_response(summary, 201 if result.created else 200)
     response.headers["Location"] = url_for(".game", game_id=result.game_id)
     return response
@@ -235,15 +247,72 @@ def timeline(game_id: UUID) -> Response:
     return immutable_json(svc.bodies, render, "timeline", game_id)
 
 
-@blp.route("/<uuid:game_id>/analysis")
-@blp.response(200, Analysis, description="Always `not_available` in this version. "
-              f"Cache-Control: `{NO_CACHE}`.")  # fmt: skip
+def _analysis(game_id: UUID, status: dict[str, Any]) -> dict[str, Any]:
+    return {"game_id": str(game_id), **status}
+
+
+@blp.route("/<uuid:game_id>/analysis", methods=["GET"])
+@blp.response(200, Analysis, description="The review's status; once `done`, with the review "
+              f"(ETag, Cache-Control: `{IMMUTABLE}`), before that Cache-Control: "
+              f"`{NO_STORE}`.", headers=CACHED)  # fmt: skip
+@blp.alt_response(304, description=NOT_MODIFIED)
 @blp.alt_response(404, response="NOT_FOUND")
 def analysis(game_id: UUID) -> Response:
-    """Reserved for the coaching analysis; answers `{"status": "not_available"}` for now."""
-    if not services().library.exists(game_id):
-        raise UnknownGame(game_id)
-    return json_response({
-        "game_id": str(game_id), "status": "not_available",
-        "detail": "Game analysis is not computed yet.",
-    })  # fmt: skip
+    """The game's review by the background worker: `status` (`none`, `queued`, `running`,
+    `done`, `failed`), `progress` 0…1, and the `result` once done: per action the mover's win
+    probability before and after, the loss and its class (`inaccuracy`, `mistake`,
+    `blunder`), turning points and accuracy per seat. `settings_key` names the settings."""
+    svc = services()
+    _summary(game_id)
+    status = analysis_status(svc.analyses_url, game_id, svc.analysis_settings)
+    if status["status"] != "done":
+        return json_response(_analysis(game_id, status), cache_control=NO_STORE)
+    key = status["settings_key"]
+    return immutable_json(svc.bodies, lambda: _analysis(game_id, status), "analysis", game_id, key)
+
+
+@blp.route("/<uuid:game_id>/analysis", methods=["POST"])
+@blp.response(202, Analysis, description="Queued (a done or failed review is redone; a queued "
+              "or running one is left as it is). `Location` names the status.",
+              headers={"Location": {"schema": {"type": "string"}}})  # fmt: skip
+@blp.alt_response(401, response="UNAUTHORIZED")
+@blp.alt_response(403, response="FORBIDDEN")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.doc(security=[{"bearer": []}])
+def queue_analysis(game_id: UUID) -> Response:
+    """Ask for the game's review (again). Needs `Authorization: Bearer <token>`."""
+    svc = services()
+    required_user(svc.settings.api_tokens)
+    _summary(game_id)
+    status = enqueue(svc.analyses_url, game_id, svc.analysis_settings, force=True)
+    response = json_response(_analysis(game_id, status), 202, cache_control=NO_STORE)
+    response.headers["Location"] = url_for(".analysis", game_id=game_id)
+    return response
+
+
+@blp.route("/<uuid:game_id>/branches", methods=["POST"])
+@blp.arguments(BranchRequest)
+@blp.response(201, BranchInfo, description="Stored: the branch and its comparison with the "
+              "game; `Location` names it.", headers={"Location": {"schema": {"type": "string"}}},
+              )  # fmt: skip
+@blp.alt_response(200, schema=BranchInfo, description="Already stored: the same branch.",
+                  success=True)  # fmt: skip
+@blp.alt_response(400, response="BAD_REQUEST")
+@blp.alt_response(401, response="UNAUTHORIZED")
+@blp.alt_response(403, response="FORBIDDEN")
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.doc(security=[{"bearer": []}])
+def branch(body: dict[str, Any], game_id: UUID) -> Response:
+    """Play other actions from step `step` of the game and store them as a what-if branch.
+
+    The game keeps its first `step` actions, then the branch's `actions` (records.md action
+    objects) are played. An illegal one is a 422 `illegal_action` whose `index` counts the
+    branch's actions (or `invalid_record` with a `path`), and nothing is stored. The game's
+    own stream is never written. Needs `Authorization: Bearer <token>`.
+    """
+    svc = services()
+    required_user(svc.settings.api_tokens)
+    _summary(game_id)
+    return create_branch(svc, game_id, body["step"], body["actions"])

@@ -2,10 +2,13 @@
    (dashboard/game.py). The board's pieces, the charts' cursors, the player boards,
    the Moonlight board, the step log and the URL all follow the slider's value.
    The boards, Moonlight and log are plain HTML written into empty containers (Dash
-   components per cell would cost seconds to mount for a long game). */
+   components per cell would cost seconds to mount for a long game). The game's review
+   (dashboard/analysis.py) marks the log and draws a flagged action's better alternative. */
 (function () {
   "use strict";
-  var R = {step: 0, last: 0, game: null, push: false, path: null};
+  var R = {step: 0, last: 0, game: null, push: false, path: null, review: null};
+  var CHARTS = ["replay-win", "replay-margin", "replay-vp", "replay-control"];
+  var MARKS = {inaccuracy: "?!", mistake: "?", blunder: "??"};
   window.howlReplay = R;
   var SQ3 = Math.sqrt(3);
   var PREY_NAMES = {deer: "deer", boar: "boar", raccoon: "raccoon", hare: "hare", moose: "moose"};
@@ -100,8 +103,27 @@
       out.push('<text x="' + c[0].toFixed(1) + '" y="' + (y + unit * 0.16).toFixed(1) +
         '" font-size="' + font + '" class="token-label">' + t[2] + "</text>");
     });
+    var better = flagged(s);
+    if (better) {
+      better.hexes.forEach(function (h) {
+        var c = px(h[0], h[1]);
+        out.push(polygon(c[0], c[1], unit * 0.8, 6, 0, -90) + ' class="better"/>');
+      });
+      better.arrows.forEach(function (a) {
+        var p = px(a[0], a[1]), q = px(a[2], a[3]);
+        var dx = q[0] - p[0], dy = q[1] - p[1], len = Math.sqrt(dx * dx + dy * dy) || 1;
+        var cut = Math.min(unit * 0.45, len / 3), w = Math.max(3, unit * 0.16);
+        out.push(polygon(p[0], p[1], unit * 0.8, 6, 0, -90) + ' class="better"/>');
+        out.push(polygon(q[0], q[1], unit * 0.8, 6, 0, -90) + ' class="better to"/>');
+        out.push('<line x1="' + p[0].toFixed(1) + '" y1="' + p[1].toFixed(1) + '" x2="' +
+          (q[0] - dx / len * cut).toFixed(1) + '" y2="' + (q[1] - dy / len * cut).toFixed(1) +
+          '" stroke-width="' + w.toFixed(1) + '" class="better-arrow" marker-end="url(#howl-arrow)"/>');
+      });
+    }
     layer.innerHTML = '<svg width="' + fl.width + '" height="' + fl.height + '" data-step="' + s +
-      '" aria-label="pieces at step ' + s + '">' + out.join("") + "</svg>";
+      '" aria-label="pieces at step ' + s + '"><defs><marker id="howl-arrow" viewBox="0 0 10 10" ' +
+      'refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse">' +
+      '<path d="M0,0 L10,5 L0,10 z" class="better-head"/></marker></defs>' + out.join("") + "</svg>";
     return true;
   }
 
@@ -247,17 +269,46 @@
     });
   }
 
+  /* The review's mark of step s (its class, the better action and where it acts), or null. */
+  function flagged(s) {
+    var r = R.review;
+    return r && r.marks ? r.marks[String(s)] || null : null;
+  }
+
+  function markHtml(m) {
+    return '<span class="mark ' + m.c + '" title="' + m.c + ": about " + Math.round(100 * m.gain) +
+      ' % win chance lost">' + MARKS[m.c] + "</span>";
+  }
+
+  /* The line over the board: what the review says of the step's action. */
+  function drawAdvice(g, s) {
+    var box = document.getElementById("replay-advice");
+    if (!box) { return; }
+    var m = flagged(s), html = "";
+    if (m) {
+      html = markHtml(m) + ' <b>' + m.c.charAt(0).toUpperCase() + m.c.slice(1) + "</b> by " +
+        esc(g.players[m.seat].name) + '. Better: <span class="better-label">' + esc(m.best) +
+        '</span> <span class="gain">(+' + (100 * m.gain).toFixed(0) + " % win chance)</span>";
+    } else if (R.review && R.review.status === "done" && s > 0) {
+      html = '<span class="note">No mistake found in this action.</span>';
+    }
+    if (box.__html !== html) { box.innerHTML = html; box.__html = html; }
+  }
+
   function drawLog(g) {
     var log = document.getElementById("replay-log");
-    if (!log || log.getAttribute("data-game") === g.id) { return; }
+    var drawn = g.id + ":" + (R.review && R.review.key || "");
+    if (!log || log.getAttribute("data-game") === drawn) { return; }
     log.innerHTML = g.log.map(function (e) {
+      var m = flagged(e[0]);
       var dot = e[1] === null ? "" : '<span class="dot" style="background:' + g.players[e[1]].color + '"></span>';
       var extra = e[3].map(function (line) { return '<div class="log-scoring">' + esc(line) + "</div>"; }).join("") +
         (e[4] ? '<div class="log-end">' + esc(e[4]) + "</div>" : "");
       return '<li class="log-step' + (e[3].length ? " scoring" : "") + '" data-step="' + e[0] + '">' +
-        '<span class="log-n">' + e[0] + "</span>" + dot + "<span>" + esc(e[2]) + "</span>" + extra + "</li>";
+        '<span class="log-n">' + e[0] + "</span>" + dot + "<span>" + esc(e[2]) + "</span>" +
+        (m ? " " + markHtml(m) : "") + extra + "</li>";
     }).join("");
-    log.setAttribute("data-game", g.id);
+    log.setAttribute("data-game", drawn);
   }
 
   function markLog(s) {
@@ -293,9 +344,9 @@
     var out = ["Step " + s + " / " + g.last, g.labels[s]];
     untilDone(function () { return drawPieces(R.game, R.step); });
     untilDone(hookHover);
-    untilDone(function () { return placeCursor("replay-vp", R.step); });
-    untilDone(function () { return placeCursor("replay-control", R.step); });
+    CHARTS.forEach(function (id) { untilDone(function () { return placeCursor(id, R.step); }); });
     drawBoards(g, s);
+    drawAdvice(g, s);
     var moon = document.getElementById("replay-moon");
     var moonHtml = moonlight(g, s);
     if (moon && moon.__html !== moonHtml) { moon.innerHTML = moonHtml; moon.__html = moonHtml; }
@@ -307,7 +358,20 @@
     return out;
   }
 
-  function navigate(first, prev, next, last, play, tick, vpClick, ctrlClick, value, playing, g) {
+  /* The review arrived (on load, or when a queued review is done): mark the log, redraw
+     the step's alternative. */
+  function review(data) {
+    R.review = data || null;
+    var g = R.game;
+    if (g) {
+      drawLog(g); markLog(R.step); drawAdvice(g, R.step);
+      untilDone(function () { return drawPieces(R.game, R.step); });
+    }
+    return data ? data.key : null;
+  }
+
+  function navigate(first, prev, next, last, play, tick, vpClick, ctrlClick, winClick, marginClick,
+                    value, playing, g) {
     var nu = window.dash_clientside.no_update;
     var ctx = window.dash_clientside.callback_context;
     if (!g || !ctx.triggered.length) { return [nu, nu, nu]; }
@@ -327,7 +391,8 @@
       if (s >= g.last) { stop = true; label = "Play"; }
     }
     else {
-      var click = id === "replay-vp" ? vpClick : ctrlClick;
+      var click = {"replay-vp": vpClick, "replay-control": ctrlClick, "replay-win": winClick,
+                   "replay-margin": marginClick}[id];
       if (!click || !click.points || !click.points.length) { return [nu, nu, nu]; }
       s = Math.round(click.points[0].x); R.push = true;
     }
@@ -358,7 +423,8 @@
   });
 
   document.addEventListener("click", function (e) {
-    var item = e.target && e.target.closest && e.target.closest("#replay-log [data-step]");
+    var item = e.target && e.target.closest &&
+      e.target.closest("#replay-log [data-step], #analysis-moments [data-step]");
     if (item) { setStep(parseInt(item.getAttribute("data-step"), 10), true); }
   });
 
@@ -372,11 +438,12 @@
   window.addEventListener("resize", function () {
     if (!R.game) { return; }
     window.setTimeout(function () {
-      drawPieces(R.game, R.step); placeCursor("replay-vp", R.step); placeCursor("replay-control", R.step);
+      drawPieces(R.game, R.step);
+      CHARTS.forEach(function (id) { placeCursor(id, R.step); });
     }, 150);
   });
 
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
-    howl: {render: render, navigate: navigate, speed: speed}
+    howl: {render: render, navigate: navigate, speed: speed, review: review}
   });
 })();

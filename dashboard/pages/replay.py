@@ -1,6 +1,8 @@
-"""``/replay/<id>?step=N``: the map, boards, Moonlight, step log and charts of one game.
+"""``/replay/<id>?step=N``: the map, boards, Moonlight, step log, charts and analysis of a game.
 
-The whole game is loaded once into ``replay-data``; ``assets/replay.js`` switches steps.
+The whole game is loaded once into ``replay-data`` and its review into ``replay-analysis``;
+``assets/replay.js`` switches steps. Only the analysis status is asked of the server again,
+while a review is queued or running.
 """
 
 from __future__ import annotations
@@ -10,10 +12,11 @@ from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
-from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
+from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from dashboard import board, charts, data, game
+from dashboard import analysis, board, charts, data, game
 from domain.store import GameLibrary, UnknownGame
+from projections.analysis_worker import analysis_status, enqueue
 
 GRAPH_CONFIG = {"displayModeBar": False, "responsive": True, "scrollZoom": False}
 SPEEDS = {0.5: "½×", 1: "1×", 2: "2×", 4: "4×"}
@@ -70,7 +73,7 @@ def chart(id_: str, figure: dict[str, Any]) -> html.Div:
 @lru_cache(maxsize=16)
 def prepared(library: GameLibrary, game_id: UUID) -> dict[str, Any]:
     """What the page shows of a game, computed once (a stored game never changes): the
-    browser's data, the map and chart figures and the slider marks."""
+    browser's data, the map and chart figures, the slider marks and the static win chances."""
     rows = data.game_timeline(game_id)
     first = library.state_at(game_id, 0)
     names = [p.name for p in first.table.players]
@@ -82,9 +85,22 @@ def prepared(library: GameLibrary, game_id: UUID) -> dict[str, Any]:
         "map": board.figure(first),
         "vp": charts.vp_figure(rows, names, colors),
         "control": charts.control_figure(rows, names, colors),
+        "margin": charts.margin_figure(rows, names, colors),
         "marks": slider_marks(rows, payload["last"]),
         "colors": colors,
+        "names": names,
+        "rows": rows,
+        "win": analysis.static_win(library, game_id, payload["last"]),
     }
+
+
+def analysis_view(library: GameLibrary, game_id: UUID, status: dict[str, Any]) -> dict[str, Any]:
+    """The analysis parts of the page (``analysis.view``) for the game's review ``status``."""
+    shown = prepared(library, game_id)
+    return analysis.view(
+        status, shown["win"], shown["rows"], shown["payload"]["log"], shown["names"],
+        shown["colors"],
+    )  # fmt: skip
 
 
 def layout(game_id: str, search: str | None = None) -> html.Div:
@@ -104,10 +120,18 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
     names = [p["name"] for p in payload["players"]]
     colors = shown["colors"]
     button = {"className": "step-button", "n_clicks": 0}
+    status = analysis_status(data.analysis_url(), gid, data.analysis_settings())
+    review = analysis_view(library, gid, status)
     return html.Div(
         [
             dcc.Store(id="replay-data", data=payload),
+            dcc.Store(id="replay-analysis", data=review["data"]),
+            dcc.Store(id="analysis-game", data=str(gid)),
+            dcc.Store(id="analysis-seen"),
             dcc.Interval(id="replay-tick", interval=800, disabled=True),
+            dcc.Interval(
+                id="analysis-poll", interval=analysis.POLL_MS, disabled=review["poll_off"]
+            ),
             html.Div(
                 [
                     html.H2(payload["title"]),
@@ -158,6 +182,7 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                 [
                     html.Div(
                         [
+                            html.Div(id="replay-advice", className="advice"),
                             html.Div(
                                 [
                                     dcc.Graph(
@@ -172,6 +197,8 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                                 className="board",
                                 style={"height": f"{board.HEIGHT}px"},
                             ),
+                            chart("replay-win", review["figure"]),
+                            chart("replay-margin", shown["margin"]),
                             chart("replay-vp", shown["vp"]),
                             chart("replay-control", shown["control"]),
                         ],
@@ -181,6 +208,22 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                         [
                             html.Div(id="replay-moon", className="moonlight"),
                             html.Div(id="replay-boards", className="player-boards"),
+                            html.H3("Analysis"),
+                            html.Div(
+                                [
+                                    html.Span(review["status"], id="analysis-status"),
+                                    html.Button(
+                                        "Analyse",
+                                        id="analysis-run",
+                                        n_clicks=0,
+                                        className="step-button",
+                                        style=review["button"],
+                                    ),
+                                ],
+                                className="analysis-status",
+                            ),
+                            html.H3("Key moments"),
+                            html.Ol(review["moments"], id="analysis-moments", className="moments"),
                             html.H3("Steps"),
                             html.Ol(id="replay-log", className="step-log"),
                         ],
@@ -216,6 +259,8 @@ def register(app: Dash) -> None:
         Input("replay-tick", "n_intervals"),
         Input("replay-vp", "clickData"),
         Input("replay-control", "clickData"),
+        Input("replay-win", "clickData"),
+        Input("replay-margin", "clickData"),
         State("replay-slider", "value"),
         State("replay-tick", "disabled"),
         State("replay-data", "data"),
@@ -226,3 +271,34 @@ def register(app: Dash) -> None:
         Output("replay-tick", "interval"),
         Input("replay-speed", "value"),
     )
+    app.clientside_callback(
+        ClientsideFunction("howl", "review"),
+        Output("analysis-seen", "data"),
+        Input("replay-analysis", "data"),
+    )
+    app.callback(
+        Output("analysis-status", "children"),
+        Output("analysis-run", "style"),
+        Output("analysis-poll", "disabled"),
+        Output("replay-analysis", "data"),
+        Output("replay-win", "figure"),
+        Output("analysis-moments", "children"),
+        Input("analysis-poll", "n_intervals"),
+        Input("analysis-run", "n_clicks"),
+        State("analysis-game", "data"),
+        prevent_initial_call=True,
+    )(refresh_analysis)
+
+
+def refresh_analysis(_ticks: int | None, _clicks: int | None, game_id: str) -> tuple[Any, ...]:
+    """The analysis status (asking for a review first when "Analyse" was clicked); the
+    review's data, win figure and key moments only once it is done."""
+    url, gid, settings = data.analysis_url(), UUID(game_id), data.analysis_settings()
+    status = analysis_status(url, gid, settings)
+    if ctx.triggered_id == "analysis-run" and status["status"] in ("none", "failed"):
+        status = enqueue(url, gid, settings, force=status["status"] == "failed")
+    shown = analysis_view(data.library(), gid, status)
+    parts = (shown["status"], shown["button"], shown["poll_off"])
+    if status["status"] != "done":
+        return (*parts, no_update, no_update, no_update)
+    return (*parts, shown["data"], shown["figure"], shown["moments"])

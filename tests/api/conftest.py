@@ -97,13 +97,13 @@ def serving(settings: Settings, contract: Contract) -> Iterator[tuple[Server, Fl
 
 @pytest.fixture
 def fresh_server(store_url: str, contract: Contract) -> Iterator[Callable[..., Server]]:
-    """Start API servers on an empty store of the test's backend: ``start(**overrides)``."""
+    """Start API servers on an empty store of the test's backend: ``start(**overrides)``
+    (the analysis worker is off unless ``analysis=True``)."""
     with ExitStack() as stack:
 
         def start(**overrides: Any) -> Server:
-            settings = Settings(
-                store_url, port=0, **{"api_tokens": TOKENS, **_isolated(store_url), **overrides}
-            )
+            defaults = {"api_tokens": TOKENS, "analysis": False, **_isolated(store_url)}
+            settings = Settings(store_url, port=0, **{**defaults, **overrides})
             return stack.enter_context(serving(settings, contract))[0]
 
         yield start
@@ -131,7 +131,7 @@ def shared(
         url = f"sqlite:///{tmp_path_factory.mktemp('api') / 'howl.sqlite3'}"
     else:
         url = request.getfixturevalue("pg_url")
-    settings = Settings(url, port=0, api_tokens=TOKENS, **_isolated(url))
+    settings = Settings(url, port=0, api_tokens=TOKENS, analysis=False, **_isolated(url))
     with serving(settings, contract) as (server, app):
         uploader = server.as_user(TOKENS["ana"])
         ids = {}

@@ -17,7 +17,9 @@ ENDPOINTS = {
     ("post", "/api/games"), ("get", "/api/games"), ("get", "/api/games/{game_id}"),
     ("get", "/api/games/{game_id}/record"), ("get", "/api/games/{game_id}/events"),
     ("get", "/api/games/{game_id}/states/{step}"), ("get", "/api/games/{game_id}/timeline"),
-    ("get", "/api/games/{game_id}/analysis"), ("get", "/api/stats"),
+    ("get", "/api/games/{game_id}/analysis"), ("post", "/api/games/{game_id}/analysis"),
+    ("post", "/api/games/{game_id}/branches"), ("get", "/api/branches/{branch_id}"),
+    ("get", "/api/branches/{branch_id}/states/{step}"), ("get", "/api/stats"),
     ("get", "/api/players/{name}"), ("get", "/api/health"),
 }  # fmt: skip
 

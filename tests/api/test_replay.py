@@ -115,9 +115,10 @@ def test_timeline(shared: Shared) -> None:
     assert_cached(shared.client, f"/api/games/{game_id}/timeline")
 
 
-def test_analysis_is_not_available_yet(shared: Shared) -> None:
+def test_analysis_not_asked_for_is_none_and_not_stored_by_caches(shared: Shared) -> None:
     reply = shared.client.get(f"/api/games/{shared.ids[GAME]}/analysis")
-    assert reply.json["status"] == "not_available"
+    assert (reply.json["status"], reply.json["result"]) == ("none", None)
+    assert reply.header("Cache-Control") == "no-store" and reply.header("ETag") is None
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,154 @@
+"""The replay's analysis: win probability per step, classified actions, key moments, status.
+
+The stored review (``projections.analysis_worker.analysis_status``) is used when it is
+done; until then the win probabilities are the static evaluator's, one position per step.
+What the browser needs per step goes into the ``replay-analysis`` store once, so a step
+change stays in the browser (``assets/replay.js``).
+
+>>> action_marks({"type": "move", "moves": [{"from": [1, 2], "to": [3, 4]}]})
+{'hexes': [], 'arrows': [[1, 2, 3, 4]]}
+>>> swings([[0.5, 0.5], [0.5, 0.5], [0.9, 0.1]], 2)
+[{'step': 2, 'swing': 0.4, 'gainer': 0, 'loser': 1}]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from dash import html
+
+from dashboard import charts
+from domain.store import GameLibrary
+from domain.wolves.analysis import StaticEvaluator
+from domain.wolves.analysis.review import THRESHOLDS, TURNING_POINTS
+
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+"""The step log's mark of each review class."""
+POLL_MS = 2000
+"""How often the page asks for the status of a queued or running review."""
+
+
+def static_win(library: GameLibrary, game_id: UUID, last: int) -> list[list[float]]:
+    """The static evaluator's win probability per seat at every step of a stored game."""
+    evaluator = StaticEvaluator.load()
+    return [
+        [round(w, 4) for w in evaluator.evaluate(library.state_at(game_id, n)).win]
+        for n in range(last + 1)
+    ]
+
+
+def action_marks(action: dict[str, Any]) -> dict[str, list[list[int]]]:
+    """Where an action (record JSON) acts on the map: hexes to outline, moves as arrows."""
+    hexes = [action[k] for k in ("hex", "push_to") if action.get(k) is not None]
+    arrows = [[*m["from"], *m["to"]] for m in action.get("moves", ())]
+    hexes += [m["push_to"] for m in action.get("moves", ()) if m.get("push_to") is not None]
+    return {"hexes": [list(h) for h in hexes], "arrows": arrows}
+
+
+def swings(win: Sequence[Sequence[float]], players: int) -> list[dict[str, Any]]:
+    """The steps where the win probabilities moved most (the review's turning points,
+    computed on any win series): at most :data:`TURNING_POINTS`, in step order."""
+    least = THRESHOLDS[-1][1] / players
+    found = []
+    for step in range(1, len(win)):
+        change = [a - b for a, b in zip(win[step], win[step - 1], strict=True)]
+        swing = sum(abs(c) for c in change) / 2
+        if swing >= least:
+            found.append({
+                "step": step, "swing": round(swing, 4),
+                "gainer": max(range(players), key=lambda k: change[k]),
+                "loser": min(range(players), key=lambda k: change[k]),
+            })  # fmt: skip
+    found.sort(key=lambda t: -t["swing"])
+    return sorted(found[:TURNING_POINTS], key=lambda t: t["step"])
+
+
+def review_marks(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per flagged step (as a string key): class, mover, loss, the better action's label
+    and where it acts on the map."""
+    marks = {}
+    for s in result["steps"]:
+        best = s.get("best")
+        if s["classification"] and best:
+            marks[str(s["step"])] = {
+                "c": s["classification"], "seat": s["seat"], "gain": s["loss"],
+                "best": best["label"], **action_marks(best["action"]),
+            }  # fmt: skip
+    return marks
+
+
+def win_series(static: list[list[float]], result: dict[str, Any] | None) -> list[list[float]]:
+    """The review's win probabilities per step where it has them, else the static ones."""
+    win = [list(w) for w in static]
+    for point in (result or {}).get("graph", ()):
+        if 0 <= point["step"] < len(win):
+            win[point["step"]] = point["win"]
+    return win
+
+
+def moments_list(
+    moments: Sequence[dict[str, Any]], log: Sequence[list[Any]], names: Sequence[str],
+    colors: Sequence[str], marks: dict[str, dict[str, Any]],
+) -> list[html.Li] | html.P:  # fmt: skip
+    """The key moments as list items that jump to their step on click."""
+    if not moments:
+        return html.P("No large swings.", className="note")
+    items = []
+    for m in moments:
+        step, mark = m["step"], marks.get(str(m["step"]))
+        items.append(html.Li([
+            html.Span(str(step), className="log-n"),
+            html.Span([
+                html.Span(className="dot", style={"background": colors[m["gainer"]]}),
+                f"{names[m['gainer']]} +{100 * m['swing']:.0f} %",
+            ], className="gainer"),
+            html.Span(MARKS[mark["c"]], className=f"mark {mark['c']}") if mark else None,
+            html.Span(log[step][2], className="moment-what"),
+        ], className="moment", **{"data-step": step}))  # fmt: skip
+    return items
+
+
+def status_line(status: dict[str, Any]) -> list[Any]:
+    """What the page says about the game's review."""
+    state = status["status"]
+    if state == "queued":
+        return ["Analysis queued…"]
+    if state == "running":
+        share = status["progress"]
+        bar = html.Progress(value=f"{share:.3f}", max="1", className="analysis-progress")
+        return [f"Analysing… {100 * share:.0f} % ", bar]
+    if state == "failed":
+        return [f"The analysis failed: {status.get('error') or 'unknown error'}."]
+    if state == "done":
+        seats = status["result"].get("seats", [])
+        accuracy = [
+            f"{s['name']} {s['accuracy']:.0f}" for s in seats if s.get("accuracy") is not None
+        ]
+        return ["Reviewed." + (" Accuracy: " + ", ".join(accuracy) if accuracy else "")]
+    return ["Not analysed yet: the win chances shown are the static evaluator's estimate."]
+
+
+def view(
+    status: dict[str, Any], static: list[list[float]], rows: list[dict[str, Any]],
+    log: Sequence[list[Any]], names: Sequence[str], colors: Sequence[str],
+) -> dict[str, Any]:  # fmt: skip
+    """Everything the page shows of the analysis for ``status``: the browser's data, the
+    win figure, key moments, the status line, the button and whether to poll."""
+    state = status["status"]
+    result = status["result"] if state == "done" else None
+    win = win_series(static, result)
+    marks = review_marks(result) if result else {}
+    flags = [(int(k), m["seat"], m["c"]) for k, m in marks.items() if int(k) < len(win)]
+    title = "Win probability (review)" if result else "Win probability (static estimate)"
+    moments = result["turning_points"] if result else swings(win, len(names))
+    return {
+        "data": {"status": state, "key": status.get("settings_key") if result else None,
+                 "marks": marks},
+        "figure": charts.win_figure(rows, win, names, colors, title, sorted(flags)),
+        "moments": moments_list(moments, log, names, colors, marks),
+        "status": status_line(status),
+        "button": {"display": "inline-block" if state in ("none", "failed") else "none"},
+        "poll_off": state not in ("queued", "running"),
+    }  # fmt: skip

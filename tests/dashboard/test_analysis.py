@@ -1,0 +1,99 @@
+"""The replay's analysis in Chromium: win chances, classified actions, key moments, status."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from domain.store import GameLibrary
+from domain.wolves.analysis.review import Settings, review
+from domain.wolves.records import read_record
+from projections.analysis import Analyses
+from projections.analysis_worker import analysis_status
+from tests.conftest import LiveServer
+from tests.dashboard.conftest import FIXTURES
+
+pytestmark = pytest.mark.browser
+GAME = FIXTURES / "3p-00-heuristic.json"
+QUICK = Settings(playouts=2, candidates=1)
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+Shot = Callable[[Page, str], Path]
+
+
+def upload(server: LiveServer) -> str:
+    """Store the fixture game; returns its id."""
+    with GameLibrary.open(server.settings.database_url) as library:
+        return str(library.upload(GAME.read_bytes()).game_id)
+
+
+def store_review(server: LiveServer, game_id: str) -> dict[str, Any]:
+    """Review the game with tiny settings and store it as the app's (default) review."""
+    result = review(read_record(GAME.read_bytes()), QUICK, workers=1).to_json()
+    Analyses(server.settings.database_url).save(game_id, Settings(), result)
+    return result
+
+
+def test_a_reviewed_game_shows_win_chances_marks_and_key_moments(
+    page: Page, live_server: LiveServer, screenshot: Shot
+) -> None:
+    server = live_server
+    game_id = upload(server)
+    result = store_review(server, game_id)
+    flagged = next(s for s in result["steps"] if s["classification"] and s["best"])
+    step = flagged["step"]
+
+    page.goto(f"{server.url}/replay/{game_id}?step={step}")
+    expect(page.locator("#analysis-status")).to_contain_text("Reviewed")
+    expect(page.locator("#analysis-run")).to_be_hidden()
+    win = page.locator("#replay-win .js-plotly-plot")
+    expect(win.locator(".scatterlayer .trace")).not_to_have_count(0)
+    lines = page.evaluate(
+        "() => document.querySelector('#replay-win .js-plotly-plot').data"
+        ".filter(t => t.mode === 'lines').map(t => t.name)"
+    )
+    assert lines == result["players"]
+    expect(page.locator("#replay-win")).to_contain_text("Win probability (review)")
+    expect(page.locator(f'#replay-win-cursor[data-step="{step}"]')).to_have_count(1)
+    expect(page.locator(f'#replay-margin-cursor[data-step="{step}"]')).to_have_count(1)
+
+    mark = page.locator(f'#replay-log .log-step[data-step="{step}"] .mark')
+    expect(mark).to_have_text(MARKS[flagged["classification"]])
+    expect(mark).to_have_class(f"mark {flagged['classification']}")
+    expect(page.locator("#replay-advice")).to_contain_text(flagged["best"]["label"])
+    expect(page.locator(f'#replay-board svg[data-step="{step}"] .better').first).to_be_attached()
+    screenshot(page, "analysis-flagged-step")
+
+    moments = page.locator("#analysis-moments .moment")
+    expect(moments).to_have_count(len(result["turning_points"]))
+    moment = result["turning_points"][-1]["step"]
+    moments.last.click()
+    expect(page.locator("#replay-step")).to_contain_text(f"Step {moment} /")
+    expect(page.locator(f'#replay-win-cursor[data-step="{moment}"]')).to_have_count(1)
+    expect(page).to_have_url(f"{server.url}/replay/{game_id}?step={moment}")
+
+
+def test_analyse_asks_for_a_review_and_the_page_follows_it(
+    page: Page, live_server: LiveServer
+) -> None:
+    server = live_server  # its analysis worker is off: the review stays queued
+    game_id = upload(server)
+    page.goto(f"{server.url}/replay/{game_id}")
+    expect(page.locator("#replay-win")).to_contain_text("Win probability (static estimate)")
+    expect(page.locator("#analysis-status")).to_contain_text("Not analysed yet")
+    page.locator("#analysis-run").click()
+    expect(page.locator("#analysis-status")).to_contain_text("Analysis queued")
+    expect(page.locator("#analysis-run")).to_be_hidden()
+    assert analysis_status(server.settings.database_url, game_id)["status"] == "queued"
+
+    table, key = Analyses(server.settings.database_url), Settings().key
+    assert table.claim() == (game_id, Settings())
+    table.progress(game_id, key, 0.5)
+    expect(page.locator("#analysis-status")).to_contain_text("Analysing… 50 %")
+    partial = review(read_record(GAME.read_bytes()), QUICK, workers=1, indexes=[0, 1, 2])
+    table.finish(game_id, key, partial.to_json())
+    expect(page.locator("#analysis-status")).to_contain_text("Reviewed")
+    expect(page.locator("#replay-win")).to_contain_text("Win probability (review)")
