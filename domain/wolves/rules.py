@@ -465,19 +465,25 @@ _HANDLERS: dict[type, Callable[[State, object, Emit], None]] = {
 def hunts(state: State, seat: int) -> list[tuple[Hex, str]]:
     """Prey stacks a seat hunts now: 3+ of its wolf hexes adjacent, type not held (W-6.7)."""
     held = state.boards[seat].prey
-    wanted = sorted((h for h, (kind, _) in state.prey.items() if kind not in held),
-                    key=lambda p: (p[1], p[0]))  # fmt: skip
-    if not wanted:
-        return []
-    wolves = {h for h, _ in state.wolves_of(seat)}
     neighbours = state.table.map.land_neighbours
+    pieces = state.pieces
     found = []
-    for h in wanted:
-        kind = state.prey[h][0]
-        if kind not in held and sum(n in wolves for n in neighbours.get(h, ())) >= 3:
+    for h, (kind, _) in sorted(state.prey.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        if kind in held:
+            continue
+        around = 0
+        for n in neighbours.get(h, ()):
+            for piece in pieces.get(n, ()):
+                if piece.player == seat and piece.kind in _WOLVES:
+                    around += 1
+                    break
+        if around >= 3:
             found.append((h, kind))
             held = (*held, kind)
     return found
+
+
+_WOLVES = frozenset(("alpha", "pack"))
 
 
 def _hunt(state: State, seat: int, emit: Emit) -> None:
