@@ -61,8 +61,8 @@ def run() -> None:
         baseline_metric="evolve_only_actions_per_s", actions=actions,
     )  # fmt: skip
     progress("engine: 5-player mid-game positions")
-    five = [g for g in _games("heuristic", 6) if len(g.players) == 5] or _games("random", 1)
-    positions = _midgame_positions([g for g in five if len(g.players) == 5])
+    five = [self_play(seats(5, s), generate_setup(5, s), "heuristic", s) for s in range(4)]
+    positions = _midgame_positions(five)
     rng = random.Random(1)
     rng.shuffle(positions)
     times = []
