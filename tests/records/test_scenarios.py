@@ -14,7 +14,7 @@ from domain.wolves.positions import to_position
 from domain.wolves.records import Record, write_record
 from domain.wolves.state import State
 from tests.records.test_cli import howl
-from tests.rules.scenario import grid_map, players, scenario, set_board
+from tests.rules.scenario import grid_map, scenario, set_board
 
 CRESCENT_REGION = grid_map(
     "g1 g1 g1 g1 g1 g1",
@@ -78,4 +78,5 @@ def test_w10_move_example_both_wolves_on_one_grassland_hex(tmp_path: Path) -> No
     position = json.loads(howl("replay", str(path), "--json").stdout)
     on_hex = [p["kind"] for p in position["pieces"] if p["hex"] == [3, 2]]
     assert sorted(on_hex) == ["alpha", "pack"]
-    assert players(3)[0].terrain == "forest"  # paid with a grassland tile, not the faction tile
+    # seat 0 is at home in forest: the grassland tile in slot 3 paid and shows its back now
+    assert position["boards"][0]["flipped"] == [False, False, False, True, False, False]
