@@ -5,6 +5,10 @@ timelines (accepting gzip, as browsers do; timelines also without); the baseline
 state requests answered 304 from ``If-None-Match`` (HTTP and framework only). Every game is
 first read once per worker, most likely (warm caches: a game never changes). PostgreSQL:
 ``HOWL_BENCH_PG_URL``, else a throwaway cluster.
+
+The 16 clients are Python threads, which share the 2 cores with the server; where ``wrk``
+is installed, ``*_wrk_p95_ms`` measure the same requests from wrk's 16 connections (C,
+cheap on the cores) over every step of every game.
 """
 
 from __future__ import annotations
@@ -13,9 +17,11 @@ import http.client
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -200,11 +206,51 @@ def run() -> None:
         def plain_timeline(rng: random.Random) -> Request:
             return "GET", f"/api/games/{rng.choice(games)[0]}/timeline", None, {}
 
+        if shutil.which("wrk"):
+            progress(f"api: wrk, {CLIENTS} connections, random states and timelines")
+            for name, paths in (
+                ("states", [f"/api/games/{g}/states/{s}" for g, last in games
+                            for s in range(last + 1)]),
+                ("timeline", [f"/api/games/{g}/timeline" for g, _ in games]),
+            ):  # fmt: skip
+                wrk_report(name, port, paths)
         progress(f"api: {CLIENTS} clients x {REQUESTS} random timelines, gzip and not")
         lat, wall, bad = hammer(port, timeline, REQUESTS)
         latency_report("timeline", lat, wall, bad, target=25)
         lat, wall, bad = hammer(port, plain_timeline, REQUESTS)
         latency_report("timeline_identity", lat, wall, bad)
+
+
+WRK_SCRIPT = """
+local paths = {%s}
+math.randomseed(7)
+request = function()
+  return wrk.format("GET", paths[math.random(#paths)], {["Accept-Encoding"] = "gzip"})
+end
+done = function(summary, latency, requests)
+  io.write(string.format("WRK %%f %%f %%d %%d\\n", latency:percentile(50) / 1000,
+    latency:percentile(95) / 1000, summary.requests,
+    summary.errors.status + summary.errors.connect + summary.errors.timeout))
+end
+"""
+
+
+def wrk_report(name: str, port: int, paths: list[str], seconds: int = 10) -> None:
+    """Latency measured by wrk (a C load generator: the clients cost the cores little)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua") as script:
+        script.write(WRK_SCRIPT % ", ".join(f'"{p}"' for p in paths))
+        script.flush()
+        out = subprocess.run(
+            ["wrk", "-t2", f"-c{CLIENTS}", f"-d{seconds}s", "-s", script.name,
+             f"http://127.0.0.1:{port}/"],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+    p50, p95, requests, errors = next(
+        line.split()[1:] for line in out.splitlines() if line.startswith("WRK ")
+    )
+    report("api", f"{name}_wrk_p95_ms", float(p95), "ms", p50=round(float(p50), 3),
+           requests_per_s=round(int(requests) / seconds), failures=int(errors),
+           clients=CLIENTS, target=25, load_generator="wrk")  # fmt: skip
 
 
 def _conditional(port: int, make: Callable[[random.Random], Request]) -> Callable[
