@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from domain.hexes import distance, neighbours
+from domain.hexes import distance, is_path, neighbours, shortest_path, step_distances
 from domain.wolves import components as box
 from domain.wolves import generate_setup
 from domain.wolves.maps import build_map, tile_hexes
@@ -38,6 +38,21 @@ def test_w1_every_neighbour_is_at_distance_one() -> None:
     assert {n for n in neighbours(h)} == {
         (x, y) for x in range(-1, 8) for y in range(-6, 3) if distance(h, (x, y)) == 1
     }
+
+
+def test_w1_shortest_paths_go_around_impassable_hexes() -> None:
+    """Water and chasm block movement: the way round a chasm wall is longer than the line."""
+    gmap = build_map(generate_setup(3, seed=1))
+    start, goal = (6, 7), (6, 9)  # either side of the start tile's chasm
+    assert gmap.terrain[(6, 8)] == box.CHASM and distance(start, goal) == 2
+    path = shortest_path(start, goal, gmap.is_land)
+    assert path is not None and path[0] == start and path[-1] == goal and is_path(path)
+    assert all(gmap.is_land(h) for h in path)
+    assert len(path) - 1 == step_distances(start, gmap.land_neighbours)[goal] > 2
+    assert step_distances(start, gmap.land_neighbours, 1) == {start: 0} | {
+        n: 1 for n in neighbours(start) if gmap.is_land(n)
+    }
+    assert shortest_path(start, (0, 0), gmap.is_land) is None  # off the map
 
 
 def test_w1_rotated_tile_mirrors_every_offset() -> None:
