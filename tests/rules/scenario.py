@@ -14,7 +14,6 @@ Pieces are written ``"A0 P1"``: kind letter (``A`` alpha, ``P`` pack wolf, ``D``
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import TypeVar
@@ -29,11 +28,8 @@ from domain.wolves import (
     Player,
     Setup,
     State,
-    generate_setup,
     initial_state,
-    legal_actions,
     play,
-    sample_move,
 )
 from domain.wolves import components as box
 from domain.wolves import events as ev
@@ -157,23 +153,3 @@ def run(state: State, *actions: Action) -> tuple[State, list[ev.Event]]:
 def of_type(events: Iterable[ev.Event], kind: type[E]) -> list[E]:
     """The events of one type, in order."""
     return [e for e in events if isinstance(e, kind)]
-
-
-def random_players(n: int, rng: random.Random) -> tuple[Player, ...]:
-    """``n`` seats with distinct random home terrains."""
-    return players(n, tuple(rng.sample(box.TERRAINS, n)))
-
-
-def random_game(n: int, seed: int) -> tuple[State, list[Action], list[State]]:
-    """A random legal game (the self-play of issue #3): start state, actions, states before each."""
-    rng = random.Random(seed)
-    start = initial_state(random_players(n, rng), generate_setup(n, seed))
-    state, actions, before = start, [], []
-    while not state.finished:
-        opts = list(legal_actions(state))
-        mv = None if state.drafting else sample_move(state, rng)
-        action = mv if mv and rng.random() < 0.6 else rng.choice(opts)
-        before.append(state)
-        state, _ = play(state, action)
-        actions.append(action)
-    return start, actions, before

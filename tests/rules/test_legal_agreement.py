@@ -32,15 +32,16 @@ from domain.wolves import (
 )
 from domain.wolves import components as box
 from domain.wolves.rules import fmt
-from tests.rules.scenario import grid_map, random_game, scenario
+from tests.games import random_game
+from tests.rules.scenario import grid_map, scenario
 
 GAMES = [(n, seed) for n in (2, 3, 4, 5) for seed in (1, 2)]
 
 
 @cache
-def games() -> tuple[list[State], ...]:
+def games() -> tuple[tuple[State, ...], ...]:
     """The positions before each action of the random games."""
-    return tuple(random_game(n, seed)[2] for n, seed in GAMES)
+    return tuple(random_game(n, seed).states[:-1] for n, seed in GAMES)
 
 
 def positions(every: int) -> list[State]:

@@ -27,8 +27,9 @@ from domain.wolves import (
 from domain.wolves import components as box
 from domain.wolves import events as ev
 from domain.wolves.evolve import apply
+from tests.games import random_players
 from tests.invariants import check_boards, check_pieces, check_scores, snapshot
-from tests.rules.scenario import grid_map, random_players, scenario
+from tests.rules.scenario import grid_map, scenario
 
 MAX_ACTIONS = 3000
 
