@@ -8,6 +8,7 @@ from api.commands.simulate import simulate_one
 from api.config import Settings
 from api.library import open_library
 from domain.wolves.setup import Options
+from projections.readmodels import ReadModels
 
 DEMO_GAMES = 12
 DEMO_SEED = 2022
@@ -18,8 +19,6 @@ def seed_demo(settings: Settings) -> int:
 
     Returns the number of games seeded; the read models are brought up to date after.
     """
-    from projections.readmodels import ReadModels
-
     with open_library(settings) as library:
         if library.recorder.max_notification_id():
             return 0

@@ -25,7 +25,8 @@ OPTION_COLUMNS = {
 }
 """Each W-12 option and the game column holding it."""
 
-ACTION_TYPES = ("draft", "move", "den", "lair", "howl", "dominate", "pass", "bonus_action")
+ACTION_TYPES = tuple(ev.ACTION_TYPES.values())
+"""Every record action type, one count column each."""
 BREAKDOWN = ("regions", "spread", "speed", "howl", "lairs", "prey", "pack")
 """The parts of a final score, in the order of ``FinalScore``."""
 
