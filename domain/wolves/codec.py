@@ -35,7 +35,7 @@ def event_type(event: ev.Event) -> str:
 
 def event_to_json(event: ev.Event) -> dict[str, Any]:
     """A JSON-able dict of ``event``, with its type name under ``"type"``."""
-    return {"type": event_type(event), **_encode(event)}
+    return {"type": type(event).__name__, **_encode_fields(_encoders(type(event)), event)}
 
 
 def event_from_json(doc: Mapping[str, Any]) -> ev.Event:
@@ -48,17 +48,48 @@ def event_from_json(doc: Mapping[str, Any]) -> ev.Event:
     return _decode(cls, data)
 
 
-def _encode(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple | list):
-        return [_encode(v) for v in value]
-    return value
-
-
 @cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls, vars(ev))
+
+
+Encoder = typing.Callable[[Any], Any] | None
+"""How one field is encoded: None when its value is JSON-able as it is."""
+
+
+@cache
+def _encoders(cls: type) -> tuple[tuple[str, Encoder], ...]:
+    """Each field of the dataclass ``cls`` with its encoder, built once per class."""
+    hints = _hints(cls)
+    return tuple((f.name, _encoder(hints[f.name])) for f in dataclasses.fields(cls))
+
+
+def _encode_fields(parts: tuple[tuple[str, Encoder], ...], value: Any) -> dict[str, Any]:
+    out = {}
+    for name, encode in parts:
+        field_value = getattr(value, name)
+        out[name] = field_value if encode is None else encode(field_value)
+    return out
+
+
+@cache
+def _encoder(hint: Any) -> Encoder:
+    """The encoder of values of type ``hint``: dataclasses as dicts, tuples as lists."""
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return partial(_encode_fields, _encoders(hint))
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        (inner,) = [a for a in args if a is not type(None)]
+        enc = _encoder(inner)
+        return None if enc is None else (lambda value: None if value is None else enc(value))
+    if origin is tuple:
+        items = {_encoder(a) for a in args if a is not Ellipsis}
+        if items == {None}:
+            return list
+        (item,) = items
+        assert item is not None
+        return lambda value: [item(v) for v in value]
+    return None
 
 
 def _decode(hint: Any, value: Any) -> Any:

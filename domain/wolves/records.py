@@ -203,14 +203,17 @@ class StartTileSchema(Base):
 class TileEntry(fields.Field):
     """One entry of ``setup.tiles``: the start tile or a region tile."""
 
+    start_schema = StartTileSchema()
+    region_schema = RegionTileSchema()
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if not isinstance(value, Mapping):
             raise ValidationError("A tile is a JSON object.")
         if value.get("tile") == "start":
-            return ("start", StartTileSchema().load(value)["center"])
+            return ("start", self.start_schema.load(value)["center"])
         if not is_int(value.get("tile")):
             raise ValidationError({"tile": ['A tile is a number 1 to 10 or "start".']})
-        return RegionTileSchema().load(value)
+        return self.region_schema.load(value)
 
 
 class MapHexSchema(Base):
@@ -561,10 +564,120 @@ class ActionField(fields.Field):
         return schema.load(value)
 
 
+class ActionList(fields.Field):
+    """A record's actions: the usual ones read by :func:`quick_action`, the rest by schema."""
+
+    default_error_messages = {"invalid": "Not a valid list."}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Action]:
+        if not isinstance(value, list):
+            raise self.make_error("invalid")
+        actions = []
+        for i, doc in enumerate(value):
+            action = quick_action(doc)
+            if action is None:
+                try:
+                    action = ActionField().deserialize(doc)
+                except ValidationError as err:
+                    raise ValidationError({i: err.messages}) from None
+            actions.append(action)
+        return actions
+
+
+class Unusual(Exception):
+    """An action object :func:`quick_action` leaves to the schemas."""
+
+
+def _hex(value: Any) -> Hex:
+    if type(value) is not list or len(value) != 2:
+        raise Unusual
+    x, y = value
+    if type(x) is not int or type(y) is not int:
+        raise Unusual
+    return (x, y)
+
+
+def _maybe_hex(value: Any) -> Hex | None:
+    return None if value is None else _hex(value)
+
+
+def _choice(value: Any, choices: tuple[str, ...], optional: bool = False) -> Any:
+    if value in choices and type(value) is str or (optional and value is None):
+        return value
+    raise Unusual
+
+
+def _pay(doc: dict[str, Any]) -> Pay:
+    value = doc.get("pay")
+    if value is None:
+        return Pay()
+    if type(value) is not dict:
+        raise Unusual
+    tiles, bonus = value.get("tiles"), value.get("bonus_terrain")
+    if tiles is not None:
+        if type(tiles) is not list or not all(type(t) is int and 0 <= t < SLOTS for t in tiles):
+            raise Unusual
+        tiles = tuple(tiles)
+    if bonus is not None and (type(bonus) is not int or bonus < 0):
+        raise Unusual
+    return Pay(tiles, bonus)
+
+
+def _step(doc: Any) -> WolfStep:
+    if type(doc) is not dict:
+        raise Unusual
+    path = doc.get("path")
+    if path is not None:
+        if type(path) is not list:
+            raise Unusual
+        path = tuple(map(_hex, path))
+    wolf = _choice(doc.get("wolf"), ("alpha", "pack"), optional=True)
+    return WolfStep(_hex(doc["from"]), _hex(doc["to"]), wolf, path, _maybe_hex(doc.get("push_to")))
+
+
+def quick_action(doc: Any) -> Action | None:
+    """The action a well-formed action object describes, read without marshmallow (a record
+    holds hundreds); None for anything unusual, which the schemas then read or reject with
+    their message. It accepts only what the schemas accept and reads it the same way."""
+    if type(doc) is not dict:
+        return None
+    seat = doc.get("player")
+    if type(seat) is not int or seat < 0:
+        return None
+    try:
+        match doc.get("type"):
+            case "draft":
+                return Draft(seat, _hex(doc["hex"]))
+            case "move":
+                moves = doc["moves"]
+                if type(moves) is not list:
+                    return None
+                return Move(seat, tuple(map(_step, moves)), _pay(doc))
+            case "den":
+                track = _choice(doc["track"], box.TRACKS)
+                return BuildDen(seat, _hex(doc["hex"]), track, _pay(doc))
+            case "lair":
+                push_to = _maybe_hex(doc.get("push_to"))
+                return UpgradeLair(seat, _hex(doc["hex"]), _pay(doc), push_to)
+            case "howl":
+                return Howl(seat, _hex(doc["hex"]), _pay(doc))
+            case "dominate":
+                piece = _choice(doc.get("piece"), ("pack", "den"), optional=True)
+                track = _choice(doc.get("track"), box.TRACKS, optional=True)
+                return Dominate(seat, _hex(doc["hex"]), _pay(doc), piece, track)
+            case "bonus_action":
+                return BonusAction(seat)
+            case "pass":
+                return Pass(seat)
+    except (KeyError, Unusual):
+        return None
+    return None
+
+
 def action_from_json(doc: Any, path: str = "") -> Action:
     """The action a record's action object describes (hexes are not checked against a map)."""
     try:
-        return ActionField().deserialize(doc)
+        return quick_action(doc) or ActionField().deserialize(doc)
     except ValidationError as err:
         raise first_error(err.messages, path) from None
 
@@ -645,8 +758,11 @@ class RecordSchema(Base):
     players = fields.List(fields.Nested(PlayerSchema))
     setup = fields.Nested(SetupSchema)
     start = fields.Raw()
-    actions = fields.List(ActionField(), required=True)
+    actions = ActionList(required=True)
     rules = fields.String(allow_none=True, load_default=None)
+
+
+RECORD_SCHEMA = RecordSchema()
 
 
 def join(path: str, key: str | int) -> str:
@@ -734,7 +850,7 @@ def read_record(data: bytes | str | Mapping[str, Any]) -> Record:
 
     doc = parse(data)
     check_header(doc, FORMAT)
-    loaded = load(RecordSchema(), doc)
+    loaded = load(RECORD_SCHEMA, doc)
     meta = loaded["meta"]
     if not isinstance(meta, Mapping):
         raise InvalidRecord("meta", "expected a JSON object of strings")
