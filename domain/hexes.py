@@ -48,6 +48,35 @@ def step_distances(
     return seen
 
 
+def steps_within(
+    start: Hex, goal: Hex, graph: Mapping[Hex, Iterable[Hex]], limit: int
+) -> int | None:
+    """Fewest steps from ``start`` to ``goal`` in ``graph`` if at most ``limit``, else None.
+
+    The search skips hexes whose straight distance to ``goal`` is already too far, so it
+    looks at the few hexes between the two rather than everything within ``limit``.
+
+    >>> line = {(0, 0): [(1, 0)], (1, 0): [(0, 0), (2, 0)], (2, 0): [(1, 0)]}
+    >>> steps_within((0, 0), (2, 0), line, 2), steps_within((0, 0), (2, 0), line, 1)
+    (2, None)
+    """
+    if start == goal:
+        return 0
+    seen = {start}
+    frontier = [start]
+    for steps in range(1, limit + 1):
+        nxt = []
+        for here in frontier:
+            for n in graph.get(here, ()):
+                if n == goal:
+                    return steps
+                if n not in seen and steps + distance(n, goal) <= limit:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    return None
+
+
 def shortest_path(start: Hex, goal: Hex, passable: Callable[[Hex], bool]) -> list[Hex] | None:
     """One shortest path from ``start`` to ``goal`` (both included), or None."""
     came: dict[Hex, Hex | None] = {start: None}

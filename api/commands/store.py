@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import sys
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +21,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from api.library import open_library
-from domain.store import UnknownGame
+from domain.store import GameLibrary, UnknownGame
+from domain.store.uploads import PreparedGame, prepare_record
 from domain.wolves.records import InvalidRecord, canonical_json
 from domain.wolves.replay import RecordError
 
@@ -70,9 +75,60 @@ def error_json(exc: Exception) -> dict[str, Any]:
     return {"error": "unreadable", "message": str(exc)}
 
 
+def read(source: Source) -> bytes | dict[str, Any]:
+    """A source's bytes, or the error reading it as JSON."""
+    try:
+        return source.read()
+    except OSError as exc:
+        return error_json(exc)
+
+
+def checked(data: bytes | dict[str, Any]) -> PreparedGame | dict[str, Any]:
+    """A record made ready for the store, or its error as JSON (an error read passes)."""
+    if isinstance(data, dict):
+        return data
+    try:
+        return prepare_record(data)
+    except (InvalidRecord, RecordError) as exc:
+        return error_json(exc)
+
+
+def checked_records(
+    todo: Iterable[Source], jobs: int
+) -> Iterator[tuple[Source, PreparedGame | dict[str, Any]]]:
+    """Each source with its prepared game or error, in order; ``jobs`` processes check them,
+    a bounded number of records ahead of the one being stored."""
+    if jobs <= 1:
+        yield from ((source, checked(read(source))) for source in todo)
+        return
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["domain.store.uploads"])
+    ahead: deque[tuple[Source, Future[PreparedGame | dict[str, Any]]]] = deque()
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        try:
+            for source in todo:
+                ahead.append((source, pool.submit(checked, read(source))))
+                if len(ahead) >= 4 * jobs:
+                    source, pending = ahead.popleft()
+                    yield source, pending.result()
+            for source, pending in ahead:
+                yield source, pending.result()
+        finally:
+            pool.shutdown(cancel_futures=True)
+
+
+def store_checked(library: GameLibrary, game: PreparedGame) -> bool:
+    """Store a prepared game unless it is stored already; True when it was new."""
+    return not library.exists(game.game_id) and library.add(game).created
+
+
 @click.command("import")
 @click.argument("paths", nargs=-1, required=True)
-def import_records(paths: tuple[str, ...]) -> None:
+@click.option(
+    "--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="CPUs",
+    help="Processes checking records with the rules engine while this one stores them.",
+)  # fmt: skip
+def import_records(paths: tuple[str, ...], jobs: int) -> None:
     """Store game records: files, folders (their *.json, recursively) or - for stdin.
 
     Games already stored are skipped and counted; a bad file is reported with its error
@@ -92,18 +148,18 @@ def import_records(paths: tuple[str, ...]) -> None:
         raise click.ClickException(f"the store does not answer: {exc}") from exc
     with library, progress:
         task = progress.add_task("importing", total=len(todo))
-        for done, source in enumerate(todo):
-            try:
-                result = library.upload(source.read())
-            except PersistenceError as exc:
-                store_error = exc
-                tally.not_attempted = len(todo) - done
-                break
-            except (InvalidRecord, RecordError, OSError) as exc:  # report it and go on
+        for done, (source, game) in enumerate(checked_records(todo, min(jobs, len(todo)))):
+            if isinstance(game, dict):  # report it and go on
                 tally.failed.append(source.label)
-                out.print(f"{escape(source.label)}: {escape(json.dumps(error_json(exc)))}")
+                out.print(f"{escape(source.label)}: {escape(json.dumps(game))}")
             else:
-                if result.created:
+                try:
+                    created = store_checked(library, game)
+                except PersistenceError as exc:
+                    store_error = exc
+                    tally.not_attempted = len(todo) - done
+                    break
+                if created:
                     tally.imported += 1
                 else:
                     tally.duplicates += 1

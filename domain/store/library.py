@@ -24,13 +24,13 @@ from eventsourcing.utils import Environment, EnvType
 
 from domain.store.backend import StoreConfig, prepare_store, store_env
 from domain.store.game import Game, check_visibility, clean_tags, game_id_for, record_digest
+from domain.store.uploads import PreparedGame, canonical_record, prepare
 from domain.wolves import codec
-from domain.wolves import components as box
 from domain.wolves.events import Event
 from domain.wolves.evolve import apply
 from domain.wolves.positions import to_position
-from domain.wolves.records import Record, read_record, write_record
-from domain.wolves.replay import initial, replay
+from domain.wolves.records import Record, read_record
+from domain.wolves.replay import initial
 from domain.wolves.state import State
 
 log = logging.getLogger(__name__)
@@ -127,36 +127,21 @@ class GameLibrary(Application):
         left as it is and its id returned with ``created=False``.
         """
         check_visibility(visibility)
-        tags = clean_tags(tags)
-        rec = record if isinstance(record, Record) else read_record(record)
-        canonical = write_record(rec)
-        digest = record_digest(canonical)
-        game_id = game_id_for(digest)
+        rec, canonical = canonical_record(record)
+        game_id = game_id_for(record_digest(canonical))
         if self.exists(game_id):
             return UploadResult(game_id, created=False)
-        played = replay(rec)
-        if title is None:
-            title = rec.meta.get("title")
-        game = Game(
-            digest=digest,
-            record=canonical.decode("utf-8"),
-            uploaded_by=uploaded_by,
-            title=(title or "").strip() or None,
-            tags=list(tags),
-            visibility=visibility,
-            rules_version=box.RULES_VERSION,
-            actions=len(rec.actions),
-        )
-        for step, caused in enumerate(played.steps):
-            for domain_event in caused:
-                doc = codec.event_to_json(domain_event)
-                game.happened(step, doc.pop("type"), doc)
+        return self.add(prepare(rec, canonical, uploaded_by, title, tags, visibility))
+
+    def add(self, game: PreparedGame) -> UploadResult:
+        """Save a prepared game in one transaction (``created=False`` if it is stored)."""
+        aggregate = game.aggregate()
         try:
-            self.save(game)
+            self.save(aggregate)
         except IntegrityError:  # stored meanwhile by a concurrent upload
-            return UploadResult(game_id, created=False)
-        self._snapshot(game)
-        return UploadResult(game_id, created=True)
+            return UploadResult(game.game_id, created=False)
+        self._snapshot(aggregate)
+        return UploadResult(game.game_id, created=True)
 
     def retitle(self, game_id: UUID, title: str | None) -> None:
         """Change a game's title (None or blank: no title)."""

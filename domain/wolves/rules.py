@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from domain.hexes import Hex, distance, is_path
+from domain.hexes import Hex, distance, is_path, steps_within
 from domain.wolves import components as box
 from domain.wolves import events as ev
 from domain.wolves.actions import (
@@ -306,8 +306,7 @@ def _check_reach(
                 "W-6.1", f"the path to {fmt(dst)} takes {len(full) - 1} steps, speed is {speed}"
             )
         return
-    steps = gmap.steps_from(src, speed).get(dst)
-    if steps is None:
+    if steps_within(src, dst, gmap.land_neighbours, speed) is None:
         far = gmap.steps_from(src).get(dst)
         need = "no land path" if far is None else f"{far} steps"
         raise IllegalAction(
@@ -465,10 +464,12 @@ _HANDLERS: dict[type, Callable[[State, object, Emit], None]] = {
 def hunts(state: State, seat: int) -> list[tuple[Hex, str]]:
     """Prey stacks a seat hunts now: 3+ of its wolf hexes adjacent, type not held (W-6.7)."""
     held = state.boards[seat].prey
+    if len(held) >= len(box.PREY_TYPES):
+        return []
     neighbours = state.table.map.land_neighbours
     pieces = state.pieces
-    found = []
-    for h, (kind, _) in sorted(state.prey.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    surrounded = []
+    for h, (kind, _) in state.prey.items():
         if kind in held:
             continue
         around = 0
@@ -478,8 +479,11 @@ def hunts(state: State, seat: int) -> list[tuple[Hex, str]]:
                     around += 1
                     break
         if around >= 3:
+            surrounded.append((h, kind))
+    found: list[tuple[Hex, str]] = []
+    for h, kind in sorted(surrounded, key=lambda hk: (hk[0][1], hk[0][0])):
+        if all(kind != k for _, k in found):
             found.append((h, kind))
-            held = (*held, kind)
     return found
 
 

@@ -1,9 +1,12 @@
 """Store suite: importing games into PostgreSQL, and ``state_at`` on both backends.
 
-- ``import_events_per_s``: ``GameLibrary.upload`` of 1,000 self-played 4-player records
-  (read, replayed by the engine, saved in one transaction each) into an empty database;
-  ``ratio_to_plain_save`` compares it with saving the same games as pre-built aggregates
-  (no reading, no rules), ``ratio_to_copy`` with a raw psycopg ``COPY`` of the same rows.
+- ``import_events_per_s``: ``howl import``'s path for 1,000 self-played 4-player records
+  into empty tables: records read and replayed by the engine in one process per CPU while
+  the main one saves each game in one transaction. ``ratio_to_plain_save`` compares it
+  with saving the same games as pre-built aggregates (no reading, no rules) one by one,
+  ``ratio_to_copy`` with a raw psycopg ``COPY`` of the same rows.
+- ``upload_events_per_s``: the same records through ``GameLibrary.upload`` one by one in
+  one process (what the API does per request), with its ratio to the plain save.
 - ``state_at_ms``: ``state_at`` on random steps of stored 5-player games, p50 and p95 on
   SQLite and on PostgreSQL; ``first`` is the first read of each game (its per-step states
   are folded then), the rest are cached.
@@ -15,18 +18,16 @@ import os
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
 from common import percentile, progress, report, self_played
 from throwaway_pg import bench_database
 
+from api.commands.store import Source, checked_records, store_checked
 from domain.store import GameLibrary, StoreConfig
-from domain.store.game import Game, game_id_for, record_digest
-from domain.wolves import codec
-from domain.wolves.components import RULES_VERSION
-from domain.wolves.records import read_record, write_record
-from domain.wolves.replay import replay
+from domain.store.uploads import prepare_record
 
 GAMES = int(os.environ.get("HOWL_BENCH_STORE_GAMES", "1000"))
 STATE_GAMES = 20
@@ -34,47 +35,36 @@ STATE_READS = 400
 SEED = 11
 
 
-def _aggregate(data: bytes) -> Game:
-    """The game aggregate an upload would save, built outside any timing."""
-    record = read_record(data)
-    canonical = write_record(record)
-    game = Game(
-        digest=record_digest(canonical), record=canonical.decode(), uploaded_by=None,
-        title=None, tags=[], visibility="public", rules_version=RULES_VERSION,
-        actions=len(record.actions),
-    )  # fmt: skip
-    for step, caused in enumerate(replay(record).steps):
-        for event in caused:
-            doc = codec.event_to_json(event)
-            game.happened(step, doc.pop("type"), doc)
-    assert game.id == game_id_for(game.digest)
-    return game
+def _save_all(library: GameLibrary, store: Callable[[], object]) -> tuple[float, int]:
+    """Seconds ``store`` takes and the events it left in ``library``."""
+    started = time.perf_counter()
+    store()
+    return time.perf_counter() - started, library.recorder.max_notification_id() or 0
 
 
 def bench_import(url: str, files: list[Path]) -> None:
-    """Uploads against plain saves and a raw COPY of the same rows."""
+    """``howl import``'s path and sequential uploads against plain saves and a raw COPY."""
     blobs = [f.read_bytes() for f in files]
-    progress(f"store: uploading {len(blobs)} games")
-    with GameLibrary.open(url) as library:
-        started = time.perf_counter()
-        for data in blobs:
-            library.upload(data)
-        upload_s = time.perf_counter() - started
-        events = library.recorder.max_notification_id() or 0
-    progress("store: building the same games as aggregates")
-    games = [_aggregate(data) for data in blobs]
-    progress("store: saving pre-built aggregates")
+    jobs = os.cpu_count() or 1
+    progress(f"store: importing {len(blobs)} games ({jobs} checking processes)")
+    with GameLibrary.open(StoreConfig(url, schema="imported")) as library:
+        todo = [Source(str(f), f.read_bytes) for f in files]
+        import_s, events = _save_all(library, lambda: [
+            store_checked(library, game) for _, game in checked_records(todo, jobs)
+        ])  # fmt: skip
+    progress(f"store: uploading {len(blobs)} games one by one")
+    with GameLibrary.open(StoreConfig(url, schema="uploaded")) as library:
+        upload_s, _ = _save_all(library, lambda: [library.upload(data) for data in blobs])
+    progress("store: saving the same games as pre-built aggregates")
+    games = [prepare_record(data).aggregate() for data in blobs]
     with GameLibrary.open(StoreConfig(url, schema="plain")) as plain:
-        started = time.perf_counter()
-        for game in games:
-            plain.save(game)
-        plain_s = time.perf_counter() - started
+        plain_s, _ = _save_all(plain, lambda: [plain.save(game) for game in games])
     progress("store: COPY of the same rows")
     with psycopg.connect(url) as conn:
         rows = conn.execute(
-            "SELECT originator_id, originator_version, topic, state FROM games_events"
+            "SELECT originator_id, originator_version, topic, state FROM imported.games_events"
         ).fetchall()
-        conn.execute("CREATE TABLE copied (LIKE games_events INCLUDING ALL)")
+        conn.execute("CREATE TABLE copied (LIKE imported.games_events INCLUDING ALL)")
         started = time.perf_counter()
         with conn.cursor().copy(
             "COPY copied (originator_id, originator_version, topic, state) FROM STDIN"
@@ -84,10 +74,15 @@ def bench_import(url: str, files: list[Path]) -> None:
         conn.commit()
         copy_s = time.perf_counter() - started
     report(
-        "store", "import_events_per_s", events / upload_s, "1/s", games=len(blobs),
-        events=events, baseline=round(events / plain_s), ratio_to_plain_save=round(
-            plain_s / upload_s, 3), copy_events_per_s=round(len(rows) / copy_s),
-        ratio_to_copy=round(copy_s / upload_s, 4), target_ratio_to_plain_save=0.5,
+        "store", "import_events_per_s", events / import_s, "1/s", games=len(blobs),
+        events=events, jobs=jobs, baseline=round(events / plain_s),
+        ratio_to_plain_save=round(plain_s / import_s, 3),
+        copy_events_per_s=round(len(rows) / copy_s), ratio_to_copy=round(copy_s / import_s, 4),
+        target_ratio_to_plain_save=0.5,
+    )  # fmt: skip
+    report(
+        "store", "upload_events_per_s", events / upload_s, "1/s", games=len(blobs),
+        ratio_to_plain_save=round(plain_s / upload_s, 3),
     )  # fmt: skip
 
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from domain.hexes import distance, is_path, neighbours, shortest_path, step_distances
+from domain.hexes import distance, is_path, neighbours, shortest_path, step_distances, steps_within
 from domain.wolves import components as box
 from domain.wolves import generate_setup
 from domain.wolves.maps import build_map, tile_hexes
@@ -53,6 +53,18 @@ def test_w1_shortest_paths_go_around_impassable_hexes() -> None:
         n: 1 for n in neighbours(start) if gmap.is_land(n)
     }
     assert shortest_path(start, (0, 0), gmap.is_land) is None  # off the map
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_w1_steps_within_agrees_with_the_full_search(players: int) -> None:
+    gmap = build_map(generate_setup(players, seed=players))
+    land = sorted(gmap.land_neighbours)
+    for start in land[::7]:
+        full = step_distances(start, gmap.land_neighbours)
+        for goal in land[::3]:
+            for limit in range(6):
+                want = full[goal] if full.get(goal, limit + 1) <= limit else None
+                assert steps_within(start, goal, gmap.land_neighbours, limit) == want
 
 
 def test_w1_rotated_tile_mirrors_every_offset() -> None:
