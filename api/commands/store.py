@@ -9,6 +9,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,9 +147,10 @@ def import_records(paths: tuple[str, ...], jobs: int) -> None:
         library = open_library()
     except PersistenceError as exc:
         raise click.ClickException(f"the store does not answer: {exc}") from exc
-    with library, progress:
+    checking = closing(checked_records(todo, min(jobs, len(todo))))
+    with library, progress, checking as checked:
         task = progress.add_task("importing", total=len(todo))
-        for done, (source, game) in enumerate(checked_records(todo, min(jobs, len(todo)))):
+        for done, (source, game) in enumerate(checked):
             if isinstance(game, dict):  # report it and go on
                 tally.failed.append(source.label)
                 out.print(f"{escape(source.label)}: {escape(json.dumps(game))}")

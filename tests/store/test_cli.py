@@ -34,9 +34,11 @@ def howl(env: dict[str, str], *args: str, stdin: bytes = b"") -> subprocess.Comp
     )
 
 
+@pytest.mark.parametrize("jobs", ["1", "3"])
 def test_import_a_folder_with_good_duplicate_and_bad_files(
-    tmp_path: Path, env: dict[str, str]
+    tmp_path: Path, env: dict[str, str], jobs: str
 ) -> None:
+    """In one process, or with records checked by three worker processes."""
     games = [record_bytes(2, seed=401), record_bytes(3, seed=402), record_bytes(2, seed=403)]
     (tmp_path / "sub" / "deeper").mkdir(parents=True)
     (tmp_path / "a.json").write_bytes(games[0])
@@ -49,7 +51,7 @@ def test_import_a_folder_with_good_duplicate_and_bad_files(
     (tmp_path / "broken.json").write_text('{"format": "howl.game", ')
     (tmp_path / "notes.txt").write_text("not a record")
 
-    first = howl(env, "import", str(tmp_path))
+    first = howl(env, "import", "--jobs", jobs, str(tmp_path))
 
     out = first.stdout.decode()
     assert first.returncode == 1, first.stderr.decode()
@@ -62,7 +64,7 @@ def test_import_a_folder_with_good_duplicate_and_bad_files(
     assert errors[str(tmp_path / "sub" / "illegal.json")]["error"] == "illegal_action"
     assert errors[str(tmp_path / "sub" / "illegal.json")]["index"] == 20
 
-    again = howl(env, "import", str(tmp_path / "a.json"), str(tmp_path / "sub"))
+    again = howl(env, "import", "--jobs", jobs, str(tmp_path / "a.json"), str(tmp_path / "sub"))
     assert again.returncode == 1
     assert again.stdout.decode().splitlines()[-1] == "imported 0, duplicates 4, failed 1 (5 files)"
 
