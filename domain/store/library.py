@@ -206,8 +206,8 @@ class GameLibrary(Application):
             for e in stored
             if isinstance(e, Game.Happened)
         ]
-        if not found and not self.exists(game_id):
-            raise UnknownGame(game_id)
+        if not found:
+            self._uploaded(game_id)  # raises for no game
         return found
 
     def state_at(self, game_id: UUID, step: int | None = None) -> State:
@@ -234,9 +234,12 @@ class GameLibrary(Application):
 
     def _game(self, game_id: UUID) -> Game:
         try:
-            return self.repository.get(game_id)
+            game = self.repository.get(game_id)
         except AggregateNotFoundError:
             raise UnknownGame(game_id) from None
+        if not isinstance(game, Game):  # another stream, such as a branch
+            raise UnknownGame(game_id)
+        return game
 
     def _snapshot(self, game: Game) -> None:
         """Snapshot a just-saved game, so reading its metadata skips its domain events."""
@@ -248,11 +251,9 @@ class GameLibrary(Application):
 
     def _uploaded(self, game_id: UUID) -> Game.Uploaded:
         first = list(self.events.get(game_id, lte=Game.INITIAL_VERSION))
-        if not first:
+        if not first or not isinstance(first[0], Game.Uploaded):
             raise UnknownGame(game_id)
-        uploaded = first[0]
-        assert isinstance(uploaded, Game.Uploaded)
-        return uploaded
+        return first[0]
 
     def _states_of(self, game_id: UUID) -> list[State]:
         with self._states_lock:

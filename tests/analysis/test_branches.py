@@ -95,6 +95,9 @@ def test_saving_a_branch_twice_stores_it_once_and_bad_branches_store_nothing(lib
     with pytest.raises(UnknownGame):
         branch_info(library, parent)  # a game is no branch
     assert isinstance(library.repository.get(first), Branch)
+    for read in (library.info, library.record, library.state_at, library.game_events):
+        with pytest.raises(UnknownGame):
+            read(first)  # and a branch no game
 
 
 def test_what_if_compares_the_branch_with_the_original():

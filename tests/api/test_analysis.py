@@ -104,6 +104,8 @@ def test_a_branch_is_stored_compared_and_replayed(fresh_server: Callable[..., Se
     unknown = server.client.get(f"/api/branches/{uuid.uuid4()}")
     assert (unknown.status, unknown.json["title"]) == (404, "Unknown branch")
     assert server.client.get(f"/api/branches/{game_id}").status == 404  # a game is no branch
+    for part in ("", "/record", "/events", "/states/0", "/timeline"):  # and a branch no game
+        assert server.client.get(f"/api/games/{branch['branch_id']}{part}").status == 404
 
 
 def test_a_bad_branch_is_refused_and_stores_nothing(fresh_server: Callable[..., Server]) -> None:
