@@ -6,7 +6,7 @@ from __future__ import annotations
 from urllib.parse import unquote
 
 from dash import Dash, Input, Output, State, dcc, html
-from flask import Flask
+from flask import Flask, current_app, request
 
 from dashboard.pages import library, player, replay, statistics
 
@@ -31,6 +31,19 @@ def render_page(pathname: str | None, search: str | None = None) -> html.Div:
     if head == "player" and rest:
         return player.layout(unquote(rest))
     return not_found_page(path)
+
+
+CALLBACKS = "/_dash-update-component"
+UPLOAD_ROOM = 3
+"""Callback requests may be this many times the upload limit: an uploaded file arrives
+base64-encoded inside JSON, and the library page itself says when it is too big."""
+
+
+def room_for_uploads() -> None:
+    """Let dashboard callbacks carry an upload that is over the limit, so it can be told."""
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if request.path == CALLBACKS and limit is not None:
+        request.max_content_length = UPLOAD_ROOM * limit + 2**16
 
 
 def create_dash(server: Flask) -> Dash:
@@ -62,4 +75,5 @@ def create_dash(server: Flask) -> Dash:
     )
     for page in (library, replay, statistics, player):
         page.register(app)
+    server.before_request(room_for_uploads)
     return app

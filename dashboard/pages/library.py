@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import quote
 
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
+from flask import current_app
 
 from dashboard import data
 from dashboard.palette import TERRAIN_COLORS, player_color
@@ -176,6 +177,13 @@ def upload(contents: str | None, filename: str | None) -> tuple[Any, Any]:
     except (binascii.Error, ValueError) as err:
         unreadable = ValueError(f"{filename or 'the file'} could not be read ({err})")
         return upload_error(unreadable), no_update
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if limit is not None and len(raw) > limit:
+        too_big = ValueError(
+            f"{filename or 'the file'} is {len(raw):,} bytes; records up to {limit:,} bytes "
+            "are accepted (HOWL_MAX_UPLOAD_BYTES)"
+        )
+        return upload_error(too_big), no_update
     try:
         result = data.library().upload(raw, uploaded_by=data.UPLOADER)
     except (RecordError, InvalidRecord) as err:

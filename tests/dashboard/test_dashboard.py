@@ -150,6 +150,24 @@ def test_illegal_and_invalid_records_show_the_engine_error(
     expect(page.get_by_text("No games yet.")).to_be_visible()
 
 
+def test_a_record_over_the_upload_limit_is_refused_with_a_message(
+    page: Page, live_server_factory: Callable[..., LiveServer]
+) -> None:
+    server = live_server_factory(max_upload_bytes=40_000)
+    doc = json.loads(FIVE.read_text())
+    doc["meta"] = {"notes": "a long story " * 4_000}
+    big = json.dumps(doc).encode()
+    assert 40_000 < len(big) < 3 * 40_000
+    page.goto(server.url + "/")
+    page.set_input_files(
+        "#library-upload input[type=file]",
+        {"name": "big.json", "mimeType": "application/json", "buffer": big},
+    )
+    shown = page.locator(".upload-error")
+    expect(shown).to_contain_text(f"big.json is {len(big):,} bytes; records up to 40,000 bytes")
+    expect(page.get_by_text("No games yet.")).to_be_visible()
+
+
 def test_library_statistics_and_player_pages(
     page: Page, live_server: LiveServer, screenshot: Shot
 ) -> None:
