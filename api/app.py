@@ -7,11 +7,13 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from werkzeug.wrappers import Response
 
 from api import docs
+from api.caching import CachedAnswers
 from api.config import Settings
 from api.openapi import create_api
 from api.problems import PROBLEM_JSON, Problem, problem
 from api.routes import branches, games, meta, stats
 from api.services import SERVICES_KEY, Services, services
+from api.uploads import SizedBodies
 from dashboard.app import create_dash
 from domain.store import UnknownGame
 from projections import db
@@ -58,11 +60,11 @@ def start_analysis() -> None:
     services().ensure_worker()
 
 
-def create_app(settings: Settings | None = None) -> Flask:
+def create_app(settings: Settings | None = None, analysis_worker: bool = True) -> Flask:
     """Build the Howl web app (API and dashboard) for ``settings`` (default: from the environment).
 
-    The store is opened and the analysis worker started (``HOWL_ANALYSIS``) on first use,
-    not here.
+    The store is opened and, with ``analysis_worker``, the analysis worker started
+    (``HOWL_ANALYSIS``) on first use, not here.
 
     >>> app = create_app(Settings("sqlite:///:memory:"))
     >>> app.test_client().get("/api/health").json["backend"]
@@ -72,7 +74,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     db.backend_of(settings.database_url)  # fail fast on an unsupported URL
     app = Flask("howl")
     app.extensions[SETTINGS_KEY] = settings
-    app.extensions[SERVICES_KEY] = Services(settings)
+    app.extensions[SERVICES_KEY] = svc = Services(settings, analysis_worker)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes
     app.json.sort_keys = False
     api = create_api(app)  # its HTTPException handler answers every error as a problem
@@ -83,4 +85,6 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(docs.bp)
     app.register_blueprint(bp)
     create_dash(app)
+    sized = SizedBodies(app.wsgi_app, settings.max_upload_bytes)
+    app.wsgi_app = CachedAnswers(sized, svc.bodies)  # type: ignore[method-assign]
     return app

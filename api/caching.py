@@ -4,26 +4,30 @@ cache of rendered bodies.
 A game's id is a function of its record's SHA-256 and a game never changes after upload, so
 the ETag of an immutable answer (record, events, states, timeline) is computed from the id,
 the endpoint and its parameters, the rules version and Howl's version — before touching the
-store. A matching ``If-None-Match`` is answered 304 at once.
+store. A matching ``If-None-Match`` is answered 304 at once. Once a process has answered a
+path, :class:`CachedAnswers` answers it again straight from the cache, without Flask.
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
-import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
-from datetime import date, datetime
-from typing import Any
-from uuid import UUID
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
+import orjson
 from flask import request
+from werkzeug.http import parse_accept_header, parse_etags
 from werkzeug.wrappers import Response
 
 from api import __version__
 from domain.wolves.components import RULES_VERSION
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 """Cache-Control of answers that never change."""
@@ -47,18 +51,18 @@ def etag_of(*parts: object) -> str:
 
 
 def _default(value: Any) -> Any:
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    if isinstance(value, UUID):
-        return str(value)
-    if isinstance(value, tuple | set | frozenset):
+    if isinstance(value, set | frozenset):
         return list(value)
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 def dumps(data: Any) -> bytes:
-    """Compact UTF-8 JSON; dates and date-times in ISO 8601, UUIDs as text."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=_default).encode()
+    """Compact UTF-8 JSON (orjson); dates and date-times in ISO 8601, UUIDs as text.
+
+    >>> dumps({"tags": ("a",), 7: None})
+    b'{"tags":["a"],"7":null}'
+    """
+    return orjson.dumps(data, default=_default, option=orjson.OPT_NON_STR_KEYS)
 
 
 def json_response(data: Any, status: int = 200, cache_control: str = NO_CACHE) -> Response:
@@ -81,60 +85,143 @@ def tagged(body: bytes | None, etag: str, cache_control: str, mimetype: str) -> 
     return response
 
 
-class BodyCache:
-    """Rendered bodies by ETag, least recently used dropped beyond ``budget`` bytes."""
+@lru_cache(maxsize=256)
+def accepts_gzip(accept_encoding: str | None) -> bool:
+    """Whether a request's ``Accept-Encoding`` lets its answer be gzip-coded.
 
-    def __init__(self, budget: int = 64 * 1024 * 1024) -> None:
+    >>> accepts_gzip("gzip, br"), accepts_gzip("br;q=1, gzip;q=0"), accepts_gzip(None)
+    (True, False, False)
+    """
+    return parse_accept_header(accept_encoding)["gzip"] > 0
+
+
+RequestKey = tuple[str, str, bool]
+"""A GET request as far as an immutable answer depends on it: path, query, gzip coding."""
+
+
+def request_key(environ: WSGIEnvironment) -> RequestKey:
+    """The :data:`RequestKey` of a request."""
+    gzipped = accepts_gzip(environ.get("HTTP_ACCEPT_ENCODING"))
+    return environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", ""), gzipped
+
+
+def immutable_headers(
+    tag: str, gzipped: bool, mimetype: str | None = None, length: int = 0
+) -> list[tuple[str, str]]:
+    """The headers of an immutable answer tagged ``tag``: of a 304 when ``mimetype`` is None."""
+    headers = [("ETag", f'"{tag}"'), ("Cache-Control", IMMUTABLE), ("Vary", "Accept-Encoding")]
+    if mimetype is None:
+        return headers
+    coding = [("Content-Encoding", "gzip")] if gzipped else []
+    return [("Content-Type", mimetype), ("Content-Length", str(length)), *coding, *headers]
+
+
+class BodyCache:
+    """Rendered bodies by ETag, least recently used dropped beyond ``budget`` bytes; and the
+    ETag and media type answering each request answered so far (the last ``requests``)."""
+
+    def __init__(self, budget: int = 64 * 1024 * 1024, requests: int = 65536) -> None:
         self.budget = budget
+        self.requests = requests
         self._bodies: OrderedDict[str, bytes] = OrderedDict()
+        self._answers: OrderedDict[RequestKey, tuple[str, str]] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
 
-    def get_or_render(self, etag: str, render: Callable[[], bytes]) -> bytes:
-        """The body cached for ``etag``, else ``render()`` (then cached if small enough)."""
+    def get(self, tag: str) -> bytes | None:
+        """The body cached for ``tag``, if any."""
         with self._lock:
-            body = self._bodies.get(etag)
+            body = self._bodies.get(tag)
             if body is not None:
-                self._bodies.move_to_end(etag)
-                return body
+                self._bodies.move_to_end(tag)
+            return body
+
+    def get_or_render(self, tag: str, render: Callable[[], bytes]) -> bytes:
+        """The body cached for ``tag``, else ``render()`` (then cached if small enough)."""
+        body = self.get(tag)
+        if body is not None:
+            return body
         body = render()
         if len(body) <= self.budget // 8:
             with self._lock:
-                if etag not in self._bodies:
-                    self._bodies[etag] = body
+                if tag not in self._bodies:
+                    self._bodies[tag] = body
                     self._size += len(body)
                 while self._size > self.budget:
                     _, dropped = self._bodies.popitem(last=False)
                     self._size -= len(dropped)
         return body
 
+    def remember(self, key: RequestKey, tag: str, mimetype: str) -> None:
+        """Remember that the request ``key`` is answered by the body tagged ``tag``."""
+        with self._lock:
+            self._answers[key] = tag, mimetype
+            self._answers.move_to_end(key)
+            if len(self._answers) > self.requests:
+                self._answers.popitem(last=False)
+
+    def answer(self, key: RequestKey) -> tuple[str, str] | None:
+        """The tag and media type answering the request ``key``, if remembered."""
+        with self._lock:
+            return self._answers.get(key)
+
+
+class CachedAnswers:
+    """WSGI middleware: a GET of an immutable answer the process has given before (same path,
+    query and coding; see :func:`immutable_json`) is answered from the :class:`BodyCache`,
+    or 304, without Flask. Anything else goes on to ``app``."""
+
+    def __init__(self, app: WSGIApplication, cache: BodyCache) -> None:
+        self.app = app
+        self.cache = cache
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if environ["REQUEST_METHOD"] == "GET":
+            key = request_key(environ)
+            answer = self.cache.answer(key)
+            if answer is not None:
+                tag, mimetype = answer
+                if parse_etags(environ.get("HTTP_IF_NONE_MATCH")).contains_weak(tag):
+                    start_response("304 NOT MODIFIED", immutable_headers(tag, key[2]))
+                    return []
+                body = self.cache.get(tag)
+                if body is not None:
+                    headers = immutable_headers(tag, key[2], mimetype, len(body))
+                    start_response("200 OK", headers)
+                    return [body]
+        return self.app(environ, start_response)
+
 
 def immutable_json(
-    cache: BodyCache, render: Callable[[], Any], *parts: object, mimetype: str = "application/json"
+    cache: BodyCache,
+    render: Callable[[], Any],
+    *parts: object,
+    mimetype: str = "application/json",
+    by_path: bool = True,
 ) -> Response:
     """An immutable answer named by ``parts``: 304 if the client has it, else the cached or
     freshly rendered body, gzip-coded when the client accepts that (each coding has its own
-    ETag). ``render`` returns JSON-able data, or bytes as they are."""
+    ETag). ``render`` returns JSON-able data, or bytes as they are. ``by_path``: the request's
+    path and query alone name the answer (``parts`` come from them), so
+    :class:`CachedAnswers` may give it again."""
     etag = etag_of(*parts)
-    gzipped = request.accept_encodings["gzip"] > 0
+    key = request_key(request.environ)
+    gzipped = key[2]
     tag = f"{etag}-gzip" if gzipped else etag
     if not_modified(tag):
-        response = tagged(None, tag, IMMUTABLE, mimetype)
-    else:
+        return Response(None, 304, immutable_headers(tag, gzipped))
 
-        def identity() -> bytes:
-            data = render()
-            return data if isinstance(data, bytes) else dumps(data)
+    def identity() -> bytes:
+        data = render()
+        return data if isinstance(data, bytes) else dumps(data)
 
-        def coded() -> bytes:
-            return gzip.compress(cache.get_or_render(etag, identity), GZIP_LEVEL, mtime=0)
+    def coded() -> bytes:
+        return gzip.compress(cache.get_or_render(etag, identity), GZIP_LEVEL, mtime=0)
 
-        response = tagged(cache.get_or_render(tag, coded if gzipped else identity), tag,
-                          IMMUTABLE, mimetype)  # fmt: skip
-        if gzipped:
-            response.headers["Content-Encoding"] = "gzip"
-    response.vary.add("Accept-Encoding")
-    return response
+    body = cache.get_or_render(tag, coded if gzipped else identity)
+    if by_path:
+        cache.remember(key, tag, mimetype)
+    return Response(body, 200, immutable_headers(tag, gzipped, mimetype, len(body)))
 
 
 def revalidated_json(data: Any, *parts: object) -> Response:

@@ -74,7 +74,7 @@ class Settings:
     api_tokens: Mapping[str, str] = field(default_factory=dict, hash=False)
     max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES
     workers: int = 1
-    threads: int = 8
+    threads: int = 4
     database_schema: str = "public"
     db_pool_size: int = 5
     db_max_overflow: int = 10
@@ -82,7 +82,7 @@ class Settings:
     max_actions: int = DEFAULT_MAX_ACTIONS
     cached_games: int = 128
     analysis: bool = True
-    """Review uploaded games in a background thread of each serving process."""
+    """Review uploaded games in the background (``howl serve``: a process; ``--dev``: a thread)."""
     analysis_playouts: int = 6
     analysis_candidates: int = 3
     analysis_processes: int = 0

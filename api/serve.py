@@ -1,48 +1,90 @@
-"""``howl serve``: run the API and dashboard with waitress, or Flask's dev server."""
+"""``howl serve``: run the API and dashboard with granian, or Flask's dev server."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
+import multiprocessing
 import os
 import signal
-import socket
-import sys
+import time
 from dataclasses import replace
+from functools import partial
+from typing import NoReturn
 
 import click
-import waitress
-from flask import Flask
+from granian import Granian
+from granian.constants import Interfaces
 
 from api.app import create_app
 from api.config import Settings
 from api.demo import seed_demo
+from api.library import analyses_url, store_config
+from api.services import runs_analysis
+from projections import db
+from projections.analysis_worker import start_worker
+
+STOP_SECONDS = 30
+"""How long a worker may take to finish its requests when stopping before it is killed."""
+ANALYSIS_NICENESS = 10
+"""How much lower the reviews' CPU priority is than the API's."""
 
 
-def serve_production(app: Flask, settings: Settings) -> None:
-    """Serve ``app`` with waitress: ``settings.threads`` threads in each of ``settings.workers``
-    processes, all accepting on one listening socket."""
-    if settings.workers == 1:
-        waitress.serve(app, host=settings.host, port=settings.port, threads=settings.threads)
-        return
-    listener = socket.create_server((settings.host, settings.port), backlog=1024)
-    children = []
-    for _ in range(settings.workers):
-        pid = os.fork()
-        if pid == 0:  # a worker: serve until terminated
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            waitress.serve(app, sockets=[listener], threads=settings.threads)
-            os._exit(0)
-        children.append(pid)
-    listener.close()
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # run the cleanup below
+def _log_to_stderr() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+
+def run_analysis(settings: Settings) -> None:
+    """Review queued games (``HOWL_ANALYSIS``) at a lower CPU priority than the API, until
+    terminated or the server is gone."""
+    _log_to_stderr()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C stops the server, which stops us
+    signal.signal(signal.SIGTERM, lambda *_: _stop_reviewing())
+    os.nice(ANALYSIS_NICENESS)
+    processes = settings.analysis_processes or None
+    start_worker(analyses_url(settings), store_config(settings), processes)
+    server = os.getppid()
+    while os.getppid() == server:
+        time.sleep(1)
+    _stop_reviewing()
+
+
+def _stop_reviewing() -> NoReturn:
+    """Exit at once, with the processes of the review in progress (whose heartbeat then goes
+    stale, so that it is taken up again later)."""
+    for child in multiprocessing.active_children():
+        child.kill()
+    os._exit(0)
+
+
+def serve_production(settings: Settings) -> None:
+    """Serve the app of ``settings`` with granian until SIGINT or SIGTERM.
+
+    ``settings.workers`` processes share the listening socket; in each, granian's Rust
+    runtime does the HTTP and up to ``settings.threads`` Python threads run the app, which
+    each worker builds for itself. Reviews run in one more process (:func:`run_analysis`).
+    """
+    portable = replace(settings, api_tokens=dict(settings.api_tokens))  # picklable, if spawned
+    analysis = None
+    if runs_analysis(settings):
+        analysis = multiprocessing.Process(target=run_analysis, args=(portable,), name="analysis")
+        analysis.start()
+    server = Granian(
+        "howl",
+        address=settings.host,
+        port=settings.port,
+        interface=Interfaces.WSGI,
+        workers=settings.workers,
+        blocking_threads=settings.threads,
+        websockets=False,
+        workers_kill_timeout=STOP_SECONDS,
+    )
     try:
-        for pid in children:
-            os.waitpid(pid, 0)
+        app = partial(create_app, portable, analysis_worker=False)
+        server.serve(target_loader=app, wrap_loader=False)
     finally:
-        for pid in children:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
+        if analysis is not None:
+            analysis.terminate()
+            analysis.join()
 
 
 @click.command()
@@ -52,21 +94,21 @@ def serve_production(app: Flask, settings: Settings) -> None:
 @click.option("--demo", is_flag=True, help="Seed demo games first if the store holds none.")
 def serve(host: str | None, port: int | None, dev: bool, demo: bool) -> None:
     """Serve the API (under /api) and the dashboard (at /)."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    _log_to_stderr()
     settings = Settings.from_env()
     settings = replace(
         settings,
         host=host if host is not None else settings.host,
         port=port if port is not None else settings.port,
     )
+    db.backend_of(settings.database_url)  # fail fast on an unsupported URL
     restarted = os.environ.get("WERKZEUG_RUN_MAIN") == "true"  # --dev's reloaded child
     if demo and not restarted:
         seeded = seed_demo(settings)
         click.echo(f"Demo data: {seeded} game(s) seeded.")
-    app = create_app(settings)
     if not restarted:
         click.echo(f"Howl is serving at http://{settings.host}:{settings.port}/ (Ctrl+C stops)")
     if dev:
-        app.run(settings.host, settings.port, debug=True, use_reloader=True)
+        create_app(settings).run(settings.host, settings.port, debug=True, use_reloader=True)
     else:
-        serve_production(app, settings)
+        serve_production(settings)

@@ -29,11 +29,18 @@ _workers: dict[str, AnalysisWorker] = {}
 _workers_lock = threading.Lock()
 
 
-class Services:
-    """The app's shared game library, read models and body cache (thread-safe)."""
+def runs_analysis(settings: Settings) -> bool:
+    """Whether a server of ``settings`` reviews games (``HOWL_ANALYSIS``, not in memory)."""
+    return settings.analysis and not settings.database_url.endswith(":memory:")
 
-    def __init__(self, settings: Settings) -> None:
+
+class Services:
+    """The app's shared game library, read models and body cache (thread-safe); with
+    ``analysis_worker``, :meth:`ensure_worker` runs the analysis worker in this process."""
+
+    def __init__(self, settings: Settings, analysis_worker: bool = True) -> None:
         self.settings = settings
+        self.analysis_worker = analysis_worker
         self.bodies = BodyCache()
         self._library: GameLibrary | None = None
         self._read_models: ReadModels | None = None
@@ -80,8 +87,8 @@ class Services:
 
     def ensure_worker(self) -> None:
         """Start this process's analysis worker for the store unless it runs already (or
-        ``HOWL_ANALYSIS`` is off, or the store is in memory)."""
-        if not self.settings.analysis or self.settings.database_url.endswith(":memory:"):
+        ``HOWL_ANALYSIS`` is off, the worker runs elsewhere, or the store is in memory)."""
+        if not self.analysis_worker or not runs_analysis(self.settings):
             return
         running = _workers.get(self.analyses_url)
         if running is not None and running.is_alive():

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import io
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from flask import request
 from marshmallow import EXCLUDE, ValidationError
@@ -14,7 +15,30 @@ from api.schemas import UploadFields
 from domain.wolves.records import InvalidRecord, parse
 from domain.wolves.replay import RecordError
 
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
 JSON_TYPES = ("application/json", "text/json", "")
+
+
+class SizedBodies:
+    """WSGI middleware: a chunked body is read first, up to one byte over ``limit``, and sent
+    on with its ``Content-Length``, so that one over the limit is refused with 413 like any
+    other (werkzeug would cut it at the limit)."""
+
+    def __init__(self, app: WSGIApplication, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if environ.pop("HTTP_TRANSFER_ENCODING", None) is not None:
+            stream, chunks, left = environ["wsgi.input"], [], self.limit + 1
+            while left > 0 and (chunk := stream.read(left)):
+                chunks.append(chunk)
+                left -= len(chunk)
+            body = b"".join(chunks)
+            environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
+        return self.app(environ, start_response)
 
 
 def record_body() -> tuple[bytes, Mapping[str, Any]]:

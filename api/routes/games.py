@@ -267,8 +267,10 @@ def analysis(game_id: UUID) -> Response:
     status = analysis_status(svc.analyses_url, game_id, svc.analysis_settings)
     if status["status"] != "done":
         return json_response(_analysis(game_id, status), cache_control=NO_STORE)
-    key = status["settings_key"]
-    return immutable_json(svc.bodies, lambda: _analysis(game_id, status), "analysis", game_id, key)
+    key = status["settings_key"]  # a review may be redone: its path alone does not name it
+    return immutable_json(
+        svc.bodies, lambda: _analysis(game_id, status), "analysis", game_id, key, by_path=False
+    )
 
 
 @blp.route("/<uuid:game_id>/analysis", methods=["POST"])

@@ -1,14 +1,20 @@
 """API suite: ``howl serve`` on PostgreSQL under 16 concurrent clients (issue: HTTP API).
 
-Uploads the fixture games, then replays random steps (``GET /states/{step}``) and
-timelines (accepting gzip, as browsers do; timelines also without); the baseline is the
-state requests answered 304 from ``If-None-Match`` (HTTP and framework only). Every game is
-first read once per worker, most likely (warm caches: a game never changes). PostgreSQL:
-``HOWL_BENCH_PG_URL``, else a throwaway cluster.
+Uploads the fixture games (reviewed meanwhile by ``howl serve``'s analysis process, at a
+lower CPU priority), then replays random steps (``GET /states/{step}``) and timelines
+(accepting gzip, as browsers do; timelines also without). Every game is first read once per
+worker, most likely (warm caches: a game never changes). PostgreSQL: ``HOWL_BENCH_PG_URL``,
+else a throwaway cluster; ``HOWL_BENCH_WORKERS`` and ``HOWL_BENCH_THREADS`` size the server.
 
-The 16 clients are Python threads, which share the 2 cores with the server; where ``wrk``
-is installed, ``*_wrk_p95_ms`` measure the same requests from wrk's 16 connections (C,
-cheap on the cores) over every step of every game.
+Two load generators share the cores with the server:
+
+- ``*_wrk_p95_ms``, the headline where ``wrk`` is installed: wrk's 16 connections (C,
+  cheap on the cores) for 10 s over every step of every game, so mostly repeat requests,
+  which each worker answers from its cache.
+- ``states_p95_ms``, ``timeline*_p95_ms``: 16 Python threads in one process, whose
+  latencies include waiting for their own GIL; the baseline, ``not_modified_p95_ms``, is
+  the states answered 304 from ``If-None-Match``, which cost the server microseconds. Their
+  random states are mostly first requests, which the server renders.
 """
 
 from __future__ import annotations
@@ -34,7 +40,8 @@ from throwaway_pg import _free_port, bench_database
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "the-wolves"
 CLIENTS = 16
-WORKERS, THREADS = int(os.environ.get("HOWL_BENCH_WORKERS", 2)), 8
+WORKERS = int(os.environ.get("HOWL_BENCH_WORKERS", 2))
+THREADS = int(os.environ.get("HOWL_BENCH_THREADS", 8))
 REQUESTS = 150
 """Requests per client in each read phase."""
 TOKEN = "bench-token"
@@ -46,7 +53,7 @@ Request = tuple[str, str, bytes | None, dict[str, str]]
 
 @contextmanager
 def howl_serve(url: str) -> Iterator[int]:
-    """``howl serve`` (waitress, ``WORKERS`` × ``THREADS``) on ``url``; yields its port."""
+    """``howl serve`` (granian, ``WORKERS`` × ``THREADS``) on ``url``; yields its port."""
     port = _free_port()
     env = {
         **os.environ, "HOWL_DATABASE_URL": url, "HOWL_PORT": str(port),
@@ -163,7 +170,7 @@ def latency_report(metric: str, latencies: list[float], wall: float, failures: i
     report(
         "api", f"{metric}_p95_ms", percentile(latencies, 95), "ms",
         p50=round(percentile(latencies, 50), 3), requests=len(latencies), clients=CLIENTS,
-        failures=failures, **extra,
+        failures=failures, load_generator="python threads", **extra,
     )  # fmt: skip
     report("api", f"{metric}_requests_per_s", len(latencies) / wall, "1/s", clients=CLIENTS)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 from collections.abc import Callable
 
@@ -88,6 +89,25 @@ def test_oversized_bodies_are_413(fresh_server: Callable[..., Server]) -> None:
         assert reply.content_type == "application/problem+json"
         assert reply.json["status"] == 413
     assert stored_games(server) == 0
+
+
+def test_chunked_bodies_over_the_limit_are_413_too(fresh_server: Callable[..., Server]) -> None:
+    record = record_of(GAME)
+    server = fresh_server(max_upload_bytes=len(record))
+
+    def send_chunked(body: bytes) -> int:
+        conn = http.client.HTTPConnection(server.client.host, server.client.port, timeout=60)
+        headers = {"Authorization": f"Bearer {TOKENS['ana']}", "Content-Type": "application/json"}
+        try:
+            conn.request("POST", "/api/games", body=iter([body[:999], body[999:]]),
+                         headers=headers, encode_chunked=True)  # fmt: skip
+            return conn.getresponse().status
+        finally:
+            conn.close()
+
+    assert send_chunked(record + b" ") == 413
+    assert stored_games(server) == 0
+    assert send_chunked(record) == 201
 
 
 def test_records_with_too_many_actions_are_refused(fresh_server: Callable[..., Server]) -> None:
