@@ -62,18 +62,23 @@ def steps_within(
     """
     if start == goal:
         return 0
+    gx, gy = goal
     seen = {start}
     frontier = [start]
-    for steps in range(1, limit + 1):
+    for steps in range(1, limit):
         nxt = []
         for here in frontier:
             for n in graph.get(here, ()):
                 if n == goal:
                     return steps
-                if n not in seen and steps + distance(n, goal) <= limit:
-                    seen.add(n)
-                    nxt.append(n)
+                if n not in seen:
+                    dx, dy = gx - n[0], gy - n[1]
+                    if steps + (abs(dx) + abs(dy) + abs(dx - dy)) // 2 <= limit:
+                        seen.add(n)
+                        nxt.append(n)
         frontier = nxt
+    if limit > 0 and any(goal in graph.get(here, ()) for here in frontier):
+        return limit
     return None
 
 
