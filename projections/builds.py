@@ -11,24 +11,81 @@ from typing import Any
 from uuid import UUID
 
 from domain.store import Game, GameLibrary
-from domain.wolves import codec
-from domain.wolves.events import Event
-from domain.wolves.records import read_record, setup_from_json
+from domain.wolves import components as box
+from domain.wolves.records import read_record
 from domain.wolves.replay import initial
-from domain.wolves.setup import Player
+from domain.wolves.setup import CustomMap, MapHex, MapRegion, Options, Player, RegionTile, Setup
 from domain.wolves.state import State, initial_state
 from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS, summarize
 from projections.tables import timestamp
-from projections.timeline import compact, fold_timeline
+from projections.timeline import Fold, Stored
+
+_DECODER = json.JSONDecoder()
 
 
 def start_state(record: str) -> State:
-    """The position before a stored record's first action (its actions left unread)."""
-    doc = json.loads(record)
-    if "start" in doc or "setup" not in doc:
-        return initial(read_record({**doc, "actions": []}))
-    players = tuple(Player(p["name"], p["color"], p["terrain"]) for p in doc["players"])
-    return initial_state(players, setup_from_json(doc["setup"]))
+    """The position before a stored record's first action (its actions left unread).
+
+    A stored record is canonical JSON (keys sorted, ``actions`` first and longest) that
+    passed validation when uploaded, so only its ``players`` and ``setup`` are read, and
+    trusted; a record starting from a ``start`` position is read in full.
+    """
+    players, setup = _value(record, "players"), _value(record, "setup")
+    if players is None or setup is None or '"start":' in record:
+        return initial(read_record(record))
+    seats = tuple(Player(p["name"], p["color"], p["terrain"]) for p in players)
+    return initial_state(seats, _setup(setup))
+
+
+def _value(record: str, key: str) -> Any:
+    """The value of a top-level ``key`` that follows ``actions`` in canonical JSON, or None.
+
+    Keys after ``actions`` are few and none nests another ``key`` of the same name, so the
+    last occurrence is the top-level one.
+    """
+    at = record.rfind(f'"{key}":')
+    return None if at < 0 else _DECODER.raw_decode(record, at + len(key) + 3)[0]
+
+
+def _prey(doc: dict[str, Any] | None) -> tuple[str, int] | None:
+    return None if doc is None else (doc["type"], doc["count"])
+
+
+def _setup(doc: dict[str, Any]) -> Setup:
+    """The :class:`Setup` of a validated ``setup`` object (``records.SetupSchema``)."""
+    start: tuple[int, int] | None = None
+    tiles = []
+    for t in doc.get("tiles", ()):
+        if t["tile"] == "start":
+            start = (t["center"][0], t["center"][1])
+        else:
+            tiles.append(RegionTile(
+                t["tile"], tuple(t["center"]), t.get("rotated", False),
+                tuple(t.get("scoring", ())), _prey(t.get("prey")),
+            ))  # fmt: skip
+    custom = None
+    if (cells := doc.get("map")) is not None:
+        custom = CustomMap(
+            tuple(
+                MapHex(
+                    tuple(c["hex"]), c["terrain"], c.get("region"), c.get("marker"), c.get("side")
+                )
+                for c in cells["hexes"]
+            ),
+            tuple(
+                MapRegion(r["id"], tuple(r.get("scoring", ())), _prey(r.get("prey")))
+                for r in cells.get("regions", ())
+            ),
+        )
+    pairs = doc.get("terrain_tiles")
+    return Setup(
+        seed=doc.get("seed"),
+        options=Options(**doc.get("options", {})),
+        start=start,
+        tiles=tuple(tiles),
+        custom_map=custom,
+        terrain_tiles=tuple((a, b) for a, b in pairs) if pairs else box.DEFAULT_TERRAIN_TILES,
+    )
 
 
 def meta_change(event: Any) -> tuple[str, Any] | None:
@@ -52,7 +109,8 @@ class Build:
     actions: int
     meta: dict[str, Any]
     version: int
-    happened: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
+    happened: list[dict[str, Any]] = field(default_factory=list)
+    """Its ``Happened`` events as stored: ``{"step", "type", "data"}``."""
 
     @classmethod
     def uploaded(cls, e: Game.Uploaded) -> Build:
@@ -68,17 +126,17 @@ class Build:
         """Take in the game's next stored event (a ``Game`` event)."""
         self.version = e.originator_version
         if isinstance(e, Game.Happened):
-            self.happened.append((e.step, e.type, e.data))
+            self.happened.append({"step": e.step, "type": e.type, "data": e.data})
         elif (change := meta_change(e)) is not None:
             self.meta[change[0]] = change[1]
 
-    def steps(self) -> list[list[Event]]:
-        """The domain events of each action."""
-        steps: list[list[Event]] = [[] for _ in range(self.actions)]
-        for step, kind, data in self.happened:
-            while len(steps) <= step:
+    def steps(self) -> list[list[Stored]]:
+        """The stored events of each action."""
+        steps: list[list[Stored]] = [[] for _ in range(self.actions)]
+        for e in self.happened:
+            while len(steps) <= e["step"]:
                 steps.append([])
-            steps[step].append(codec.event_from_json({"type": kind, **data}))
+            steps[e["step"]].append(e)
         return steps
 
 
@@ -90,8 +148,10 @@ def project(build: Build) -> Projected:
     """Fold a game's events into its summary rows and timeline (runs in worker processes)."""
     steps = build.steps()
     start = start_state(build.record)
-    rows, final = fold_timeline(start, steps)
-    game, seats = summarize(start, steps, final)
+    fold = Fold(start)
+    for events in steps:
+        fold.step(events)
+    game, seats = summarize(start, steps, fold)
     game_id = str(build.game_id)
     game.update(build.meta, game_id=game_id, version=build.version)
     game["winners"] = json.dumps(game["winners"])
@@ -100,7 +160,7 @@ def project(build: Build) -> Projected:
     for seat in seats:
         seat.update(shared, game_id=game_id, prey=json.dumps(seat["prey"]))
         seat_rows.append(tuple(seat[c] for c in SEAT_COLUMNS))
-    doc = json.dumps(compact(rows), separators=(",", ":"))
+    doc = json.dumps(fold.doc(), separators=(",", ":"), check_circular=False)
     return tuple(game[c] for c in GAME_COLUMNS), seat_rows, doc
 
 

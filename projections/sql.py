@@ -96,6 +96,21 @@ class Database:
         else:
             conn.executemany(query, rows)
 
+    def insert(
+        self, conn: Any, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Insert ``rows`` of ``columns`` into ``table`` (COPY on PostgreSQL)."""
+        if not rows:
+            return
+        names = ", ".join(columns)
+        if not self.postgres:
+            marks = ", ".join("?" * len(columns))
+            conn.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+            return
+        with conn.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+
     def fetchall(self, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """All rows of a read query."""
         with self.reading() as conn:

@@ -1,20 +1,19 @@
 """Game summaries: one row per game and one per seat, from a game's stored events.
 
-Everything here is pure: :func:`summarize` takes the start position, the events of each
-action and the position they fold to, and returns plain dicts keyed by column names
-(``GAME_COLUMNS``, ``SEAT_COLUMNS``) ready for the read-model tables.
+Everything here is pure: :func:`summarize` takes the start position, the stored events of
+each action and their timeline folded to the end, and returns plain dicts keyed by column
+names (``GAME_COLUMNS``, ``SEAT_COLUMNS``) ready for the read-model tables.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from domain.wolves import components as box
 from domain.wolves import events as ev
-from domain.wolves.scoring import final_scores
 from domain.wolves.state import State
+from projections.timeline import DENS, LAIRS, PREY, SCORE_FIELDS, Fold, Stored
 
 OPTION_COLUMNS = {
     "random_terrain": "opt_random_terrain",
@@ -27,6 +26,14 @@ OPTION_COLUMNS = {
 
 ACTION_TYPES = tuple(ev.ACTION_TYPES.values())
 """Every record action type, one count column each."""
+ACTION_KINDS = {cls.__name__: f"n_{kind}" for cls, kind in ev.ACTION_TYPES.items()}
+"""The count column of each action event, by stored type name."""
+COUNTED = (
+    "action_tokens_gained", "terrain_tokens_gained", "action_tokens_spent",
+    "terrain_tokens_spent", "dominations_made", "dominations_suffered",
+    *(f"firsts_{p}" for p in box.PHASES), *(f"n_{kind}" for kind in ACTION_TYPES),
+)  # fmt: skip
+"""The seat columns counted over a game's events."""
 BREAKDOWN = ("regions", "spread", "speed", "howl", "lairs", "prey", "pack")
 """The parts of a final score, in the order of ``FinalScore``."""
 
@@ -57,85 +64,76 @@ def name_key(name: str) -> str:
     return name.strip().casefold()
 
 
-def _turns(steps: Sequence[Sequence[ev.Event]]) -> int:
-    """Turns played after the draft, counting a turn still under way."""
-    turns, open_turn = 0, False
-    for events in steps:
-        for e in events:
-            if isinstance(e, ev.TurnEnded):
-                turns, open_turn = turns + 1, False
-            elif not isinstance(e, ev.WolvesDrafted | ev.GameEnded):
-                open_turn = True
-    return turns + open_turn
-
-
 def summarize(
-    initial: State, steps: Sequence[Sequence[ev.Event]], final: State
+    start: State, steps: Sequence[Sequence[Stored]], fold: Fold
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The game's columns (without metadata and id) and one dict per seat (without id)."""
-    table = initial.table
+    """The game's columns (without metadata and id) and one dict per seat (without id).
+
+    ``steps`` are the stored events of each action, ``fold`` their timeline folded to
+    the end.
+    """
+    table = start.table
     players = table.players
-    seats = range(len(players))
-    count: dict[str, Counter[int]] = {
-        key: Counter()
-        for key in (
-            "action_tokens_gained", "terrain_tokens_gained", "action_tokens_spent",
-            "terrain_tokens_spent", "dominations_made", "dominations_suffered",
-            *(f"firsts_{p}" for p in box.PHASES), *(f"n_{kind}" for kind in ACTION_TYPES),
-        )
-    }  # fmt: skip
+    count: dict[str, list[int]] = {key: [0] * len(players) for key in COUNTED}
     end_reason: str | None = None
-    events = 0
+    events = turns = 0
+    open_turn = False
     for step in steps:
-        for e in step:
-            events += 1
-            kind = ev.ACTION_TYPES.get(type(e))
-            if kind is not None:
-                count[f"n_{kind}"][e.player] += 1  # type: ignore[union-attr]
-            paid = getattr(e, "paid", None)
-            if paid is not None and paid.bonus_terrain:
-                count["terrain_tokens_spent"][e.player] += paid.bonus_terrain  # type: ignore[union-attr]
-            match e:
-                case ev.BonusActionSpent():
-                    count["action_tokens_spent"][e.player] += 1
-                case ev.BonusTokenGained():
-                    count[f"{e.token}_tokens_gained"][e.player] += 1
-                case ev.PieceDominated():
-                    count["dominations_made"][e.player] += 1
-                    count["dominations_suffered"][e.victim] += 1
-                case ev.RegionScored():
-                    for s in e.standings:
-                        if s.seat is not None and s.place == 1:
-                            count[f"firsts_{e.phase}"][s.seat] += 1
-                case ev.GameEnded():
-                    end_reason = e.reason
-    scores = final_scores(final)
-    winners = [players[s.seat].name for s in scores if s.place == 1] if final.finished else []
+        events += len(step)
+        for stored in step:
+            kind, e = stored["type"], stored["data"]
+            action = ACTION_KINDS.get(kind)
+            if action is not None:
+                count[action][e["player"]] += 1
+                paid = e.get("paid")
+                if paid is not None and paid["bonus_terrain"]:
+                    count["terrain_tokens_spent"][e["player"]] += paid["bonus_terrain"]
+            if kind == "TurnEnded":
+                turns, open_turn = turns + 1, False
+                continue
+            if kind not in ("WolvesDrafted", "GameEnded"):
+                open_turn = True
+            match kind:
+                case "BonusActionSpent":
+                    count["action_tokens_spent"][e["player"]] += 1
+                case "BonusTokenGained":
+                    count[f"{e['token']}_tokens_gained"][e["player"]] += 1
+                case "PieceDominated":
+                    count["dominations_made"][e["player"]] += 1
+                    count["dominations_suffered"][e["victim"]] += 1
+                case "RegionScored":
+                    for s in e["standings"]:
+                        if s["seat"] is not None and s["place"] == 1:
+                            count[f"firsts_{e['phase']}"][s["seat"]] += 1
+                case "GameEnded":
+                    end_reason = e["reason"]
+    scores = [dict(zip(SCORE_FIELDS, score, strict=True)) for score in fold.vp]
+    finished = fold.finished
+    winners = [players[s["seat"]].name for s in scores if s["place"] == 1] if finished else []
     options = table.setup.options
     game = {
         "players": len(players),
         **{col: _option_value(getattr(options, name)) for name, col in OPTION_COLUMNS.items()},
-        "turns": _turns(steps),
+        "turns": turns + open_turn,  # after the draft, counting a turn still under way
         "actions": len(steps),
         "events": events,
-        "finished": int(final.finished),
+        "finished": int(finished),
         "end_reason": end_reason,
-        "top_vp": max((s.total for s in scores), default=0),
+        "top_vp": max((s["total"] for s in scores), default=0),
         "winners": winners,
     }  # fmt: skip
     seat_rows = []
-    for seat, score in zip(seats, scores, strict=True):
-        player, board = players[seat], final.boards[seat]
+    for seat, (player, score, board) in enumerate(zip(players, scores, fold.boards, strict=True)):
         seat_rows.append({
             "seat": seat, "name": player.name, "name_key": name_key(player.name),
-            "color": player.color, "terrain": player.terrain, "total": score.total,
-            "regions": score.regions, "spread": score.spread, "speed": score.speed,
-            "howl": score.howl, "lairs_vp": score.lairs, "prey_vp": score.prey,
-            "pack_vp": score.pack, "region_tokens": score.region_tokens,
-            "wolves_on_map": score.wolves_on_map, "place": score.place,
-            "won": int(final.finished and score.place == 1), "prey": list(board.prey),
-            "lairs": board.lairs,
-            **{f"dens_{track}": board.dens_taken(track) for track in box.TRACKS},
+            "color": player.color, "terrain": player.terrain, "total": score["total"],
+            "regions": score["regions"], "spread": score["spread"], "speed": score["speed"],
+            "howl": score["howl"], "lairs_vp": score["lairs"], "prey_vp": score["prey"],
+            "pack_vp": score["pack"], "region_tokens": score["region_tokens"],
+            "wolves_on_map": score["wolves_on_map"], "place": score["place"],
+            "won": int(finished and score["place"] == 1), "prey": list(board[PREY]),
+            "lairs": board[LAIRS],
+            **{f"dens_{track}": board[DENS + i] for i, track in enumerate(box.TRACKS)},
             **{key: counter[seat] for key, counter in count.items()},
         })  # fmt: skip
     return game, seat_rows

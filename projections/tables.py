@@ -12,7 +12,7 @@ from typing import Any
 from projections.sql import Database
 from projections.summaries import OPTION_COLUMNS, SEAT_COLUMNS
 
-VERSION = 2
+VERSION = 3
 TRACKER = "readmodels"
 """The tracking row of these read models."""
 

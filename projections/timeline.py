@@ -1,264 +1,392 @@
 """The per-step timeline of one game: VP and its breakdown, region control, Moonlight, labels.
 
 Step 0 is the position before the first action; step *n* the position after action *n*.
-Every value is what folding the engine over the events gives at that step. Rows of
-regions and scores that an action left unchanged are shared with the previous step (treat
-the rows as read-only).
+:class:`Fold` reads a game's events as stored (``codec`` JSON: a type name and its fields)
+and keeps only what the timeline shows: control per region and contender, the seats'
+VP sources, the scoring stacks, the Moonlight date, whose turn. Each step updates what
+its events touched, and every value equals what folding the engine gives at that step
+(``tests/projections/test_timeline.py`` checks every fixture step by step).
+
+The stored document is compact (:func:`expand` reads it back): a list per step that holds
+only the seats' scores and the regions' control rows that changed. Rows a step left
+unchanged are shared with the previous step (treat the expanded rows as read-only).
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from domain.wolves import codec
 from domain.wolves import components as box
 from domain.wolves import events as ev
-from domain.wolves.describe import label
-from domain.wolves.evolve import apply
-from domain.wolves.scoring import board_vp, control, final_scores
-from domain.wolves.state import Piece, State
+from domain.wolves.describe import PIECE_NAMES
+from domain.wolves.state import State
 
 AUTOMATON = "automaton"
-SCORE_FIELDS = tuple(f.name for f in dataclasses.fields(ev.FinalScore))
+SCORE_FIELDS = (
+    "seat", "total", "regions", "spread", "speed", "howl", "lairs", "prey", "pack",
+    "region_tokens", "wolves_on_map", "place",
+)  # fmt: skip
+"""The fields of ``FinalScore``, in order: a seat's score in the stored document."""
+ACTION_TYPES = {cls.__name__: kind for cls, kind in ev.ACTION_TYPES.items()}
+"""The record action type of each action event, by stored type name."""
 WOLVES = frozenset(("alpha", "pack"))
 
+Stored = dict[str, Any]
+"""One domain event as stored: its type name under ``type``, its fields (``codec`` JSON)
+under ``data``."""
 
-def _key(who: int | None) -> str:
-    return AUTOMATON if who is None else str(who)
-
-
-def _control_row(state: State, region: int) -> dict[str, Any]:
-    """A region's top token, control per contender, the leader (W-8 ranking) and margin."""
-    held = control(state, region)
-    ranked = sorted(held.items(), key=lambda kv: kv[1], reverse=True)
-    first = ranked[0] if ranked else None
-    second = ranked[1] if len(ranked) > 1 else None
-    clear = first is not None and (second is None or first[1] > second[1])
-    return {
-        "region": region,
-        "top": (state.scoring.get(region) or (None,))[0],
-        "control": {_key(who): c for who, (c, _) in held.items()},
-        "leader": _key(first[0]) if clear and first else None,
-        "margin": (first[1][0] - (second[1][0] if second else 0)) if first else 0,
-    }
+# The seat board fields a fold tracks, as indexes into a seat's list.
+DENS, LAIRS, PACK, PREY, POINTS, TOKENS, ON_MAP = 0, 3, 4, 5, 6, 7, 8
 
 
-def _control_rows(state: State) -> list[dict[str, Any]]:
-    """Every region's control row, in map order."""
-    return [_control_row(state, region) for region in state.table.map.regions]
+class Fold:
+    """The timeline of one game, followed step by step from its start position.
 
-
-def _next_phase(state: State) -> dict[str, Any] | None:
-    if state.phases_scored >= len(box.PHASES):
-        return None
-    i = state.phases_scored
-    return {"phase": box.PHASES[i], "date": state.table.phase_dates[i]}
-
-
-def _vp(state: State) -> list[dict[str, Any]]:
-    return [{name: getattr(s, name) for name in SCORE_FIELDS} for s in final_scores(state)]
-
-
-def snapshot(state: State) -> dict[str, Any]:
-    """What the timeline shows of one position."""
-    return {
-        "turn": None if state.finished else state.player,
-        "moonlight": state.date,
-        "next_phase": _next_phase(state),
-        "vp": _vp(state),
-        "control": _control_rows(state),
-        "finished": state.finished,
-    }
-
-
-def _scoring(events: Sequence[ev.Event]) -> list[dict[str, Any]]:
-    return [dataclasses.asdict(e) for e in events if isinstance(e, ev.RegionScored)]
-
-
-class _Touched(dict):  # type: ignore[type-arg]
-    """A dict that notes, for each key set or deleted since :meth:`clear_notes`, its old value.
-
-    Any other kind of change (``update``, ``pop`` …) marks everything as changed.
+    ``rows`` holds the compact row of every step so far (step 0 from the start):
+    ``[player, type, label, scoring, turn, moonlight, phases scored, scores, control]``
+    with the scores (``SCORE_FIELDS`` lists) and control rows (``[region index, top
+    token, control per contender, leader, margin]``) that changed. ``boards`` holds each
+    seat's dens per track, lairs, pack-track wolves, prey hunted (a list), region points
+    and tokens, and wolves on the map (see the index constants).
     """
 
-    def __init__(self, items: dict[Any, Any]) -> None:
-        super().__init__(items)
-        self.old: dict[Any, Any] = {}
-        self.everything = False
+    def __init__(self, start: State) -> None:
+        table = start.table
+        self.names = [p.name for p in table.players]
+        self.keys: dict[int | None, str] = {seat: str(seat) for seat in range(len(self.names))}
+        self.keys[None] = AUTOMATON  # the contenders' keys in control rows
+        self.two = table.two_player
+        self.draft_order = table.draft_order
+        self.phase_dates = list(table.phase_dates)
+        self.regions = list(table.map.regions)
+        self.index = {region: i for i, region in enumerate(self.regions)}
+        self.slot = {h: self.index[r] for h, r in table.map.region_of.items()}
+        self.tops = [start.scoring.get(r, ()) for r in self.regions]
+        self.held: list[dict[str, list[int]]] = [{} for _ in self.regions]
+        self.dirty: set[int] = set()
+        self.boards = [
+            [*b.dens, b.lairs, b.wolves, list(b.prey), b.region_points, b.region_tokens, 0]
+            for b in start.boards
+        ]
+        for h, pieces in start.pieces.items():
+            for piece in pieces:
+                self._put(piece.player, piece.kind, h, 1)
+        self.player = start.player
+        self.picks = start.draft_picks
+        self.date = start.date
+        self.phases = start.phases_scored
+        self.finished = start.finished
+        self.scored: list[dict[str, Any]] = []  # this step's region scorings
+        self.control = [self._control_row(i) for i in range(len(self.regions))]
+        self.vp = self._vp()
+        self.dirty.clear()
+        self.scores_dirty = False
+        self.rows: list[list[Any]] = [
+            [None, None, "setup", [], None if self.finished else self.player, self.date,
+             self.phases, self.vp, list(self.control)]
+        ]  # fmt: skip
 
-    def __setitem__(self, key: Any, value: Any) -> None:
-        if key not in self.old:
-            self.old[key] = self.get(key)
-        super().__setitem__(key, value)
+    # --- events ---------------------------------------------------------------------
 
-    def __delitem__(self, key: Any) -> None:
-        if key not in self.old:
-            self.old[key] = self.get(key)
-        super().__delitem__(key)
+    def _put(self, who: int | None, kind: str, h: Sequence[int], sign: int) -> None:
+        """Add (``sign`` 1) or remove (-1) a piece of ``who`` on hex ``h``."""
+        if who is not None and kind in WOLVES:
+            self.boards[who][ON_MAP] += sign
+        self._count(who, kind, self.slot.get((h[0], h[1])), sign)
 
-    def _any(name: str) -> Any:  # type: ignore[misc]
-        def changed(self: _Touched, *args: Any, **kwargs: Any) -> Any:
-            self.everything = True
-            return getattr(dict, name)(self, *args, **kwargs)
+    def _move(self, who: int, kind: str, src: Sequence[int], dst: Sequence[int]) -> None:
+        """A piece moved from ``src`` to ``dst``: only a change of region shows."""
+        before, after = self.slot.get((src[0], src[1])), self.slot.get((dst[0], dst[1]))
+        if before != after:
+            self._count(who, kind, before, -1)
+            self._count(who, kind, after, 1)
 
-        return changed
+    def _count(self, who: int | None, kind: str, i: int | None, sign: int) -> None:
+        """Count a piece in or out of the control of region index ``i`` (None: no region)."""
+        if i is None:
+            return
+        held = self.held[i]
+        key = self.keys[who]
+        cell = held.get(key)
+        if cell is None:
+            cell = held[key] = [0, 0, 0]
+        cell[0] += sign * box.CONTROL[kind]
+        cell[1] += sign * (kind == "alpha")
+        cell[2] += sign
+        if not cell[2]:
+            del held[key]
+        self.dirty.add(i)
 
-    pop, popitem, setdefault, update, clear = map(
-        _any, ("pop", "popitem", "setdefault", "update", "clear")
-    )
+    def _drafted(self, e: dict[str, Any]) -> None:
+        self._put(e["player"], "alpha", e["hex"], 1)
+        self._put(e["player"], "pack", e["hex"], 1)
+        self.picks += 1
+        drafting = self.picks < len(self.draft_order)
+        self.player = self.draft_order[self.picks] if drafting else 0
+        self.scores_dirty = True
 
-    def clear_notes(self) -> None:
-        """Forget the changes noted so far."""
-        self.old = {}
-        self.everything = False
+    def _moved(self, e: dict[str, Any]) -> None:
+        for m in e["moves"]:
+            self._move(e["player"], m["kind"], m["src"], m["dst"])
+
+    def _pushed(self, e: dict[str, Any]) -> None:
+        self._move(e["player"], e["kind"], e["src"], e["dst"])
+
+    def _den(self, e: dict[str, Any]) -> None:
+        self._put(e["player"], "den", e["hex"], 1)
+        self.boards[e["player"]][DENS + box.TRACKS.index(e["track"])] += 1
+        self.scores_dirty = True
+
+    def _lair(self, e: dict[str, Any]) -> None:
+        self._put(e["player"], "den", e["hex"], -1)
+        self._put(e["player"], "lair", e["hex"], 1)
+        self.boards[e["player"]][LAIRS] += 1
+        self.date += 1
+        self.scores_dirty = True
+
+    def _howled(self, e: dict[str, Any]) -> None:
+        self._put(e["player"], e["wolf"], e["hex"], 1)
+        self.boards[e["player"]][PACK] += 1
+        self.date += 1
+        self.scores_dirty = True
+
+    def _dominated(self, e: dict[str, Any]) -> None:
+        self._put(e["victim"], e["piece"], e["hex"], -1)
+        self._put(e["player"], e["replacement"], e["hex"], 1)
+        board = self.boards[e["player"]]
+        if e["track"] is None:
+            board[PACK] += 1
+        else:
+            board[DENS + box.TRACKS.index(e["track"])] += 1
+        self.date += 1
+        self.scores_dirty = True
+
+    def _hunted(self, e: dict[str, Any]) -> None:
+        self.boards[e["player"]][PREY].append(e["prey"])
+        self.scores_dirty = True
+
+    def _turn_ended(self, e: dict[str, Any]) -> None:
+        self.player = e["next_player"]
+
+    def _region_scored(self, e: dict[str, Any]) -> None:
+        i = self.index[e["region"]]
+        self.tops[i] = self.tops[i][1:]
+        self.dirty.add(i)
+        for s in e["standings"]:
+            if s["seat"] is not None and s["points"]:
+                board = self.boards[s["seat"]]
+                board[POINTS] += s["points"]
+                board[TOKENS] += int(s["token"])
+        self.scored.append(e)
+        self.scores_dirty = True
+
+    def _phase_scored(self, e: dict[str, Any]) -> None:
+        self.phases += 1
+
+    def _ended(self, e: dict[str, Any]) -> None:
+        self.finished = True
+
+    # --- what the timeline shows --------------------------------------------------------
+
+    def _control_row(self, i: int) -> list[Any]:
+        """``[i, top token, control per contender, leader (W-8 ranking), margin]``."""
+        control = {}
+        leader, c1, a1, c2, a2 = None, 0, 0, 0, 0  # the best two (control, alphas)
+        for key, cell in self.held[i].items():
+            c = control[key] = cell[0]
+            a = cell[1]
+            if c > c1 or (c == c1 and a > a1):
+                leader, c1, a1, c2, a2 = key, c, a, c1, a1
+            elif c > c2 or (c == c2 and a > a2):
+                c2, a2 = c, a
+        top = self.tops[i][0] if self.tops[i] else None
+        clear = c1 > c2 or (c1 == c2 and a1 > a2)
+        return [i, top, control, leader if clear else None, c1 - c2]
+
+    def _vp(self) -> list[list[int]]:
+        """Every seat's score as a ``SCORE_FIELDS`` list, placed by the W-9 tie-breaks."""
+        track_vp, prey_vp = box.TRACK_VP[self.two], box.PREY_VP[self.two]
+        rows = []
+        for seat, board in enumerate(self.boards):
+            dens0, dens1, dens2, lairs, wolves, hunted, points, tokens, on_map = board
+            spread, speed, howl = track_vp[dens0], track_vp[dens1], track_vp[dens2]
+            lairs, prey, pack = box.LAIR_VP[lairs], prey_vp[len(hunted)], box.PACK_VP[wolves]
+            total = points + spread + speed + howl + lairs + prey + pack
+            rows.append([seat, total, points, spread, speed, howl, lairs, prey, pack, tokens,
+                         on_map, 0])  # fmt: skip
+        keys = sorted([(r[1], r[9], r[10]) for r in rows], reverse=True)
+        for r in rows:
+            r[11] = 1 + keys.index((r[1], r[9], r[10]))  # 1 + how many rank above
+        return rows
+
+    def step(self, events: Sequence[Stored]) -> None:
+        """Take in the events of the next action and add its row."""
+        for e in events:
+            if (apply := _APPLY.get(e["type"])) is not None:
+                apply(self, e["data"])
+        scores = []
+        if self.scores_dirty:
+            self.scores_dirty = False
+            vp = self._vp()
+            scores = [new for new, old in zip(vp, self.vp, strict=True) if new != old]
+            self.vp = vp
+        control = []
+        if self.dirty:
+            for i in self.dirty:
+                row = self._control_row(i)
+                if row != self.control[i]:
+                    self.control[i] = row
+                    control.append(row)
+            self.dirty.clear()
+        scored, self.scored = self.scored, []
+        first = events[0] if events else {"type": "", "data": {}}
+        self.rows.append([
+            first["data"].get("player"), ACTION_TYPES.get(first["type"]),
+            label(self.names, events), scored, None if self.finished else self.player,
+            self.date, self.phases, scores, control,
+        ])  # fmt: skip
+
+    def doc(self) -> dict[str, Any]:
+        """The compact document of the timeline so far (JSON-able; see :func:`expand`)."""
+        return {"regions": self.regions, "phase_dates": self.phase_dates, "rows": self.rows}
 
 
-def _wolves(pieces: Sequence[Piece] | None, sign: int, into: list[int]) -> None:
-    for piece in pieces or ():
-        if piece.kind in WOLVES and piece.player is not None:
-            into[piece.player] += sign
+_APPLY = {
+    "WolvesDrafted": Fold._drafted, "WolvesMoved": Fold._moved, "WolfPushed": Fold._pushed,
+    "DenBuilt": Fold._den, "LairBuilt": Fold._lair, "LoneWolfHowled": Fold._howled,
+    "PieceDominated": Fold._dominated, "PreyHunted": Fold._hunted,
+    "TurnEnded": Fold._turn_ended, "RegionScored": Fold._region_scored,
+    "PhaseScored": Fold._phase_scored, "GameEnded": Fold._ended,
+}  # fmt: skip
+"""How each stored event type changes a :class:`Fold` (the others change nothing shown)."""
 
 
-class _Snapshots:
-    """Snapshots of successive positions of one game, recomputing only what changed.
+def expand(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The timeline rows of a stored document: one dict per step."""
+    regions = doc["regions"]
+    phases = [
+        {"phase": phase, "date": date}
+        for phase, date in zip(box.PHASES, doc["phase_dates"], strict=True)
+    ]
+    out = []
+    vp: list[dict[str, Any]] = [{}] * len(doc["rows"][0][7])
+    control: list[dict[str, Any]] = [{}] * len(regions)
+    for step, (player, kind, text, scoring, turn, date, phase, scores, changed) in enumerate(
+        doc["rows"]
+    ):
+        if scores:
+            vp = list(vp)
+            for score in scores:
+                vp[score[0]] = dict(zip(SCORE_FIELDS, score, strict=True))
+        if changed:
+            control = list(control)
+            for i, top, held, leader, margin in changed:
+                control[i] = {"region": regions[i], "top": top, "control": held,
+                              "leader": leader, "margin": margin}  # fmt: skip
+        out.append({
+            "step": step, "player": player, "type": kind, "label": text, "scoring": scoring,
+            "turn": turn, "moonlight": date,
+            "next_phase": phases[phase] if phase < len(phases) else None,
+            "vp": vp, "control": control, "finished": turn is None,
+        })  # fmt: skip
+    return out
 
-    The state's pieces and scoring stacks note which hexes and regions each step
-    touched, so only those regions get a new control row, and scores are recomputed
-    only when what they are made of (board VP, region points and tokens, wolves on the
-    map) changed.
-    """
 
-    def __init__(self, state: State) -> None:
-        self.region_of = state.table.map.region_of
-        state.pieces = self.pieces = _Touched(state.pieces)
-        state.scoring = self.scoring = _Touched(state.scoring)
-        self.rows = _control_rows(state)
-        self.index = {row["region"]: i for i, row in enumerate(self.rows)}
-        self.wolves = [0] * len(state.boards)
-        for pieces in state.pieces.values():
-            _wolves(pieces, 1, self.wolves)
-        self.boards = state.boards
-        self.vp_key = self._vp_key(state)
-        self.vp = _vp(state)
-
-    def _vp_key(self, state: State) -> tuple[Any, ...]:
-        """What the final scores are made of: board VP, region points and tokens, wolves."""
-        two = state.table.two_player
-        boards = tuple(
-            (*board_vp(b, two).values(), b.region_points, b.region_tokens) for b in state.boards
-        )
-        return boards, tuple(self.wolves)
-
-    def take(self, state: State) -> dict[str, Any]:
-        """The snapshot of ``state``, the position after the previous one's."""
-        pieces, scoring = self.pieces, self.scoring
-        touched = bool(pieces.old)
-        if state.pieces is not pieces or state.scoring is not scoring:
-            raise RuntimeError("the state's pieces or scoring were replaced")
-        if pieces.everything or scoring.everything:
-            self.__init__(state)  # type: ignore[misc]
-        elif pieces.old or scoring.old:
-            dirty = {self.region_of.get(h, -1) for h in pieces.old} | scoring.old.keys()
-            self.rows = list(self.rows)
-            for region in dirty & self.index.keys():
-                i = self.index[region]
-                row = _control_row(state, region)
-                if row != self.rows[i]:
-                    self.rows[i] = row
-            for h, old in pieces.old.items():
-                _wolves(old, -1, self.wolves)
-                _wolves(pieces.get(h), 1, self.wolves)
-        pieces.clear_notes()
-        scoring.clear_notes()
-        if state.boards is not self.boards or touched:
-            self.boards = state.boards
-            key = self._vp_key(state)
-            if key != self.vp_key:
-                self.vp_key = key
-                vp = _vp(state)
-                if vp != self.vp:
-                    self.vp = vp
-        return {
-            "turn": None if state.finished else state.player,
-            "moonlight": state.date,
-            "next_phase": _next_phase(state),
-            "vp": self.vp,
-            "control": self.rows,
-            "finished": state.finished,
-        }
+def stored(event: ev.Event) -> Stored:
+    """A domain event as the store keeps it."""
+    data = codec.event_to_json(event)
+    return {"type": data.pop("type"), "data": data}
 
 
 def timeline(initial: State, steps: Sequence[Sequence[ev.Event]]) -> list[dict[str, Any]]:
-    """One row per step (0 … len(steps)): who acted, a label, and the snapshot after it."""
-    return fold_timeline(initial, steps)[0]
+    """One row per step (0 … len(steps)): who acted, a label, and the position after it."""
+    fold = Fold(initial)
+    for events in steps:
+        fold.step([stored(e) for e in events])
+    return expand(fold.doc())
 
 
-def fold_timeline(
-    initial: State, steps: Sequence[Sequence[ev.Event]]
-) -> tuple[list[dict[str, Any]], State]:
-    """The :func:`timeline` and the position after the last step."""
-    names = [p.name for p in initial.table.players]
-    state = initial.copy()
-    snapshots = _Snapshots(state)
-    rows = [{"step": 0, "player": None, "type": None, "label": "setup", "scoring": []}]
-    rows[0].update(snapshots.take(state))
-    for n, events in enumerate(steps, start=1):
-        for event in events:
-            apply(state, event)
-        first = events[0] if events else None
-        rows.append({
-            "step": n,
-            "player": getattr(first, "player", None),
-            "type": ev.ACTION_TYPES.get(type(first)) if first else None,
-            "label": label(names, events),
-            "scoring": _scoring(events),
-            **snapshots.take(state),
-        })  # fmt: skip
-    return rows, state
+# --- labels -------------------------------------------------------------------------------
+# ``domain.wolves.describe.label`` for events as stored: the same words, without decoding.
 
 
-def compact(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The timeline with each step's ``vp`` and ``control`` rows kept only where they changed.
-
-    A row's ``vp`` is left out when it is the previous step's, and ``control`` becomes
-    ``changed``: ``[region index, row]`` pairs of the rows that changed. :func:`expand`
-    restores the timeline.
-    """
-    out = []
-    vp: Any = None
-    control: Sequence[Any] = ()
-    for row in rows:
-        short = {k: v for k, v in row.items() if k not in ("vp", "control")}
-        if row["vp"] is not vp:
-            vp = short["vp"] = row["vp"]
-        changed = [
-            [i, region]
-            for i, region in enumerate(row["control"])
-            if i >= len(control) or region is not control[i]
-        ]
-        if changed:
-            short["changed"] = changed
-        control = row["control"]
-        out.append(short)
-    return out
+def _at(h: Sequence[int]) -> str:
+    return f"({h[0]}, {h[1]})"
 
 
-def expand(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The timeline :func:`compact` made these rows from."""
-    out = []
-    vp: Any = None
-    control: list[Any] = []
-    for short in rows:
-        vp = short.get("vp", vp)
-        if "changed" in short:
-            control = list(control)
-            for i, region in short["changed"]:
-                if i == len(control):
-                    control.append(region)
-                else:
-                    control[i] = region
-        row = {k: v for k, v in short.items() if k not in ("vp", "changed", "finished")}
-        row.update(vp=vp, control=control, finished=short["finished"])
-        out.append(row)
-    return out
+def _paying(paid: dict[str, Any]) -> str:
+    parts = []
+    if paid["tiles"]:
+        parts.append(f"{len(paid['tiles'])} {paid['terrain']}")
+    if n := paid["bonus_terrain"]:
+        parts.append(f"{n} bonus terrain {'token' if n == 1 else 'tokens'}")
+    return "paying " + " and ".join(parts)
+
+
+def _moves(names: Sequence[str], e: dict[str, Any]) -> str:
+    wolves = ", ".join([
+        f"{PIECE_NAMES[m['kind']]} ({m['src'][0]}, {m['src'][1]})→({m['dst'][0]}, {m['dst'][1]})"
+        for m in e["moves"]
+    ])  # fmt: skip
+    return f"{names[e['player']]} moves {wolves}, {_paying(e['paid'])}"
+
+
+def _scored(names: Sequence[str], e: dict[str, Any]) -> str:
+    placed = [
+        f"{'the automaton' if s['seat'] is None else names[s['seat']]} {s['points']}"
+        for s in e["standings"]
+        if s["place"] is not None
+    ]
+    return f"{e['phase']} scoring of region {e['region']}: " + (", ".join(placed) or "nobody")
+
+
+Text = Callable[[Sequence[str], dict[str, Any]], str]
+_ACTIONS: dict[str, Text] = {
+    "WolvesDrafted": lambda names, e: (
+        f"{names[e['player']]} drafts an alpha and a pack wolf onto {_at(e['hex'])}"
+    ),
+    "BonusActionSpent": lambda names, e: f"{names[e['player']]} spends a bonus action token",
+    "WolvesMoved": _moves,
+    "DenBuilt": lambda names, e: (
+        f"{names[e['player']]} builds a den at {_at(e['hex'])} from the {e['track']} track, "
+        f"{_paying(e['paid'])}"
+    ),
+    "LairBuilt": lambda names, e: (
+        f"{names[e['player']]} upgrades the den at {_at(e['hex'])} to a lair, {_paying(e['paid'])}"
+    ),
+    "LoneWolfHowled": lambda names, e: (
+        f"{names[e['player']]} howls the lone wolf at {_at(e['hex'])}, {_paying(e['paid'])}"
+    ),
+    "PieceDominated": lambda names, e: (
+        f"{names[e['player']]} dominates {names[e['victim']]}'s {PIECE_NAMES[e['piece']]} "
+        f"at {_at(e['hex'])}, {_paying(e['paid'])}"
+    ),
+    "Passed": lambda names, e: f"{names[e['player']]} passes",
+}
+"""The text of each action event."""
+_CONSEQUENCES: dict[str, Text] = {
+    "WolfPushed": lambda names, e: (
+        f"pushing {names[e['player']]}'s {PIECE_NAMES[e['kind']]} to {_at(e['dst'])}"
+    ),
+    "PreyHunted": lambda names, e: f"{names[e['player']]} hunts a {e['prey']}",
+    "RegionScored": _scored,
+    "GameEnded": lambda names, e: (
+        "the game ends" + (" (stalled)" if e["reason"] == "stall" else "")
+    ),
+}
+"""The text of each event that follows an action."""
+
+
+def label(names: Sequence[str], events: Sequence[Stored]) -> str:
+    """One line for the events one action caused: the action, then what followed."""
+    if len(events) == 1 and (text := _ACTIONS.get(events[0]["type"])) is not None:
+        return text(names, events[0]["data"])
+    actions, after = [], []
+    for e in events:
+        if (text := _ACTIONS.get(e["type"])) is not None:
+            actions.append(text(names, e["data"]))
+        elif (text := _CONSEQUENCES.get(e["type"])) is not None:
+            after.append(text(names, e["data"]))
+    return "; ".join(actions + after)

@@ -26,7 +26,7 @@ from pathlib import Path
 from common import median_time, percentile, progress, report, self_played
 from throwaway_pg import bench_database
 
-from domain.store import GameLibrary
+from domain.store import GameLibrary, StoreConfig, store_env
 from domain.wolves import components as box
 from projections.readmodels import ReadModels
 
@@ -44,7 +44,8 @@ def records() -> list[Path]:
 
 def _upload(job: tuple[str, list[str]]) -> int:
     url, paths = job
-    with GameLibrary.open(url) as library:
+    env = {**store_env(StoreConfig(url)), "CREATE_TABLE": "n"}  # made once, by fill()
+    with GameLibrary(env) as library:
         for path in paths:
             library.upload(Path(path).read_bytes())
     return len(paths)

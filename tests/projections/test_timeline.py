@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from uuid import UUID
 
 from domain.store import GameLibrary
 from domain.wolves import components as box
 from domain.wolves.describe import label
 from domain.wolves.events import ACTION_TYPES
 from domain.wolves.evolve import evolve
-from domain.wolves.records import read_record
+from domain.wolves.records import Record, read_record, write_record
 from domain.wolves.replay import replay
 from domain.wolves.scoring import control, final_scores
 from domain.wolves.state import State
+from projections.builds import start_state
 from projections.readmodels import ReadModels
 from tests.projections.conftest import FIXTURES, Store, fixture_names, fixture_record, upload
 
@@ -40,11 +42,17 @@ def expected_control(state: State, region: int) -> dict[str, object]:
 
 
 def check_game(models: ReadModels, library: GameLibrary, name: str) -> None:
+    """Every step of the stored timeline and the summary against the engine's."""
+    game_id = check_timeline(models, library, fixture_record(name), name)
+    check_summary(models, game_id, name)
+
+
+def check_timeline(models: ReadModels, library: GameLibrary, record: bytes, name: str) -> UUID:
     """Every step of the stored timeline against the engine folded to that step."""
-    game_id = library.upload(fixture_record(name)).game_id
+    game_id = library.upload(record).game_id
     models.catch_up(library)
     rows = models.timeline(game_id)
-    played = replay(read_record(fixture_record(name)))
+    played = replay(read_record(record))
     assert rows is not None and len(rows) == len(played.steps) + 1
     names = [p.name for p in played.initial.table.players]
     state = played.initial
@@ -67,7 +75,7 @@ def check_game(models: ReadModels, library: GameLibrary, name: str) -> None:
         if n:
             assert row["label"] == label(names, events)
             assert row["type"] == ACTION_TYPES[type(events[0])]
-    check_summary(models, game_id, name)
+    return game_id
 
 
 def check_summary(models: ReadModels, game_id: object, name: str) -> None:
@@ -91,6 +99,21 @@ def test_timelines_equal_the_engine_folded_at_every_step(store: Store) -> None:
     with store.library() as library, store.models() as models:
         for name in names:
             check_game(models, library, name)
+
+
+def test_a_record_from_a_position_folds_from_it(store: Store) -> None:
+    record = read_record(fixture_record("2p-00-heuristic"))
+    half = len(record.actions) // 2
+    middle = replay(record, at=half).state
+    later = Record(players=record.players, start=middle, actions=record.actions[half:])
+    with store.library() as library, store.models() as models:
+        check_timeline(models, library, write_record(later), "from a position")
+
+
+def test_stored_records_start_where_the_engine_does() -> None:
+    for name in fixture_names():
+        record = read_record(fixture_record(name))
+        assert start_state(write_record(record).decode()) == replay(record, at=0).state, name
 
 
 def test_summary_counts_what_happened(store: Store) -> None:
