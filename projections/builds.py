@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
+import orjson
+
 from domain.store import Game, GameLibrary
 from domain.wolves import components as box
 from domain.wolves.records import read_record
@@ -20,31 +22,19 @@ from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS,
 from projections.tables import timestamp
 from projections.timeline import Fold, Stored
 
-_DECODER = json.JSONDecoder()
-
 
 def start_state(record: str) -> State:
     """The position before a stored record's first action (its actions left unread).
 
-    A stored record is canonical JSON (keys sorted, ``actions`` first and longest) that
-    passed validation when uploaded, so only its ``players`` and ``setup`` are read, and
-    trusted; a record starting from a ``start`` position is read in full.
+    A stored record passed validation when it was uploaded, so its ``players`` and
+    ``setup`` are taken as they are; a record starting from a ``start`` position is read
+    in full.
     """
-    players, setup = _value(record, "players"), _value(record, "setup")
-    if players is None or setup is None or '"start":' in record:
-        return initial(read_record(record))
-    seats = tuple(Player(p["name"], p["color"], p["terrain"]) for p in players)
-    return initial_state(seats, _setup(setup))
-
-
-def _value(record: str, key: str) -> Any:
-    """The value of a top-level ``key`` that follows ``actions`` in canonical JSON, or None.
-
-    Keys after ``actions`` are few and none nests another ``key`` of the same name, so the
-    last occurrence is the top-level one.
-    """
-    at = record.rfind(f'"{key}":')
-    return None if at < 0 else _DECODER.raw_decode(record, at + len(key) + 3)[0]
+    doc = orjson.loads(record)
+    if "start" in doc or "setup" not in doc:
+        return initial(read_record({**doc, "actions": []}))
+    seats = tuple(Player(p["name"], p["color"], p["terrain"]) for p in doc["players"])
+    return initial_state(seats, _setup(doc["setup"]))
 
 
 def _prey(doc: dict[str, Any] | None) -> tuple[str, int] | None:
@@ -160,7 +150,7 @@ def project(build: Build) -> Projected:
     for seat in seats:
         seat.update(shared, game_id=game_id, prey=json.dumps(seat["prey"]))
         seat_rows.append(tuple(seat[c] for c in SEAT_COLUMNS))
-    doc = json.dumps(fold.doc(), separators=(",", ":"), check_circular=False)
+    doc = orjson.dumps(fold.doc()).decode()
     return tuple(game[c] for c in GAME_COLUMNS), seat_rows, doc
 
 
