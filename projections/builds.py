@@ -14,13 +14,14 @@ import orjson
 
 from domain.store import Game, GameLibrary
 from domain.wolves import components as box
+from domain.wolves.codec import Stored
 from domain.wolves.records import read_record
 from domain.wolves.replay import initial
 from domain.wolves.setup import CustomMap, MapHex, MapRegion, Options, Player, RegionTile, Setup
 from domain.wolves.state import State, initial_state
 from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS, summarize
 from projections.tables import timestamp
-from projections.timeline import Fold, Stored
+from projections.timeline import Fold
 
 
 def start_state(record: str) -> State:

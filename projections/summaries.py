@@ -12,8 +12,9 @@ from typing import Any
 
 from domain.wolves import components as box
 from domain.wolves import events as ev
+from domain.wolves.codec import Stored
 from domain.wolves.state import State
-from projections.timeline import DENS, LAIRS, PREY, SCORE_FIELDS, Fold, Stored
+from projections.timeline import DENS, LAIRS, PREY, SCORE_FIELDS, Fold
 
 OPTION_COLUMNS = {
     "random_terrain": "opt_random_terrain",

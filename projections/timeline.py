@@ -14,13 +14,14 @@ unchanged are shared with the previous step (treat the expanded rows as read-onl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from domain.wolves import codec
 from domain.wolves import components as box
 from domain.wolves import events as ev
-from domain.wolves.describe import PIECE_NAMES
+from domain.wolves.codec import Stored
+from domain.wolves.describe import stored_label
 from domain.wolves.state import State
 
 AUTOMATON = "automaton"
@@ -33,9 +34,6 @@ ACTION_TYPES = {cls.__name__: kind for cls, kind in ev.ACTION_TYPES.items()}
 """The record action type of each action event, by stored type name."""
 WOLVES = frozenset(("alpha", "pack"))
 
-Stored = dict[str, Any]
-"""One domain event as stored: its type name under ``type``, its fields (``codec`` JSON)
-under ``data``."""
 
 # The seat board fields a fold tracks, as indexes into a seat's list.
 DENS, LAIRS, PACK, PREY, POINTS, TOKENS, ON_MAP = 0, 3, 4, 5, 6, 7, 8
@@ -244,7 +242,7 @@ class Fold:
         first = events[0] if events else {"type": "", "data": {}}
         self.rows.append([
             first["data"].get("player"), ACTION_TYPES.get(first["type"]),
-            label(self.names, events), scored, None if self.finished else self.player,
+            stored_label(self.names, events), scored, None if self.finished else self.player,
             self.date, self.phases, scores, control,
         ])  # fmt: skip
 
@@ -294,99 +292,9 @@ def expand(doc: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def stored(event: ev.Event) -> Stored:
-    """A domain event as the store keeps it."""
-    data = codec.event_to_json(event)
-    return {"type": data.pop("type"), "data": data}
-
-
 def timeline(initial: State, steps: Sequence[Sequence[ev.Event]]) -> list[dict[str, Any]]:
     """One row per step (0 … len(steps)): who acted, a label, and the position after it."""
     fold = Fold(initial)
     for events in steps:
-        fold.step([stored(e) for e in events])
+        fold.step([codec.stored(e) for e in events])
     return expand(fold.doc())
-
-
-# --- labels -------------------------------------------------------------------------------
-# ``domain.wolves.describe.label`` for events as stored: the same words, without decoding.
-
-
-def _at(h: Sequence[int]) -> str:
-    return f"({h[0]}, {h[1]})"
-
-
-def _paying(paid: dict[str, Any]) -> str:
-    parts = []
-    if paid["tiles"]:
-        parts.append(f"{len(paid['tiles'])} {paid['terrain']}")
-    if n := paid["bonus_terrain"]:
-        parts.append(f"{n} bonus terrain {'token' if n == 1 else 'tokens'}")
-    return "paying " + " and ".join(parts)
-
-
-def _moves(names: Sequence[str], e: dict[str, Any]) -> str:
-    wolves = ", ".join([
-        f"{PIECE_NAMES[m['kind']]} ({m['src'][0]}, {m['src'][1]})→({m['dst'][0]}, {m['dst'][1]})"
-        for m in e["moves"]
-    ])  # fmt: skip
-    return f"{names[e['player']]} moves {wolves}, {_paying(e['paid'])}"
-
-
-def _scored(names: Sequence[str], e: dict[str, Any]) -> str:
-    placed = [
-        f"{'the automaton' if s['seat'] is None else names[s['seat']]} {s['points']}"
-        for s in e["standings"]
-        if s["place"] is not None
-    ]
-    return f"{e['phase']} scoring of region {e['region']}: " + (", ".join(placed) or "nobody")
-
-
-Text = Callable[[Sequence[str], dict[str, Any]], str]
-_ACTIONS: dict[str, Text] = {
-    "WolvesDrafted": lambda names, e: (
-        f"{names[e['player']]} drafts an alpha and a pack wolf onto {_at(e['hex'])}"
-    ),
-    "BonusActionSpent": lambda names, e: f"{names[e['player']]} spends a bonus action token",
-    "WolvesMoved": _moves,
-    "DenBuilt": lambda names, e: (
-        f"{names[e['player']]} builds a den at {_at(e['hex'])} from the {e['track']} track, "
-        f"{_paying(e['paid'])}"
-    ),
-    "LairBuilt": lambda names, e: (
-        f"{names[e['player']]} upgrades the den at {_at(e['hex'])} to a lair, {_paying(e['paid'])}"
-    ),
-    "LoneWolfHowled": lambda names, e: (
-        f"{names[e['player']]} howls the lone wolf at {_at(e['hex'])}, {_paying(e['paid'])}"
-    ),
-    "PieceDominated": lambda names, e: (
-        f"{names[e['player']]} dominates {names[e['victim']]}'s {PIECE_NAMES[e['piece']]} "
-        f"at {_at(e['hex'])}, {_paying(e['paid'])}"
-    ),
-    "Passed": lambda names, e: f"{names[e['player']]} passes",
-}
-"""The text of each action event."""
-_CONSEQUENCES: dict[str, Text] = {
-    "WolfPushed": lambda names, e: (
-        f"pushing {names[e['player']]}'s {PIECE_NAMES[e['kind']]} to {_at(e['dst'])}"
-    ),
-    "PreyHunted": lambda names, e: f"{names[e['player']]} hunts a {e['prey']}",
-    "RegionScored": _scored,
-    "GameEnded": lambda names, e: (
-        "the game ends" + (" (stalled)" if e["reason"] == "stall" else "")
-    ),
-}
-"""The text of each event that follows an action."""
-
-
-def label(names: Sequence[str], events: Sequence[Stored]) -> str:
-    """One line for the events one action caused: the action, then what followed."""
-    if len(events) == 1 and (text := _ACTIONS.get(events[0]["type"])) is not None:
-        return text(names, events[0]["data"])
-    actions, after = [], []
-    for e in events:
-        if (text := _ACTIONS.get(e["type"])) is not None:
-            actions.append(text(names, e["data"]))
-        elif (text := _CONSEQUENCES.get(e["type"])) is not None:
-            after.append(text(names, e["data"]))
-    return "; ".join(actions + after)

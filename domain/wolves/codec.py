@@ -38,6 +38,16 @@ def event_to_json(event: ev.Event) -> dict[str, Any]:
     return {"type": type(event).__name__, **_encode_fields(_encoders(type(event)), event)}
 
 
+Stored = dict[str, Any]
+"""A domain event as the event store keeps it: ``{"type": <class name>, "data": <fields>}``."""
+
+
+def stored(event: ev.Event) -> Stored:
+    """``event`` as the event store keeps it (see :data:`Stored`)."""
+    data = event_to_json(event)
+    return {"type": data.pop("type"), "data": data}
+
+
 def event_from_json(doc: Mapping[str, Any]) -> ev.Event:
     """The event a dict made by :func:`event_to_json` describes."""
     data = dict(doc)

@@ -1,5 +1,8 @@
 """Readable labels for what happened in a step, in the game's own words.
 
+Labels are made from events as the store keeps them (:func:`codec.stored`: a type name
+and its JSON fields), so the timeline projection labels steps without decoding events.
+
 >>> from domain.wolves.events import Paid, LoneWolfHowled
 >>> label(("Ana", "Bo"), [LoneWolfHowled(0, Paid((0, 2), 0, "tundra"), (12, 6), "pack")])
 'Ana howls the lone wolf at (12, 6), paying 2 tundra'
@@ -7,74 +10,96 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from domain.hexes import Hex
+from domain.wolves import codec
 from domain.wolves import events as ev
+from domain.wolves.codec import Stored
 
 PIECE_NAMES = {"alpha": "alpha", "pack": "pack wolf", "den": "den", "lair": "lair"}
 
 
-def at(h: Hex) -> str:
-    """A hex as people read it: ``(12, 6)``."""
+def label(names: Sequence[str], events: Sequence[ev.Event]) -> str:
+    """One line for the events one action caused: the action, then what followed."""
+    return stored_label(names, [codec.stored(e) for e in events])
+
+
+def _at(h: Sequence[int]) -> str:
     return f"({h[0]}, {h[1]})"
 
 
-def paying(paid: ev.Paid) -> str:
-    """``paying 2 tundra`` / ``paying 1 forest and 1 bonus terrain token``."""
+def _paying(paid: dict[str, Any]) -> str:
     parts = []
-    if paid.tiles:
-        parts.append(f"{len(paid.tiles)} {paid.terrain}")
-    if paid.bonus_terrain:
-        tokens = "token" if paid.bonus_terrain == 1 else "tokens"
-        parts.append(f"{paid.bonus_terrain} bonus terrain {tokens}")
+    if paid["tiles"]:
+        parts.append(f"{len(paid['tiles'])} {paid['terrain']}")
+    if n := paid["bonus_terrain"]:
+        parts.append(f"{n} bonus terrain {'token' if n == 1 else 'tokens'}")
     return "paying " + " and ".join(parts)
 
 
-def _action(names: Sequence[str], e: ev.Event) -> str | None:
-    who = names[e.player] if hasattr(e, "player") else ""
-    match e:
-        case ev.WolvesDrafted():
-            return f"{who} drafts an alpha and a pack wolf onto {at(e.hex)}"
-        case ev.BonusActionSpent():
-            return f"{who} spends a bonus action token"
-        case ev.WolvesMoved():
-            wolves = ", ".join(f"{PIECE_NAMES[m.kind]} {at(m.src)}→{at(m.dst)}" for m in e.moves)
-            return f"{who} moves {wolves}, {paying(e.paid)}"
-        case ev.DenBuilt():
-            return f"{who} builds a den at {at(e.hex)} from the {e.track} track, {paying(e.paid)}"
-        case ev.LairBuilt():
-            return f"{who} upgrades the den at {at(e.hex)} to a lair, {paying(e.paid)}"
-        case ev.LoneWolfHowled():
-            return f"{who} howls the lone wolf at {at(e.hex)}, {paying(e.paid)}"
-        case ev.PieceDominated():
-            victim = f"{names[e.victim]}'s {PIECE_NAMES[e.piece]}"
-            return f"{who} dominates {victim} at {at(e.hex)}, {paying(e.paid)}"
-        case ev.Passed():
-            return f"{who} passes"
-    return None
+def _moves(names: Sequence[str], e: dict[str, Any]) -> str:
+    wolves = ", ".join([
+        f"{PIECE_NAMES[m['kind']]} ({m['src'][0]}, {m['src'][1]})→({m['dst'][0]}, {m['dst'][1]})"
+        for m in e["moves"]
+    ])  # fmt: skip
+    return f"{names[e['player']]} moves {wolves}, {_paying(e['paid'])}"
 
 
-def _consequence(names: Sequence[str], e: ev.Event) -> str | None:
-    match e:
-        case ev.WolfPushed():
-            return f"pushing {names[e.player]}'s {PIECE_NAMES[e.kind]} to {at(e.dst)}"
-        case ev.PreyHunted():
-            return f"{names[e.player]} hunts a {e.prey}"
-        case ev.RegionScored():
-            placed = [
-                f"{'the automaton' if s.seat is None else names[s.seat]} {s.points}"
-                for s in e.standings
-                if s.place is not None
-            ]
-            return f"{e.phase} scoring of region {e.region}: " + (", ".join(placed) or "nobody")
-        case ev.GameEnded():
-            return "the game ends" + (" (stalled)" if e.reason == "stall" else "")
-    return None
+def _scored(names: Sequence[str], e: dict[str, Any]) -> str:
+    placed = [
+        f"{'the automaton' if s['seat'] is None else names[s['seat']]} {s['points']}"
+        for s in e["standings"]
+        if s["place"] is not None
+    ]
+    return f"{e['phase']} scoring of region {e['region']}: " + (", ".join(placed) or "nobody")
 
 
-def label(names: Sequence[str], events: Sequence[ev.Event]) -> str:
-    """One line for the events one action caused: the action, then what followed."""
-    parts = [text for e in events if (text := _action(names, e))]
-    parts += [text for e in events if (text := _consequence(names, e))]
-    return "; ".join(parts)
+Text = Callable[[Sequence[str], dict[str, Any]], str]
+_ACTIONS: dict[str, Text] = {
+    "WolvesDrafted": lambda names, e: (
+        f"{names[e['player']]} drafts an alpha and a pack wolf onto {_at(e['hex'])}"
+    ),
+    "BonusActionSpent": lambda names, e: f"{names[e['player']]} spends a bonus action token",
+    "WolvesMoved": _moves,
+    "DenBuilt": lambda names, e: (
+        f"{names[e['player']]} builds a den at {_at(e['hex'])} from the {e['track']} track, "
+        f"{_paying(e['paid'])}"
+    ),
+    "LairBuilt": lambda names, e: (
+        f"{names[e['player']]} upgrades the den at {_at(e['hex'])} to a lair, {_paying(e['paid'])}"
+    ),
+    "LoneWolfHowled": lambda names, e: (
+        f"{names[e['player']]} howls the lone wolf at {_at(e['hex'])}, {_paying(e['paid'])}"
+    ),
+    "PieceDominated": lambda names, e: (
+        f"{names[e['player']]} dominates {names[e['victim']]}'s {PIECE_NAMES[e['piece']]} "
+        f"at {_at(e['hex'])}, {_paying(e['paid'])}"
+    ),
+    "Passed": lambda names, e: f"{names[e['player']]} passes",
+}
+"""The text of each action event."""
+_CONSEQUENCES: dict[str, Text] = {
+    "WolfPushed": lambda names, e: (
+        f"pushing {names[e['player']]}'s {PIECE_NAMES[e['kind']]} to {_at(e['dst'])}"
+    ),
+    "PreyHunted": lambda names, e: f"{names[e['player']]} hunts a {e['prey']}",
+    "RegionScored": _scored,
+    "GameEnded": lambda names, e: (
+        "the game ends" + (" (stalled)" if e["reason"] == "stall" else "")
+    ),
+}
+"""The text of each event that follows an action."""
+
+
+def stored_label(names: Sequence[str], events: Sequence[Stored]) -> str:
+    """One line for the stored events one action caused: the action, then what followed."""
+    if len(events) == 1 and (text := _ACTIONS.get(events[0]["type"])) is not None:
+        return text(names, events[0]["data"])
+    actions, after = [], []
+    for e in events:
+        if (text := _ACTIONS.get(e["type"])) is not None:
+            actions.append(text(names, e["data"]))
+        elif (text := _CONSEQUENCES.get(e["type"])) is not None:
+            after.append(text(names, e["data"]))
+    return "; ".join(actions + after)
