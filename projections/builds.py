@@ -13,11 +13,10 @@ from uuid import UUID
 import orjson
 
 from domain.store import Game, GameLibrary
-from domain.wolves import components as box
 from domain.wolves.codec import Stored
-from domain.wolves.records import read_record
+from domain.wolves.records import read_record, setup_from_written
 from domain.wolves.replay import initial
-from domain.wolves.setup import CustomMap, MapHex, MapRegion, Options, Player, RegionTile, Setup
+from domain.wolves.setup import Player
 from domain.wolves.state import State, initial_state
 from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS, summarize
 from projections.tables import timestamp
@@ -35,48 +34,7 @@ def start_state(record: str) -> State:
     if "start" in doc or "setup" not in doc:
         return initial(read_record({**doc, "actions": []}))
     seats = tuple(Player(p["name"], p["color"], p["terrain"]) for p in doc["players"])
-    return initial_state(seats, _setup(doc["setup"]))
-
-
-def _prey(doc: dict[str, Any] | None) -> tuple[str, int] | None:
-    return None if doc is None else (doc["type"], doc["count"])
-
-
-def _setup(doc: dict[str, Any]) -> Setup:
-    """The :class:`Setup` of a validated ``setup`` object (``records.SetupSchema``)."""
-    start: tuple[int, int] | None = None
-    tiles = []
-    for t in doc.get("tiles", ()):
-        if t["tile"] == "start":
-            start = (t["center"][0], t["center"][1])
-        else:
-            tiles.append(RegionTile(
-                t["tile"], tuple(t["center"]), t.get("rotated", False),
-                tuple(t.get("scoring", ())), _prey(t.get("prey")),
-            ))  # fmt: skip
-    custom = None
-    if (cells := doc.get("map")) is not None:
-        custom = CustomMap(
-            tuple(
-                MapHex(
-                    tuple(c["hex"]), c["terrain"], c.get("region"), c.get("marker"), c.get("side")
-                )
-                for c in cells["hexes"]
-            ),
-            tuple(
-                MapRegion(r["id"], tuple(r.get("scoring", ())), _prey(r.get("prey")))
-                for r in cells.get("regions", ())
-            ),
-        )
-    pairs = doc.get("terrain_tiles")
-    return Setup(
-        seed=doc.get("seed"),
-        options=Options(**doc.get("options", {})),
-        start=start,
-        tiles=tuple(tiles),
-        custom_map=custom,
-        terrain_tiles=tuple((a, b) for a, b in pairs) if pairs else box.DEFAULT_TERRAIN_TILES,
-    )
+    return initial_state(seats, setup_from_written(doc["setup"]))
 
 
 def meta_change(event: Any) -> tuple[str, Any] | None:

@@ -409,6 +409,48 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
     return doc
 
 
+def _prey_from_json(doc: dict[str, Any] | None) -> tuple[str, int] | None:
+    return None if doc is None else (doc["type"], doc["count"])
+
+
+def setup_from_written(doc: dict[str, Any]) -> Setup:
+    """The :class:`Setup` of a ``setup`` object :func:`setup_to_json` wrote, read without
+    checking it again (a stored record's, validated when it was uploaded)."""
+    start: tuple[int, int] | None = None
+    tiles = []
+    for t in doc.get("tiles", ()):
+        if t["tile"] == "start":
+            start = (t["center"][0], t["center"][1])
+        else:
+            tiles.append(RegionTile(
+                t["tile"], tuple(t["center"]), t.get("rotated", False),
+                tuple(t.get("scoring", ())), _prey_from_json(t.get("prey")),
+            ))  # fmt: skip
+    custom = None
+    if (cells := doc.get("map")) is not None:
+        custom = CustomMap(
+            tuple(
+                MapHex(
+                    tuple(c["hex"]), c["terrain"], c.get("region"), c.get("marker"), c.get("side")
+                )
+                for c in cells["hexes"]
+            ),
+            tuple(
+                MapRegion(r["id"], tuple(r.get("scoring", ())), _prey_from_json(r.get("prey")))
+                for r in cells.get("regions", ())
+            ),
+        )
+    pairs = doc.get("terrain_tiles")
+    return Setup(
+        seed=doc.get("seed"),
+        options=Options(**doc.get("options", {})),
+        start=start,
+        tiles=tuple(tiles),
+        custom_map=custom,
+        terrain_tiles=tuple((a, b) for a, b in pairs) if pairs else box.DEFAULT_TERRAIN_TILES,
+    )
+
+
 def check_players(players: list[Player], path: str = "players") -> None:
     """2–5 players with distinct home terrains (W-4.5)."""
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
