@@ -22,6 +22,7 @@ from domain.wolves import components as box
 from domain.wolves import events as ev
 from domain.wolves.codec import Stored
 from domain.wolves.describe import stored_label
+from domain.wolves.scoring import area_vp, places
 from domain.wolves.state import State
 
 AUTOMATON = "automaton"
@@ -205,18 +206,13 @@ class Fold:
 
     def _vp(self) -> list[list[int]]:
         """Every seat's score as a ``SCORE_FIELDS`` list, placed by the W-9 tie-breaks."""
-        track_vp, prey_vp = box.TRACK_VP[self.two], box.PREY_VP[self.two]
         rows = []
         for seat, board in enumerate(self.boards):
             dens0, dens1, dens2, lairs, wolves, hunted, points, tokens, on_map = board
-            spread, speed, howl = track_vp[dens0], track_vp[dens1], track_vp[dens2]
-            lairs, prey, pack = box.LAIR_VP[lairs], prey_vp[len(hunted)], box.PACK_VP[wolves]
-            total = points + spread + speed + howl + lairs + prey + pack
-            rows.append([seat, total, points, spread, speed, howl, lairs, prey, pack, tokens,
-                         on_map, 0])  # fmt: skip
-        keys = sorted([(r[1], r[9], r[10]) for r in rows], reverse=True)
-        for r in rows:
-            r[11] = 1 + keys.index((r[1], r[9], r[10]))  # 1 + how many rank above
+            vp = area_vp((dens0, dens1, dens2), lairs, len(hunted), wolves, self.two)
+            rows.append([seat, points + sum(vp), points, *vp, tokens, on_map, 0])
+        for row, place in zip(rows, places([(r[1], r[9], r[10]) for r in rows]), strict=True):
+            row[11] = place
         return rows
 
     def step(self, events: Sequence[Stored]) -> None:

@@ -2,24 +2,42 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Sequence
 
 from domain.wolves import components as box
 from domain.wolves.events import FinalScore, RegionScored, Standing
 from domain.wolves.state import PlayerBoard, State
 
+AREAS = ("spread", "speed", "howl", "lairs", "prey", "pack")
+"""The board areas that score VP (W-5), in :func:`area_vp`'s order."""
+
+
+def area_vp(
+    dens: Sequence[int], lairs: int, prey: int, wolves: int, two_player: bool
+) -> tuple[int, int, int, int, int, int]:
+    """VP of the spread, speed and howl tracks, the lairs, the prey and the pack (W-5), from
+    the dens taken per track, lairs built, prey types hunted and pack-track wolves placed."""
+    track_vp = box.TRACK_VP[two_player]
+    return (
+        track_vp[dens[0]], track_vp[dens[1]], track_vp[dens[2]], box.LAIR_VP[lairs],
+        box.PREY_VP[two_player][prey], box.PACK_VP[wolves],
+    )  # fmt: skip
+
 
 def board_vp(board: PlayerBoard, two_player: bool) -> dict[str, int]:
     """Revealed VP per board area: the three tracks, lairs, prey and pack (W-5)."""
-    track_vp = box.TRACK_VP[two_player]
-    return {
-        "spread": track_vp[board.dens[0]],
-        "speed": track_vp[board.dens[1]],
-        "howl": track_vp[board.dens[2]],
-        "lairs": box.LAIR_VP[board.lairs],
-        "prey": box.PREY_VP[two_player][len(board.prey)],
-        "pack": box.PACK_VP[board.wolves],
-    }
+    vp = area_vp(board.dens, board.lairs, len(board.prey), board.wolves, two_player)
+    return dict(zip(AREAS, vp, strict=True))
+
+
+def places(keys: Sequence[tuple[int, int, int]]) -> list[int]:
+    """Each seat's place from its (total, region tokens, wolves on map) by the W-9
+    tie-breaks: 1 + how many seats rank above it (tied seats share a place).
+
+    >>> places([(30, 1, 4), (30, 2, 0), (12, 0, 9), (30, 1, 4)])
+    [2, 1, 4, 2]
+    """
+    return [1 + sum(other > key for other in keys) for key in keys]
 
 
 def control(state: State, region: int) -> dict[int | None, tuple[int, int]]:
@@ -71,10 +89,7 @@ def final_scores(state: State) -> tuple[FinalScore, ...]:
         vp = board_vp(board, two)
         total = board.region_points + sum(vp.values())
         rows.append((seat, total, board, vp, wolves_on_map(state, seat)))
-    keys = {seat: (total, b.region_tokens, w) for seat, total, b, _, w in rows}
-    above = Counter()
-    for seat in keys:
-        above[seat] = sum(1 for other in keys.values() if other > keys[seat])
+    placed = places([(total, b.region_tokens, w) for _, total, b, _, w in rows])
     return tuple(
         FinalScore(
             seat=seat,
@@ -82,7 +97,7 @@ def final_scores(state: State) -> tuple[FinalScore, ...]:
             regions=board.region_points,
             region_tokens=board.region_tokens,
             wolves_on_map=wolves,
-            place=above[seat] + 1,
+            place=placed[seat],
             **vp,
         )
         for seat, total, board, vp, wolves in rows
