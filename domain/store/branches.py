@@ -24,6 +24,7 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError
 
 from domain.store.library import GameEvent, GameLibrary, UnknownGame
+from domain.store.uploads import stored_events
 from domain.wolves import codec
 from domain.wolves import components as box
 from domain.wolves.actions import Action
@@ -109,10 +110,8 @@ def save_branch(
     if library.exists(branch_id):
         return branch_id
     branch = Branch(parent_id=parent_id, step=step, actions=docs, rules_version=box.RULES_VERSION)
-    for index, caused in enumerate(played.steps[step:], start=step):
-        for domain_event in caused:
-            doc = codec.event_to_json(domain_event)
-            branch.happened(index, doc.pop("type"), doc)
+    for index, kind, data in stored_events(played.steps[step:], first=step):
+        branch.happened(index, kind, data)
     with suppress(IntegrityError):  # saved meanwhile by someone else
         library.save(branch)
     return branch_id

@@ -6,7 +6,7 @@ them in one; a ``PreparedGame`` is plain data, cheap to send between processes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -14,6 +14,7 @@ from uuid import UUID
 from domain.store.game import Game, check_visibility, clean_tags, game_id_for, record_digest
 from domain.wolves import codec
 from domain.wolves import components as box
+from domain.wolves.events import Event
 from domain.wolves.records import Record, read_record, write_record
 from domain.wolves.replay import replay
 
@@ -51,6 +52,16 @@ class PreparedGame:
         return game
 
 
+def stored_events(steps: Sequence[Sequence[Event]], first: int = 0) -> tuple[StoredEvent, ...]:
+    """The events of each action in ``steps`` as the store keeps them, numbered from ``first``."""
+    out = []
+    for step, caused in enumerate(steps, start=first):
+        for event in caused:
+            doc = codec.stored(event)
+            out.append((step, doc["type"], doc["data"]))
+    return tuple(out)
+
+
 def canonical_record(data: bytes | str | Mapping[str, Any] | Record) -> tuple[Record, bytes]:
     """The record ``data`` holds and its canonical bytes; ``InvalidRecord`` when malformed."""
     record = data if isinstance(data, Record) else read_record(data)
@@ -70,17 +81,12 @@ def prepare(
     check_visibility(visibility)
     tags = clean_tags(tags)
     played = replay(record)
-    events = []
-    for step, caused in enumerate(played.steps):
-        for event in caused:
-            doc = codec.event_to_json(event)
-            events.append((step, doc.pop("type"), doc))
     if title is None:
         title = record.meta.get("title")
     return PreparedGame(
         digest=record_digest(canonical), record=canonical.decode("utf-8"),
         uploaded_by=uploaded_by, title=(title or "").strip() or None, tags=tags,
-        visibility=visibility, actions=len(record.actions), events=tuple(events),
+        visibility=visibility, actions=len(record.actions), events=stored_events(played.steps),
     )  # fmt: skip
 
 
