@@ -24,7 +24,6 @@ from domain.wolves.analysis.review import Settings
 from projections.db import backend_of, connect
 
 TABLE = "analyses"
-STATUSES = ("queued", "running", "done", "failed")
 STALE_SECONDS = 600.0
 """A running review whose heartbeat is older than this is taken to have died: it is redone."""
 
@@ -189,10 +188,3 @@ class Analyses:
         """Store a review computed elsewhere (the command line) as done."""
         self.enqueue(game_id, settings)
         self.finish(str(game_id), settings.key, result)
-
-    def drop(self) -> None:
-        """Drop the table (every review is lost; asking again recomputes it)."""
-        with self._connection() as conn:
-            self._run(conn, f"DROP TABLE IF EXISTS {TABLE}")
-        with _made_lock:
-            _made.discard(self.url)

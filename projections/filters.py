@@ -6,14 +6,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from projections.summaries import OPTION_COLUMNS, name_key
+from domain.wolves.setup import Options
+from projections.summaries import OPTION_COLUMNS, name_key, option_value
 from projections.tables import SEATS, timestamp
 
-DEFAULTS = {
-    "random_terrain": 0, "big_map": 0, "auto_push": 0, "lone_wolves_per_region": 2,
-    "stall_limit_rounds": None,
-}  # fmt: skip
-"""Each option's value when it is not used (W-12)."""
+DEFAULTS = {name: option_value(getattr(Options(), name)) for name in OPTION_COLUMNS}
+"""Each option's stored value when it is not used (W-12)."""
 
 
 @dataclass

@@ -8,11 +8,16 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
+import orjson
+
+from domain.wolves.setup import Options
 from projections.filters import Where
 from projections.sql import Database
 from projections.summaries import GAME_COLUMNS, OPTION_COLUMNS, SEAT_COLUMNS, seat_json
 from projections.tables import GAMES, SEATS, TIMELINES
 from projections.timeline import expand
+
+DEFAULT_OPTIONS = Options()
 
 SORTS = {
     "uploaded_at": "g.uploaded_at",
@@ -48,8 +53,8 @@ def game_json(row: dict[str, Any]) -> dict[str, Any]:
         "rules_version": row["rules_version"],
         "players": row["players"],
         "options": {
-            name: (bool(row[column]) if name in ("random_terrain", "big_map", "auto_push")
-                   else row[column])
+            name: bool(row[column]) if isinstance(getattr(DEFAULT_OPTIONS, name), bool)
+            else row[column]
             for name, column in OPTION_COLUMNS.items()
         },
         "turns": row["turns"],
@@ -157,4 +162,4 @@ def summary(db: Database, game_id: UUID) -> dict[str, Any] | None:
 def timeline(db: Database, game_id: UUID) -> list[dict[str, Any]] | None:
     """A game's stored timeline (kept compact, see ``projections.timeline``), or None."""
     rows = db.fetchall(f"SELECT doc FROM {TIMELINES} WHERE game_id = ?", (str(game_id),))
-    return expand(json.loads(rows[0][0])) if rows else None
+    return expand(orjson.loads(rows[0][0])) if rows else None

@@ -69,7 +69,7 @@ class Database:
 
     @contextmanager
     def reading(self) -> Iterator[Any]:
-        """A connection for reads, all seeing one snapshot (no write lock on SQLite)."""
+        """A read-only connection whose reads all see one snapshot (no write lock on SQLite)."""
         if not self.postgres:
             conn = self._sqlite()
             try:
@@ -80,6 +80,7 @@ class Database:
                 conn.close()
             return
         with self._pg_pool().connection() as conn:
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield conn
 
     def execute(self, conn: Any, query: str, params: Sequence[Any] = ()) -> Any:

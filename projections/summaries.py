@@ -35,8 +35,6 @@ COUNTED = (
     *(f"firsts_{p}" for p in box.PHASES), *(f"n_{kind}" for kind in ACTION_TYPES),
 )  # fmt: skip
 """The seat columns counted over a game's events."""
-BREAKDOWN = ("regions", "spread", "speed", "howl", "lairs", "prey", "pack")
-"""The parts of a final score, in the order of ``FinalScore``."""
 
 SEAT_GAME_COLUMNS = ("players", "finished", "visibility", "uploaded_at", *OPTION_COLUMNS.values())
 """Game columns copied onto each seat's row, so statistics filter seats without a join."""
@@ -114,7 +112,7 @@ def summarize(
     options = table.setup.options
     game = {
         "players": len(players),
-        **{col: _option_value(getattr(options, name)) for name, col in OPTION_COLUMNS.items()},
+        **{col: option_value(getattr(options, name)) for name, col in OPTION_COLUMNS.items()},
         "turns": turns + open_turn,  # after the draft, counting a turn still under way
         "actions": len(steps),
         "events": events,
@@ -140,7 +138,8 @@ def summarize(
     return game, seat_rows
 
 
-def _option_value(value: bool | int | None) -> int | None:
+def option_value(value: bool | int | None) -> int | None:
+    """An option as its column stores it: booleans as 0 or 1."""
     return int(value) if value is not None else None
 
 

@@ -28,11 +28,6 @@ EVENT_TYPES: Mapping[str, type[ev.Event]] = types.MappingProxyType(
 """Every domain event class by its stored type name (the class name)."""
 
 
-def event_type(event: ev.Event) -> str:
-    """The type name an event is stored under."""
-    return type(event).__name__
-
-
 def event_to_json(event: ev.Event) -> dict[str, Any]:
     """A JSON-able dict of ``event``, with its type name under ``"type"``."""
     return {"type": type(event).__name__, **_encode_fields(_encoders(type(event)), event)}
