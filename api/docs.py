@@ -97,9 +97,11 @@ def docs() -> str:
     for path, item in spec["paths"].items():
         for method in METHODS:
             if method in item:
-                op = item[method]
-                op["parameters"] = item.get("parameters", []) + op.get("parameters", [])
-                op["answers"] = answers(spec, op.get("responses", {}))
+                op = {  # a copy: the spec's own dicts are apispec's live document
+                    **item[method],
+                    "parameters": item.get("parameters", []) + item[method].get("parameters", []),
+                    "answers": answers(spec, item[method].get("responses", {})),
+                }
                 groups.setdefault(op.get("tags", ["api"])[0], []).append((path, method, op))
     return render_template_string(
         PAGE, info=spec["info"], openapi=spec["openapi"], groups=groups.items(),

@@ -50,6 +50,10 @@ def test_docs_page_works_offline(fresh_server: Callable[..., Server]) -> None:
     assert 'id="problem-illegal_action"' in page
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page), "loads nothing from elsewhere"
     assert "<script" not in page
+    before = server.client.get("/api/openapi.json", check=False).json
+    again = server.client.get("/api/docs", check=False).body.decode()
+    assert again == page  # reading the document for the page leaves it as it was
+    assert server.client.get("/api/openapi.json", check=False).json == before
 
 
 def test_errors_outside_the_routes_are_problems(fresh_server: Callable[..., Server]) -> None:
