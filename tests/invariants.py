@@ -65,5 +65,12 @@ def check_boards(state: State) -> None:
 
 
 def check_scores(state: State) -> None:
-    for s in final_scores(state):
-        assert s.total == s.regions + s.spread + s.speed + s.howl + s.lairs + s.prey + s.pack
+    """Each part of a score is read from its own place on the board and the W-5 tables."""
+    two = state.table.two_player
+    for s, board in zip(final_scores(state), state.boards, strict=True):
+        tracks = [box.TRACK_VP[two][dens] for dens in board.dens]
+        assert [s.spread, s.speed, s.howl] == tracks
+        assert (s.lairs, s.pack) == (box.LAIR_VP[board.lairs], box.PACK_VP[board.wolves])
+        assert s.prey == box.PREY_VP[two][len(board.prey)]
+        assert (s.regions, s.region_tokens) == (board.region_points, board.region_tokens)
+        assert s.total == s.regions + sum(tracks) + s.lairs + s.pack + s.prey

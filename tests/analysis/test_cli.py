@@ -45,4 +45,5 @@ def test_analyse_a_stored_game_saves_the_review(tmp_path, sqlite_url):
 
 def test_analyse_refuses_what_is_neither_a_game_nor_a_file(tmp_path):
     result = CliRunner().invoke(main, ["analyse", str(tmp_path / "missing.json")])
-    assert result.exit_code != 0
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)  # a usage error
+    assert "not a game id nor a readable file" in result.output

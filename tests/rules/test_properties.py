@@ -100,7 +100,7 @@ def test_random_games_keep_every_invariant(n: int, seed: int) -> None:
         max_size=5,
     ),
 )
-def test_score_total_is_the_sum_of_its_breakdown(
+def test_scores_read_the_board_and_places_follow_w9(
     n: int, seed: int, boards: list[tuple[int, ...]]
 ) -> None:
     state = initial_state(random_players(n, random.Random(seed)), generate_setup(n, seed))
@@ -118,14 +118,13 @@ def test_score_total_is_the_sum_of_its_breakdown(
     )
     check_scores(state)
     scores = final_scores(state)
+    assert min(s.place for s in scores) == 1
     for s in scores:
-        better = {
-            o.seat
-            for o in scores
-            if (o.total, o.region_tokens, o.wolves_on_map)
-            > (s.total, s.region_tokens, s.wolves_on_map)
-        }
-        assert s.place == len(better) + 1
+        key = (s.total, s.region_tokens, s.wolves_on_map)
+        for o in scores:
+            other = (o.total, o.region_tokens, o.wolves_on_map)
+            assert (o.place == s.place) == (other == key)  # W-9: only full ties share a place
+            assert (o.place < s.place) == (other > key)
 
 
 def test_pushes_complete_the_move_event_before_them() -> None:

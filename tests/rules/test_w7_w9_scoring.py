@@ -9,6 +9,7 @@ from domain.wolves import (
     Dominate,
     Howl,
     Move,
+    Options,
     Pass,
     UpgradeLair,
     WolfStep,
@@ -194,3 +195,32 @@ def test_w9_ties_region_tokens_then_wolves_then_shared() -> None:
     # 25 first; 20 with 3 tokens second; 20 with 2 tokens: 2 wolves on the map beat 1;
     # seats 1 and 2 (0-based) are still tied and share 4th place
     assert places == [3, 4, 4, 2, 1]
+
+
+def test_w12_stall_limit_scores_every_remaining_phase_and_ends_the_game() -> None:
+    """``stall_limit_rounds``: rounds without a Moonlight step are counted; at the limit every
+    remaining phase is scored in order and the game ends."""
+    pieces = {(1, 2): "A0 P0", (2, 2): "D0", (0, 2): "P1", (5, 2): "A1", (8, 2): "A2"}
+    state = scenario(MOON, pieces=pieces, tokens=9, options=Options(stall_limit_rounds=2))
+    quiet = (Pass(0), Pass(1), Pass(2))
+    state, _ = run(state, Howl(0, (0, 3)), Pass(0), Pass(1), Pass(2))  # the Moonlight moved
+    assert (state.stalled_rounds, state.finished) == (0, False)
+    state, events = run(state, *quiet)
+    assert (state.stalled_rounds, state.finished) == (1, False)
+    assert not of_type(events, ev.RegionScored)
+    state, events = run(state, *quiet)
+    scored = [(e.phase, e.region) for e in of_type(events, ev.RegionScored)]
+    assert scored == [("crescent", 1), ("quarter", 2), ("full", 3)]
+    assert [e.phase for e in of_type(events, ev.PhaseScored)] == ["crescent", "quarter", "full"]
+    end = events[-1]
+    assert isinstance(end, ev.GameEnded) and end.reason == "stall"
+    assert end.scores == final_scores(state) and state.finished
+    assert len(of_type(events, ev.TurnEnded)) == 2  # the last seat's turn ended the game
+    illegal(state, Pass(0), "W-7", "the game is over")
+
+
+def test_w12_without_the_option_quiet_rounds_go_on() -> None:
+    state = moon(0)
+    for _ in range(5):
+        state, _ = run(state, Pass(0), Pass(1), Pass(2))
+    assert state.stalled_rounds == 5 and not state.finished
