@@ -10,7 +10,7 @@ from api import docs
 from api.caching import CachedAnswers
 from api.config import Settings
 from api.openapi import create_api
-from api.problems import PROBLEM_JSON, Problem, problem
+from api.problems import Problem, problem
 from api.routes import branches, games, meta, stats
 from api.services import SERVICES_KEY, Services, services
 from api.uploads import SizedBodies
@@ -18,17 +18,10 @@ from dashboard.app import create_dash
 from domain.store import UnknownGame
 from projections import db
 
-__all__ = ["PROBLEM_JSON", "create_app", "settings_of"]
-
-SETTINGS_KEY = "howl.settings"
+__all__ = ["create_app"]
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 API_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
-
-
-def settings_of(app: Flask) -> Settings:
-    """The :class:`Settings` an app was created with."""
-    return app.extensions[SETTINGS_KEY]
 
 
 @bp.route("/<path:_rest>", methods=API_METHODS)
@@ -73,7 +66,6 @@ def create_app(settings: Settings | None = None, analysis_worker: bool = True) -
     settings = settings or Settings.from_env()
     db.backend_of(settings.database_url)  # fail fast on an unsupported URL
     app = Flask("howl")
-    app.extensions[SETTINGS_KEY] = settings
     app.extensions[SERVICES_KEY] = svc = Services(settings, analysis_worker)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes
     app.json.sort_keys = False

@@ -7,15 +7,17 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Flask, current_app
 
 from api.caching import BodyCache
 from api.config import Settings
 from api.library import analyses_url, analysis_settings, open_library, store_config
-from domain.store import GameLibrary
+from domain.store import GameLibrary, UploadResult
 from domain.wolves.analysis.review import Settings as AnalysisSettings
-from projections.analysis_worker import AnalysisWorker, start_worker
+from projections.analysis_worker import AnalysisWorker, enqueue, start_worker
 from projections.readmodels import ReadModels
 
 SERVICES_KEY = "howl.services"
@@ -70,6 +72,18 @@ class Services:
                 if self._read_models is None:
                     self._read_models = ReadModels.from_settings(self.settings)
         return self._read_models
+
+    def upload(self, doc: Mapping[str, Any], uploader: str | None, **fields: Any) -> UploadResult:
+        """Store a record (``InvalidRecord``/``RecordError`` for a bad one: nothing is
+        stored), project it, and queue its review when it is new (``HOWL_ANALYSIS``)."""
+        result = self.library.upload(doc, uploaded_by=uploader, **fields)
+        self.catch_up()
+        if result.created and self.settings.analysis:
+            try:
+                enqueue(self.analyses_url, result.game_id, self.analysis_settings)
+            except Exception:  # the game is stored; its review can be asked for again
+                log.exception("could not queue the review of game %s", result.game_id)
+        return result
 
     def catch_up(self) -> ReadModels:
         """Project every stored event not yet projected, then answer the read models."""

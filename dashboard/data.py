@@ -1,91 +1,49 @@
-"""Where the dashboard reads games: the app's ``GameLibrary`` and ``ReadModels``.
-
-They are the app's shared services (``howl.services``: ``library``, ``read_models``,
-``catch_up()``, ``fresh()``) when the app has them; otherwise they are created from
-``howl.settings`` on first use and kept in the app's extensions.
-"""
+"""Where the dashboard reads and stores games: the app's shared services (``api.services``),
+the same library, read models and analysis settings the API uses."""
 
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from flask import current_app
-
-from domain.store import GameLibrary, StoreConfig
+from api.services import services
+from api.uploads import read_document
+from domain.store import GameLibrary, UploadResult
 from projections.readmodels import ReadModels
 from projections.timeline import timeline
 
 if TYPE_CHECKING:
-    from api.config import Settings
     from domain.wolves.analysis.review import Settings as AnalysisSettings
 
-SERVICES_KEY = "howl.services"
-SETTINGS_KEY = "howl.settings"
-LIBRARY_KEY = "howl.library"
-READ_MODELS_KEY = "howl.read_models"
 UPLOADER = "dashboard"
-
-_lock = threading.Lock()
-
-
-def settings() -> Settings:
-    """The running app's settings."""
-    return current_app.extensions[SETTINGS_KEY]
-
-
-def _services() -> Any:
-    return current_app.extensions.get(SERVICES_KEY)
+"""The uploader stored with records dropped on the dashboard (it asks for no token)."""
 
 
 def library() -> GameLibrary:
-    """The app's game library (opened on first use)."""
-    if (services := _services()) is not None:
-        return services.library
-    ext = current_app.extensions
-    if LIBRARY_KEY not in ext:
-        with _lock:
-            if LIBRARY_KEY not in ext:
-                s = settings()
-                ext[LIBRARY_KEY] = GameLibrary.open(
-                    StoreConfig(
-                        s.database_url,
-                        schema=s.database_schema,
-                        pool_size=s.db_pool_size,
-                        max_overflow=s.db_max_overflow,
-                        connect_timeout=s.db_connect_timeout,
-                    )
-                )
-    return ext[LIBRARY_KEY]
+    """The app's game library."""
+    return services().library
 
 
 def read_models() -> ReadModels:
-    """The app's read models (created on first use)."""
-    if (services := _services()) is not None:
-        return services.read_models
-    ext = current_app.extensions
-    if READ_MODELS_KEY not in ext:
-        with _lock:
-            if READ_MODELS_KEY not in ext:
-                ext[READ_MODELS_KEY] = ReadModels.from_settings(settings())
-    return ext[READ_MODELS_KEY]
+    """The app's read models."""
+    return services().read_models
 
 
 def caught_up() -> ReadModels:
     """The read models after projecting what the library stored since their last look."""
-    if (services := _services()) is not None:
-        return services.catch_up()
-    models = read_models()
-    models.catch_up(library())
-    return models
+    return services().catch_up()
 
 
 def fresh() -> ReadModels:
     """The read models, caught up unless that was done a moment ago."""
-    if (services := _services()) is not None:
-        return services.fresh()
-    return caught_up()
+    return services().fresh()
+
+
+def upload(raw: bytes) -> UploadResult:
+    """Store a record as the API does: at most ``HOWL_MAX_ACTIONS`` actions, projected, its
+    review queued. Raises ``InvalidRecord``/``RecordError`` or a 422 ``Problem``."""
+    svc = services()
+    return svc.upload(read_document(raw, svc.settings.max_actions), UPLOADER)
 
 
 def game_timeline(game_id: UUID) -> list[dict[str, Any]]:
@@ -112,11 +70,10 @@ def parse_game_id(text: str) -> UUID | None:
 
 
 def analysis_url() -> str:
-    """The database holding the ``analyses`` table: the app's (by default the store's)."""
-    services = _services()
-    return getattr(services, "analyses_url", None) or settings().database_url
+    """The database holding the ``analyses`` table (the store's)."""
+    return services().analyses_url
 
 
-def analysis_settings() -> AnalysisSettings | None:
-    """The review settings the app asks for (None: the defaults)."""
-    return getattr(_services(), "analysis_settings", None)
+def analysis_settings() -> AnalysisSettings:
+    """The review settings the app asks for."""
+    return services().analysis_settings

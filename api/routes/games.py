@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 from uuid import UUID
 
@@ -42,7 +41,6 @@ from domain.wolves.records import InvalidRecord
 from domain.wolves.replay import RecordError
 from projections.analysis_worker import analysis_status, enqueue
 
-log = logging.getLogger(__name__)
 blp = ApiBlueprint("games", __name__, url_prefix="/api/games", description="Games of The Wolves")
 
 RECORD_BODY = {
@@ -127,17 +125,12 @@ def upload(fields: dict[str, Any]) -> Response:
     fields = upload_fields(fields, form)
     doc = read_document(body, svc.settings.max_actions)
     try:
-        result = svc.library.upload(doc, uploaded_by=uploader, **fields)
+        result = svc.upload(doc, uploader, **fields)
     except (InvalidRecord, RecordError) as exc:
         raise record_problem(exc) from None
-    summary = svc.catch_up().summary(result.game_id)
+    summary = svc.read_models.summary(result.game_id)
     if summary is None:
         raise RuntimeError(f"game {result.game_id} is stored but not in the read models")
-    if result.created and svc.settings.analysis:
-        try:
-            enqueue(svc.analyses_url, result.game_id, svc.analysis_settings)
-        except Exception:  # the game is stored; its review can be asked for again
-            log.exception("could not queue the review of game %s", result.game_id)
     response = json_response(summary, 201 if result.created else 200)
     response.headers["Location"] = url_for(".game", game_id=result.game_id)
     return response

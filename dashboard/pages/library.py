@@ -11,6 +11,7 @@ from urllib.parse import quote
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 from flask import current_app
 
+from api.problems import Problem
 from dashboard import data
 from dashboard.palette import TERRAIN_COLORS, player_color
 from domain.wolves import components as box
@@ -185,10 +186,11 @@ def upload(contents: str | None, filename: str | None) -> tuple[Any, Any]:
         )
         return upload_error(too_big), no_update
     try:
-        result = data.library().upload(raw, uploaded_by=data.UPLOADER)
+        result = data.upload(raw)
     except (RecordError, InvalidRecord) as err:
         return upload_error(err), no_update
-    data.caught_up()
+    except Problem as err:  # too many actions, or not JSON
+        return upload_error(ValueError(err.description)), no_update
     return html.Div(f"Stored {filename or 'the record'}.", className="upload-ok"), (
         f"/replay/{result.game_id}"
     )

@@ -153,7 +153,7 @@ def test_illegal_and_invalid_records_show_the_engine_error(
 def test_a_record_over_the_upload_limit_is_refused_with_a_message(
     page: Page, live_server_factory: Callable[..., LiveServer]
 ) -> None:
-    server = live_server_factory(max_upload_bytes=40_000)
+    server = live_server_factory(max_upload_bytes=40_000, max_actions=60)
     doc = json.loads(FIVE.read_text())
     doc["meta"] = {"notes": "a long story " * 4_000}
     big = json.dumps(doc).encode()
@@ -165,6 +165,13 @@ def test_a_record_over_the_upload_limit_is_refused_with_a_message(
     )
     shown = page.locator(".upload-error")
     expect(shown).to_contain_text(f"big.json is {len(big):,} bytes; records up to 40,000 bytes")
+    long = FIVE.read_bytes()  # under the size limit, over the action limit
+    assert len(long) < 40_000 and len(json.loads(long)["actions"]) > 60
+    page.set_input_files(
+        "#library-upload input[type=file]",
+        {"name": "long.json", "mimeType": "application/json", "buffer": long},
+    )
+    expect(shown).to_contain_text("A record may have at most 60 actions")
     expect(page.get_by_text("No games yet.")).to_be_visible()
 
 
