@@ -25,5 +25,6 @@ def seed_demo(settings: Settings) -> int:
         for i in track(range(DEMO_GAMES), description="seeding demo games"):
             data, _ = simulate_one(i, 2 + i % 4, DEMO_SEED, "heuristic", Options())
             library.upload(data, uploaded_by="demo", tags=("demo",))
-        ReadModels.from_settings(settings).catch_up(library)
+        with ReadModels.from_settings(settings) as models:
+            models.catch_up(library)
     return DEMO_GAMES

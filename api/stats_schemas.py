@@ -145,14 +145,9 @@ class TrendPoint(ma.Schema):
     rolling_vp = fields.Float(required=True)
 
 
-class PlayerProfile(Open):
-    """A named player's record over the finished public games."""
+class PlayerProfile(Open, TopPlayer):
+    """A named player's record over the finished public games: a ``TopPlayer``'s fields and
+    more."""
 
-    name = fields.String(required=True)
-    games = fields.Integer(required=True)
-    wins = fields.Integer(required=True)
-    win_rate = fields.Nested(Rate, required=True)
-    average_vp = fields.Float(required=True)
-    terrain = fields.String(required=True, allow_none=True)
     terrains = fields.List(fields.Nested(TerrainRecord), required=True)
     trend = fields.List(fields.Nested(TrendPoint), required=True)

@@ -34,9 +34,10 @@ def render_page(pathname: str | None, search: str | None = None) -> html.Div:
 
 
 CALLBACKS = "/_dash-update-component"
-UPLOAD_ROOM = 3
+UPLOAD_ROOM = 4
 """Callback requests may be this many times the upload limit: an uploaded file arrives
-base64-encoded inside JSON, and the library page itself says when it is too big."""
+base64-encoded (4 bytes per 3) inside JSON, so files up to three times the limit reach the
+library page, which says they are too big."""
 
 
 def room_for_uploads() -> None:
