@@ -20,6 +20,15 @@ def neighbours(h: Hex) -> tuple[Hex, ...]:
     return tuple((x + dx, y + dy) for dx, dy in DIRECTIONS)
 
 
+def fmt(h: Hex) -> str:
+    """A hex as written in records and messages: ``[x, y]``.
+
+    >>> fmt((12, 6))
+    '[12, 6]'
+    """
+    return f"[{h[0]}, {h[1]}]"
+
+
 def distance(a: Hex, b: Hex) -> int:
     """Straight distance in steps, ignoring terrain (W-1)."""
     dx, dy = b[0] - a[0], b[1] - a[1]

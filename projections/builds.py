@@ -14,27 +14,10 @@ import orjson
 
 from domain.store import Game, GameLibrary
 from domain.wolves.codec import Stored
-from domain.wolves.records import read_record, setup_from_written
-from domain.wolves.replay import initial
-from domain.wolves.setup import Player
-from domain.wolves.state import State, initial_state
+from domain.wolves.replay import written_start
 from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS, summarize
 from projections.tables import timestamp
 from projections.timeline import Fold
-
-
-def start_state(record: str) -> State:
-    """The position before a stored record's first action (its actions left unread).
-
-    A stored record passed validation when it was uploaded, so its ``players`` and
-    ``setup`` are taken as they are; a record starting from a ``start`` position is read
-    in full.
-    """
-    doc = orjson.loads(record)
-    if "start" in doc or "setup" not in doc:
-        return initial(read_record({**doc, "actions": []}))
-    seats = tuple(Player(p["name"], p["color"], p["terrain"]) for p in doc["players"])
-    return initial_state(seats, setup_from_written(doc["setup"]))
 
 
 def meta_change(event: Any) -> tuple[str, Any] | None:
@@ -96,7 +79,7 @@ Projected = tuple[tuple[Any, ...], list[tuple[Any, ...]], str]
 def project(build: Build) -> Projected:
     """Fold a game's events into its summary rows and timeline (runs in worker processes)."""
     steps = build.steps()
-    start = start_state(build.record)
+    start = written_start(build.record)
     fold = Fold(start)
     for events in steps:
         fold.step(events)

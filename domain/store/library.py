@@ -29,8 +29,8 @@ from domain.wolves import codec
 from domain.wolves.events import Event
 from domain.wolves.evolve import apply
 from domain.wolves.positions import to_position
-from domain.wolves.records import Record, read_record
-from domain.wolves.replay import initial
+from domain.wolves.records import Record
+from domain.wolves.replay import written_start
 from domain.wolves.state import State
 
 log = logging.getLogger(__name__)
@@ -89,7 +89,6 @@ class GameLibrary(Application):
     """
 
     name = "games"  # PostgreSQL tables: games_events, games_snapshots
-    is_snapshotting_enabled = True
     cached_games = 32
     """Games whose per-step states are kept in memory."""
 
@@ -227,8 +226,10 @@ class GameLibrary(Application):
         return to_position(self.state_at(game_id, step))
 
     def steps(self, game_id: UUID) -> int:
-        """How many actions the game has (its last step)."""
-        return len(self._states_of(game_id)) - 1
+        """How many actions the game has (its last step); folds nothing."""
+        with self._states_lock:
+            states = self._states.get(game_id)
+        return len(states) - 1 if states is not None else self._uploaded(game_id).actions
 
     # --- internals ----------------------------------------------------------------------
 
@@ -270,7 +271,7 @@ class GameLibrary(Application):
     def _fold(self, game_id: UUID) -> list[State]:
         """Every step's state: the record's start, then the stored events folded in order."""
         uploaded = self._uploaded(game_id)
-        work = initial(read_record(uploaded.record)).copy()
+        work = written_start(uploaded.record)
         states = [work.copy()]
         for stored in self.events.get(game_id, gt=Game.INITIAL_VERSION):
             if not isinstance(stored, Game.Happened):

@@ -21,7 +21,7 @@ from typing import Any
 
 from marshmallow import fields, post_load, validate
 
-from domain.hexes import Hex
+from domain.hexes import Hex, fmt
 from domain.wolves import components as box
 from domain.wolves.records import (
     GAME,
@@ -35,7 +35,6 @@ from domain.wolves.records import (
     SetupSchema,
     check_header,
     check_players,
-    fmt,
     join,
     load,
     one_of,

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate
 
-from domain.hexes import Hex
+from domain.hexes import Hex, fmt
 from domain.wolves import components as box
 from domain.wolves.actions import (
     Action,
@@ -812,11 +812,6 @@ def join(path: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{path}[{key}]"
     return f"{path}.{key}" if path else key
-
-
-def fmt(h: Hex) -> str:
-    """A hex as written in records and messages: ``[x, y]``."""
-    return f"[{h[0]}, {h[1]}]"
 
 
 def first_error(messages: Any, path: str = "") -> InvalidRecord:

@@ -19,9 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from domain.wolves.events import Event, FinalScore
 from domain.wolves.evolve import fold
-from domain.wolves.records import Record, action_to_json
+from domain.wolves.records import Record, action_to_json, read_record, setup_from_written
 from domain.wolves.rules import IllegalAction, play
 from domain.wolves.scoring import final_scores
 from domain.wolves.setup import Player
@@ -75,6 +77,17 @@ def initial(record: Record) -> State:
     if record.setup is None:
         raise ValueError("a record needs a setup or a start position")
     return initial_state(record.players, record.setup)
+
+
+def written_start(text: str) -> State:
+    """The state before the first action of a record :func:`write_record` wrote and that was
+    checked before (a stored one): its ``players`` and ``setup`` are taken as they are and
+    its actions left unread; a record starting from a ``start`` position is read in full."""
+    doc = orjson.loads(text)
+    if "start" in doc or "setup" not in doc:
+        return initial(read_record({**doc, "actions": []}))
+    seats = tuple(Player(p["name"], p["color"], p["terrain"]) for p in doc["players"])
+    return initial_state(seats, setup_from_written(doc["setup"]))
 
 
 def replay(record: Record, at: int | None = None) -> Replay:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from domain.hexes import Hex, distance, is_path, steps_within
+from domain.hexes import Hex, distance, fmt, is_path, steps_within
 from domain.wolves import components as box
 from domain.wolves import events as ev
 from domain.wolves.actions import (
@@ -44,11 +44,6 @@ class IllegalAction(Exception):
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.message = message
-
-
-def fmt(h: Hex) -> str:
-    """A hex as written in records and messages: ``[x, y]``."""
-    return f"[{h[0]}, {h[1]}]"
 
 
 def decide(state: State, action: Action) -> list[ev.Event]:

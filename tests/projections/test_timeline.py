@@ -12,10 +12,9 @@ from domain.wolves.describe import label
 from domain.wolves.events import ACTION_TYPES
 from domain.wolves.evolve import evolve
 from domain.wolves.records import Record, read_record, write_record
-from domain.wolves.replay import replay
+from domain.wolves.replay import replay, written_start
 from domain.wolves.scoring import control, final_scores
 from domain.wolves.state import State
-from projections.builds import start_state
 from projections.readmodels import ReadModels
 from tests.projections.conftest import FIXTURES, Store, fixture_names, fixture_record, upload
 
@@ -113,7 +112,7 @@ def test_a_record_from_a_position_folds_from_it(store: Store) -> None:
 def test_stored_records_start_where_the_engine_does() -> None:
     for name in fixture_names():
         record = read_record(fixture_record(name))
-        assert start_state(write_record(record).decode()) == replay(record, at=0).state, name
+        assert written_start(write_record(record).decode()) == replay(record, at=0).state, name
 
 
 def test_summary_counts_what_happened(store: Store) -> None:

@@ -13,7 +13,7 @@ from functools import cache
 
 import pytest
 
-from domain.hexes import Hex, distance
+from domain.hexes import Hex, distance, fmt
 from domain.wolves import (
     Action,
     BuildDen,
@@ -31,7 +31,6 @@ from domain.wolves import (
     single_moves,
 )
 from domain.wolves import components as box
-from domain.wolves.rules import fmt
 from tests.games import random_game
 from tests.rules.scenario import grid_map, scenario
 
