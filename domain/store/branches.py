@@ -141,7 +141,7 @@ def branch_events(library: GameLibrary, branch_id: UUID) -> list[GameEvent]:
     if not found:
         branch_info(library, branch_id)  # raises for an unknown branch
     return [
-        GameEvent(i, e.step, codec.event_from_json({"type": e.type, **e.data}))
+        GameEvent(i, e.step, codec.from_stored(e.type, e.data))
         for i, e in enumerate(found)
     ]
 

@@ -200,7 +200,7 @@ class GameLibrary(Application):
             GameEvent(
                 e.originator_version - first + start,
                 e.step,
-                codec.event_from_json({"type": e.type, **e.data}),
+                codec.from_stored(e.type, e.data),
             )
             for e in stored
             if isinstance(e, Game.Happened)
@@ -278,7 +278,7 @@ class GameLibrary(Application):
                 continue
             while len(states) <= stored.step:
                 states.append(work.copy())
-            apply(work, codec.event_from_json({"type": stored.type, **stored.data}))
+            apply(work, codec.from_stored(stored.type, stored.data))
         while len(states) <= uploaded.actions:
             states.append(work.copy())
         return states

@@ -43,14 +43,21 @@ def stored(event: ev.Event) -> Stored:
     return {"type": data.pop("type"), "data": data}
 
 
+def from_stored(kind: str, data: Mapping[str, Any]) -> ev.Event:
+    """The event the store keeps as type name ``kind`` and fields ``data`` (see :data:`Stored`)."""
+    cls = EVENT_TYPES.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown event type {kind!r}")
+    return _decode(cls, data)
+
+
 def event_from_json(doc: Mapping[str, Any]) -> ev.Event:
     """The event a dict made by :func:`event_to_json` describes."""
     data = dict(doc)
     name = data.pop("type", None)
-    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
-    if cls is None:
+    if not isinstance(name, str):
         raise ValueError(f"unknown event type {name!r}")
-    return _decode(cls, data)
+    return from_stored(name, data)
 
 
 @cache

@@ -176,7 +176,7 @@ def _prey_outlook(state: State, seat: int) -> float:
         if kind in held:
             continue
         around = sum(1 for n in state.table.map.land_neighbours.get(h, ()) if n in wolf_hexes)
-        best = max(best, (0.8, 1.6, 2.6)[min(around, 2)] if around else 0.0)
+        best = max(best, (0.0, 1.6, 2.6)[min(around, 2)])
     return best
 
 

@@ -486,9 +486,7 @@ _WOLVES = frozenset(("alpha", "pack"))
 
 
 def _hunt(state: State, seat: int, emit: Emit) -> None:
-    for h, kind in hunts(state, seat):
-        if len(state.boards[seat].prey) >= len(box.PREY_TYPES):
-            break
+    for h, kind in hunts(state, seat):  # distinct kinds the seat lacks: never too many
         emit(ev.PreyHunted(seat, h, kind))
         if not state.table.two_player:
             emit(ev.BonusTokenGained(seat, "action"))
