@@ -56,10 +56,12 @@ def test_repeats_are_answered_from_the_cache_as_the_first_time(
             assert calls == [url.split("?")[0]], (url, coding)  # only the first reached Flask
             assert _answer(again) == _answer(first) and first.status == 200
     with _counting(sqlite_url, contract, calls) as cold:  # a new process: Flask answers 304s
+        calls.clear()
         for (url, etag), warm in warm_304s.items():
             coding = CODINGS[etag.endswith('-gzip"')]
             flask_304 = cold.client.get(url, headers={**coding, "If-None-Match": etag})
             assert _answer(flask_304) == _answer(warm) and warm.status == 304
+        assert calls == [url.split("?")[0] for url, _ in warm_304s]
 
 
 def test_errors_and_heads_are_never_answered_from_the_cache(
