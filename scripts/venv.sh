@@ -1,14 +1,32 @@
 # Sourced by scripts/run and scripts/test: keep .venv installed with the project.
 # ensure_venv [EXTRAS]  creates .venv if missing and (re)installs the project in editable
-# mode when pyproject.toml, the set of top-level packages or the extras asked for changed.
+# mode when pyproject.toml, the set of top-level packages or the extras asked for changed;
+# a missing or half-made .venv is made anew (python3-venv installed with apt when absent).
 
 say() { printf '==> %s\n' "$*"; }
+
+sudo_cmd=()
+[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo_cmd=(sudo)
+apt_updated=0
+# apt_install PACKAGE…  installs Debian packages (apt-get update once first).
+apt_install() {
+    say "installing $* (apt-get)"
+    if [ "$apt_updated" -eq 0 ]; then
+        "${sudo_cmd[@]}" apt-get update -qq
+        apt_updated=1
+    fi
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "$@" >/dev/null
+}
 
 ensure_venv() {
     local extras="${1:-}" spec="." stamp digest log
     [ -n "$extras" ] && spec=".[$extras]"
-    if [ ! -x .venv/bin/python ]; then
+    if ! .venv/bin/python -m pip --version >/dev/null 2>&1; then  # missing or half made
+        python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+            || { say "Howl needs Python 3.11 or newer as python3" >&2; return 1; }
+        python3 -c 'import ensurepip' 2>/dev/null || apt_install python3-venv
         say "creating .venv"
+        rm -rf .venv
         python3 -m venv .venv
     fi
     stamp=".venv/.howl-installed${extras:+-$extras}"
