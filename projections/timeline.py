@@ -235,7 +235,7 @@ class Fold:
                     control.append(row)
             self.dirty.clear()
         scored, self.scored = self.scored, []
-        first = events[0] if events else {"type": "", "data": {}}
+        first = next((e for e in events if e["type"] in ACTION_TYPES), {"type": "", "data": {}})
         self.rows.append([
             first["data"].get("player"), ACTION_TYPES.get(first["type"]),
             stored_label(self.names, events), scored, None if self.finished else self.player,

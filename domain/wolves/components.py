@@ -127,6 +127,7 @@ PHASE_DATES: Final[dict[int, tuple[int, int, int]]] = {
     5: (13, 23, 30),
 }
 BIG_MAP_PHASE_DATES: Final = (9, 17, 22)
+BIG_MAP_STALL_LIMIT: Final = 10  # W-12: the big map's stall limit unless a record sets one
 
 # W-8: (first, second) values per scoring token.
 TOKEN_VALUES: Final = {"crescent": (4, 2), "quarter": (6, 3), "full": (8, 4)}
@@ -146,4 +147,4 @@ DEFAULT_TERRAIN_TILES: Final = tuple(
 
 # The engine's rules version: stored with every game; bump it whenever a change to the
 # engine could change the events or result of an existing record.
-RULES_VERSION: Final = "wolves-1"
+RULES_VERSION: Final = "wolves-2"

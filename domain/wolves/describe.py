@@ -85,6 +85,12 @@ _CONSEQUENCES: dict[str, Text] = {
     ),
     "PreyHunted": lambda names, e: f"{names[e['player']]} hunts a {e['prey']}",
     "RegionScored": _scored,
+    "TurnEnded": lambda names, e: (
+        f"{names[e['player']]} ends the turn keeping {e['tokens_left']} bonus action "
+        f"{'token' if e['tokens_left'] == 1 else 'tokens'}"
+        if e.get("tokens_left")
+        else ""
+    ),
     "GameEnded": lambda names, e: (
         "the game ends" + (" (stalled)" if e["reason"] == "stall" else "")
     ),
@@ -93,13 +99,20 @@ _CONSEQUENCES: dict[str, Text] = {
 
 
 def stored_label(names: Sequence[str], events: Sequence[Stored]) -> str:
-    """One line for the stored events one action caused: the action, then what followed."""
+    """One line for the stored events one action caused, in their order: the action and
+    what followed (a turn the action's seat ended, kept open by tokens, comes first).
+
+    >>> stored_label(("Ana", "Bo"), [
+    ...     {"type": "TurnEnded", "data": {"player": 0, "next_player": 1, "stalled_rounds": 0,
+    ...                                   "tokens_left": 1}},
+    ...     {"type": "Passed", "data": {"player": 1}}])
+    'Ana ends the turn keeping 1 bonus action token; Bo passes'
+    """
     if len(events) == 1 and (text := _ACTIONS.get(events[0]["type"])) is not None:
         return text(names, events[0]["data"])
-    actions, after = [], []
+    parts = []
     for e in events:
-        if (text := _ACTIONS.get(e["type"])) is not None:
-            actions.append(text(names, e["data"]))
-        elif (text := _CONSEQUENCES.get(e["type"])) is not None:
-            after.append(text(names, e["data"]))
-    return "; ".join(actions + after)
+        text = _ACTIONS.get(e["type"]) or _CONSEQUENCES.get(e["type"])
+        if text is not None and (line := text(names, e["data"])):
+            parts.append(line)
+    return "; ".join(parts)

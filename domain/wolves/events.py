@@ -162,11 +162,14 @@ class Passed:
 
 @dataclass(frozen=True, slots=True)
 class TurnEnded:
-    """A turn ended; ``stalled_rounds`` counts full rounds without a Moonlight advance."""
+    """A turn ended; ``stalled_rounds`` counts full rounds without a Moonlight advance and
+    ``tokens_left`` the bonus action tokens the player kept (W-6; 0 in games stored before
+    rules version ``wolves-2``)."""
 
     player: int
     next_player: int
     stalled_rounds: int
+    tokens_left: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,7 +53,8 @@ def _pay(state: State, seat: int, paid: ev.Paid) -> None:
     board = state.boards[seat]
     flipped = list(board.flipped)
     for slot in paid.tiles:
-        flipped[slot] = not flipped[slot]
+        if slot:  # the faction tile shows the home terrain on both sides: never flipped (W-5)
+            flipped[slot] = not flipped[slot]
     _set_board(
         state,
         seat,

@@ -46,6 +46,9 @@ def legal_actions(state: State) -> Iterator[Action]:
         return
     if state.boards[seat].bonus_action:
         yield BonusAction(seat)
+    if state.out_of_actions:  # a token to spend, or a pass keeping it (W-6)
+        yield Pass(seat)
+        return
     yield from _dens(state, seat)
     yield from _lairs(state, seat)
     yield from _howls(state, seat)
@@ -149,7 +152,7 @@ def _dominates(state: State, seat: int) -> Iterator[Dominate]:
 
 def move_destinations(state: State) -> dict[tuple[Hex, str], list[Hex]]:
     """Each wolf of the player to act (hex, kind) → hexes it may end on in a one-wolf Move."""
-    if state.finished or state.drafting:
+    if state.finished or state.drafting or state.out_of_actions:
         return {}
     seat = state.player
     gmap = state.table.map

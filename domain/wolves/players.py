@@ -15,7 +15,7 @@ from typing import Protocol
 
 from domain.hexes import Hex, distance
 from domain.wolves import components as box
-from domain.wolves.actions import Action, Move, Pass, Pay, WolfStep
+from domain.wolves.actions import Action, BonusAction, Move, Pass, Pay, WolfStep
 from domain.wolves.events import Event
 from domain.wolves.legal import legal_actions, move_destinations, payment, sample_move
 from domain.wolves.rules import play
@@ -67,6 +67,8 @@ class HeuristicBot:
 
     def choose(self, state: State) -> Action:
         """The candidate action whose resulting position evaluates best (ties: random)."""
+        if state.out_of_actions:
+            return self._spend_or_pass(state)
         seat = state.player
         best: tuple[float, Action] | None = None
         for action in self._candidates(state):
@@ -76,6 +78,22 @@ class HeuristicBot:
                 best = (value, action)
         assert best is not None
         return best[1]
+
+    def _spend_or_pass(self, state: State) -> Action:
+        """With no action left but a bonus action token (such as one won by the turn's last
+        hunt or den, W-6): spend it when the best action it buys beats keeping it."""
+        seat = state.player
+        kept = evaluate(play(state, Pass(seat))[0], seat)
+        spent, _ = play(state, BonusAction(seat))
+        bought = max(
+            (
+                evaluate(play(spent, action)[0], seat)
+                for action in self._candidates(spent)
+                if not isinstance(action, BonusAction | Pass)
+            ),
+            default=kept,
+        )
+        return BonusAction(seat) if bought > kept else Pass(seat)
 
     def _candidates(self, state: State) -> list[Action]:
         options: list[Action] = list(legal_actions(state))
@@ -112,11 +130,11 @@ def evaluate(state: State, seat: int) -> float:
     board = state.boards[seat]
     two = state.table.two_player
     value = float(board.region_points + sum(board_vp(board, two).values()))
+    if state.finished:
+        return value  # tokens and tiles left are worth nothing once the game is over
     value += 1.2 * board.bonus_action + 1.0 * board.bonus_terrain
     showing = {state.showing(seat, s) for s in range(len(board.flipped))}
     value += 0.3 * len(showing)
-    if state.finished:
-        return value
     if state.player == seat:
         value += 1.3 * state.actions_left  # an action in hand is worth more than a token
     value += 0.6 * state.date  # moving the moon on keeps the game going

@@ -100,7 +100,7 @@ class BoardSchema(Base):
     def make(self, data: dict[str, Any], **kwargs: Any) -> PlayerBoard:
         dens = data["dens"]
         return PlayerBoard(
-            flipped=tuple(data["flipped"]),
+            flipped=(False, *data["flipped"][1:]),  # the faction tile is never flipped (W-5)
             dens=(dens["spread"], dens["speed"], dens["howl"]),
             lairs=data["lairs"],
             wolves=data["wolves"],
@@ -255,8 +255,11 @@ def from_position(doc: Mapping[str, Any], path: str = "") -> State:
             join(at, "player"), f"draft pick {picks + 1} is seat {order[picks]}'s, not seat "
             f"{turn['player']}'s"
         )  # fmt: skip
-    if picks == len(order) and not finished and turn["actions_left"] < 1:
-        raise InvalidRecord(join(at, "actions_left"), "the player to act has no action left")
+    idle = picks == len(order) and not finished and turn["actions_left"] < 1
+    if idle and not boards[turn["player"]].bonus_action:  # with a token: spend it or pass (W-6)
+        raise InvalidRecord(
+            join(at, "actions_left"), "the player to act has no action and no bonus token left"
+        )
     phases = data.get("phases_scored")
     if phases is None:
         phases = _phases_scored(table.phase_dates, scoring, date, finished)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 
 from domain.hexes import Hex, distance, fmt, is_path, steps_within
 from domain.wolves import components as box
@@ -34,7 +35,7 @@ from domain.wolves.state import Piece, State, initial_state
 
 Emit = Callable[[ev.Event], None]
 
-__all__ = ["IllegalAction", "decide", "play", "initial_state"]
+__all__ = ["IllegalAction", "close_turn", "decide", "play", "initial_state"]
 
 
 class IllegalAction(Exception):
@@ -53,14 +54,7 @@ def decide(state: State, action: Action) -> list[ev.Event]:
 
 def play(state: State, action: Action) -> tuple[State, list[ev.Event]]:
     """Check ``action`` and return the state after it together with the events it caused."""
-    if state.finished:
-        raise IllegalAction("W-7", "the game is over: no action after the full-moon turn")
-    if action.player != state.player:
-        raise IllegalAction("W-6", f"it is seat {state.player}'s turn, not seat {action.player}'s")
-    if state.drafting != isinstance(action, Draft):
-        if state.drafting:
-            raise IllegalAction("W-4.1", f"the draft is on: seat {state.player} must draft")
-        raise IllegalAction("W-4.1", "the draft is over")
+    _check_not_over(state)
     work = state.copy()
     events: list[ev.Event] = []
 
@@ -68,12 +62,41 @@ def play(state: State, action: Action) -> tuple[State, list[ev.Event]]:
         apply(work, event)
         events.append(event)
 
+    if action.player != work.player and work.out_of_actions:
+        _end_turn(work, emit)  # the next seat's action ends the turn, as a pass would (W-6)
+        _check_not_over(work)
+    if action.player != work.player:
+        raise IllegalAction("W-6", f"it is seat {work.player}'s turn, not seat {action.player}'s")
+    if work.drafting != isinstance(action, Draft):
+        if work.drafting:
+            raise IllegalAction("W-4.1", f"the draft is on: seat {work.player} must draft")
+        raise IllegalAction("W-4.1", "the draft is over")
+    if work.out_of_actions and not isinstance(action, BonusAction | Pass):
+        raise IllegalAction(
+            "W-6", f"seat {work.player} has no action left: spend a bonus action token or pass"
+        )
     _HANDLERS[type(action)](work, action, emit)
     if not isinstance(action, Draft | BonusAction | Pass):
         _hunt(work, action.player, emit)
-    if not work.drafting and work.actions_left == 0:
-        _end_turn(work, emit)
+    holds_token = work.boards[action.player].bonus_action > 0
+    if work.out_of_actions and (isinstance(action, Pass) or not holds_token):
+        _end_turn(work, emit)  # else the player may still spend a token or pass (W-6)
     return work, events
+
+
+def close_turn(state: State) -> State:
+    """The state once a turn kept open by bonus action tokens has ended without a pass, as
+    the next seat's action ends it (W-6); ``state`` itself when no turn is kept open."""
+    if not state.out_of_actions:
+        return state
+    work = state.copy()
+    _end_turn(work, partial(apply, work))
+    return work
+
+
+def _check_not_over(state: State) -> None:
+    if state.finished:
+        raise IllegalAction("W-7", "the game is over: no action after its last turn ended")
 
 
 # --- payment (W-6) -----------------------------------------------------------------------
@@ -151,8 +174,12 @@ def check_destination(state: State, seat: int, kind: str, h: Hex, rule: str) -> 
 
 
 def push_options(state: State, src: Hex, owner: int) -> list[Hex]:
-    """The nearest hexes a wolf pushed from ``src`` may go to, lowest ``y`` then ``x`` first."""
+    """The nearest hexes a wolf pushed from ``src`` may go to, lowest ``y`` then ``x`` first.
+
+    With ``auto_push`` (W-12) only empty hexes count, never one holding the wolf's own piece.
+    """
     gmap = state.table.map
+    own_piece_ok = not state.table.setup.options.auto_push
     steps = gmap.steps_from(src)
     best: int | None = None
     found: list[Hex] = []
@@ -162,7 +189,7 @@ def push_options(state: State, src: Hex, owner: int) -> list[Hex]:
         if d == 0 or state.has_token(h):
             continue
         here = state.at(h)
-        if not here or (len(here) == 1 and here[0].player == owner):
+        if not here or (own_piece_ok and len(here) == 1 and here[0].player == owner):
             best = d
             found.append(h)
     return found
@@ -517,9 +544,9 @@ def _end_turn(state: State, emit: Emit) -> None:
     stalled = state.stalled_rounds
     if nxt == 0:
         stalled = stalled + 1 if state.date == state.round_start_date else 0
-    limit = state.table.setup.options.stall_limit_rounds
+    limit = state.table.stall_limit
     if limit is not None and stalled >= limit:
         _score_phases(state, emit, None)
         emit(ev.GameEnded("stall", final_scores(state)))
         return
-    emit(ev.TurnEnded(state.player, nxt, stalled))
+    emit(ev.TurnEnded(state.player, nxt, stalled, state.boards[state.player].bonus_action))

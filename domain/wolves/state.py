@@ -72,6 +72,15 @@ class Table:
         """Picks go on the start tile (3–5 players, or the two-player big map)."""
         return bool(self.map.side)
 
+    @property
+    def stall_limit(self) -> int | None:
+        """Full rounds without a Moonlight advance that end the game (W-12); the big map
+        implies ``BIG_MAP_STALL_LIMIT`` unless the record sets a limit."""
+        options = self.setup.options
+        if options.stall_limit_rounds is None and options.big_map and self.two_player:
+            return box.BIG_MAP_STALL_LIMIT
+        return options.stall_limit_rounds
+
     def terrain_showing(self, seat: int, slot: int, flipped: bool) -> str:
         """The terrain a tile slot of a seat's board shows (slot 0 is the faction tile)."""
         if slot == 0:
@@ -116,6 +125,12 @@ class State:
     def drafting(self) -> bool:
         """True until every seat has made both draft picks (W-4.1)."""
         return self.draft_picks < len(self.table.draft_order)
+
+    @property
+    def out_of_actions(self) -> bool:
+        """True when the player to act has no action left in a turn not yet ended: they may
+        still spend a bonus action token or pass (W-6)."""
+        return not self.finished and not self.drafting and self.actions_left == 0
 
     def at(self, h: Hex) -> tuple[Piece, ...]:
         """Player pieces on a hex."""

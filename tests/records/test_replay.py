@@ -21,7 +21,9 @@ def _with(game: Game, index: int, action: Action) -> RecordError:
 
 
 def test_illegal_action_names_index_rule_and_action(game3: Game) -> None:
-    index = next(i for i, s in enumerate(game3.states) if not s.drafting and i > 20)
+    index = next(
+        i for i, s in enumerate(game3.states) if not s.drafting and not s.out_of_actions and i > 20
+    )
     state = game3.states[index]
     empty = next(h for h in sorted(state.table.map.land_neighbours) if h not in state.lone_wolves)
     howl = Howl(state.player, empty)

@@ -28,7 +28,7 @@ def test_w6_exact_cost_with_named_tiles_flips_them() -> None:
     state = scenario(PAY, pieces={(1, 1): "A0"})
     after, events = play(state, BuildDen(0, FOREST, "speed", Pay((0, 1))))
     assert paid(events) == ev.Paid((0, 1), 0, "forest")
-    assert after.boards[0].flipped == flipped(0, 1)
+    assert after.boards[0].flipped == flipped(1), "W-5: the faction tile is never shown flipped"
     assert after.showing(0, 0) == "forest", "the faction tile shows home on both faces"
     assert after.showing(0, 1) == "mountain"
 

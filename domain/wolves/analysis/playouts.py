@@ -99,6 +99,8 @@ class PlayoutBot:
         if state.drafting:
             drafts = list(legal_actions(state))
             return rng.sample(drafts, min(len(drafts), 2 * self.moves))
+        if state.out_of_actions:  # a token to spend, or a pass keeping it (W-6)
+            return [Pass(seat), BonusAction(seat)]
         board = state.boards[seat]
         gmap = state.table.map
         funds = Counter(state.showing(seat, s) for s in range(len(board.flipped)))

@@ -55,7 +55,7 @@ from domain.wolves.describe import label
 from domain.wolves.legal import legal_actions, sample_move, single_moves
 from domain.wolves.records import Record, action_to_json
 from domain.wolves.replay import initial
-from domain.wolves.rules import play
+from domain.wolves.rules import close_turn, play
 from domain.wolves.state import State
 
 ANALYSIS_VERSION = 1
@@ -265,6 +265,8 @@ def review_step(
 ) -> StepReview:  # fmt: skip
     """Review the action played at ``index`` from the position ``before`` it."""
     evaluator = evaluator or StaticEvaluator.load()
+    if played.player != before.player:  # the action ends a turn kept open by tokens (W-6)
+        before = close_turn(before)
     seat = before.player
     names = [p.name for p in before.table.players]
     n = len(before.boards)
