@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.wolves import BonusAction, Pass, legal_actions
 from domain.wolves.positions import from_position, read_position, to_position
 from domain.wolves.records import InvalidRecord, canonical_json, read_record, write_record
 from domain.wolves.replay import replay
@@ -175,7 +176,8 @@ CASES: list[tuple[str, Callable[[Doc, Any], Any], str]] = [
     ("moonlight pieces", lambda d, e: d["moonlight_pieces"].append({"kind": "lone_wolf"}),
      "moonlight_pieces"),
     ("turn seat", lambda d, e: d["turn"].update(player=3), "turn.player"),
-    ("no action left", lambda d, e: d["turn"].update(actions_left=0), "turn.actions_left"),
+    ("no action or token left", lambda d, e: d["turn"].update(actions_left=0)
+     or d["boards"][d["turn"]["player"]].update(bonus_action=0), "turn.actions_left"),
     ("players", lambda d, e: d.update(players=d["players"][:1]), "players"),
 ]
 
@@ -210,3 +212,25 @@ def test_ill_formed_draft_positions(game3: Game) -> None:
     with pytest.raises(InvalidRecord) as caught:
         from_position(doc)
     assert caught.value.path == "pieces[0].hex"
+
+
+def test_w6_position_with_no_action_but_a_token_left(game3: Game) -> None:
+    """records.md "Actions": a player with no action left who holds a bonus action token may
+    still spend it or pass (W-6), so such a position is well formed."""
+    state = next(s for s in game3.states[10:] if s.actions_left == 2)
+    doc = copy.deepcopy(to_position(state))
+    doc["turn"]["actions_left"] = 0
+    doc["boards"][state.player]["bonus_action"] = 1
+    read = from_position(doc)
+    assert read.out_of_actions
+    assert list(legal_actions(read)) == [BonusAction(state.player), Pass(state.player)]
+
+
+def test_w5_faction_tile_is_read_unflipped(game3: Game) -> None:
+    """W-5: the faction tile (slot 0) shows the home terrain on both sides; positions show it
+    unflipped, and one written as flipped reads the same."""
+    state = game3.final
+    assert not any(b.flipped[0] for s in game3.states for b in s.boards)
+    doc = copy.deepcopy(to_position(state))
+    doc["boards"][0]["flipped"][0] = True
+    assert from_position(doc).boards[0] == state.boards[0]

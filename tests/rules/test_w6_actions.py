@@ -507,3 +507,23 @@ def test_w6_7_two_stacks_hunted_by_one_action() -> None:
         ev.PreyHunted(0, (3, 2), "boar"),
     ]
     assert len(of_type(events, ev.BonusTokenGained)) == 2
+
+
+def test_w12_auto_push_goes_to_the_nearest_empty_hex_never_to_its_own_piece() -> None:
+    """Seed 001 (digital edition): "automatikusan a legközelebbi üres mezőre kerül". Without
+    the option seat 1's own den on (1, 1) is the nearest free hex (W-6.6); with it the wolf
+    goes to the nearest *empty* hex, two steps away, first in W-6.6's fixed order."""
+    dens = {h: "D2" for h in AROUND if h != (1, 1)}
+    pieces = {**dens, (1, 1): "D1", (2, 2): "P1", (0, 4): "A0"}
+    go = Move(0, (WolfStep((0, 4), (2, 2), "alpha"),))
+    for auto, dst in ((False, (1, 1)), (True, (0, 0))):
+        state = scenario(RING, pieces=pieces, tokens=3, options=Options(auto_push=auto))
+        set_board(state, 0, dens=(0, 2, 0))
+        _, events = play(state, go)
+        assert of_type(events, ev.WolfPushed) == [ev.WolfPushed(1, "pack", (2, 2), dst)]
+    illegal(
+        state,
+        Move(0, (WolfStep((0, 4), (2, 2), "alpha", push_to=(1, 1)),)),
+        "W-12",
+        "auto_push sends the wolf to [0, 0], not [1, 1]",
+    )

@@ -14,12 +14,15 @@ from domain.wolves import (
     UpgradeLair,
     WolfStep,
     final_scores,
+    generate_setup,
+    initial_state,
+    legal_actions,
     play,
 )
 from domain.wolves import events as ev
 from domain.wolves.scoring import score_region
 from domain.wolves.state import State
-from tests.rules.scenario import grid_map, illegal, of_type, run, scenario, set_board
+from tests.rules.scenario import grid_map, illegal, of_type, players, run, scenario, set_board
 
 #   x: 0  1  2  3  4  5  6  7  8  9
 MOON = grid_map(
@@ -224,3 +227,22 @@ def test_w12_without_the_option_quiet_rounds_go_on() -> None:
     for _ in range(5):
         state, _ = run(state, Pass(0), Pass(1), Pass(2))
     assert state.stalled_rounds == 5 and not state.finished
+
+
+def test_w12_big_map_implies_a_stall_limit_of_10_rounds() -> None:
+    """W-12 (seed 001: the digital edition's safety rule, 10 full rounds): the big map ends
+    a game whose Moonlight board stops, unless the record sets another limit."""
+    def start(options: Options) -> State:
+        return initial_state(players(2), generate_setup(2, 4, options))
+
+    assert start(Options(big_map=True)).table.stall_limit == 10
+    assert start(Options(big_map=True, stall_limit_rounds=3)).table.stall_limit == 3
+    assert start(Options()).table.stall_limit is None
+    state = start(Options(big_map=True))
+    while state.drafting:
+        state, _ = play(state, next(legal_actions(state)))
+    rounds = 0
+    while not state.finished:
+        state, events = run(state, Pass(0), Pass(1))
+        rounds += 1
+    assert rounds == 10 and events[-1].reason == "stall"  # type: ignore[union-attr]
