@@ -19,6 +19,7 @@ COMMANDS = {
     "score": "api.commands.records:score_command",
     "import": "api.commands.store:import_records",
     "export": "api.commands.store:export_game",
+    "migrate": "api.commands.migrate:migrate",
     "simulate": "api.commands.simulate:simulate",
     "analyse": "api.commands.analyse:analyse",
     "projections": "api.commands.projections:projections",

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from domain.wolves.components import RULES_VERSION
+from domain.wolves.events import TurnEnded
 from domain.wolves.players import seats, self_play
 from domain.wolves.records import Record, write_record
 from domain.wolves.setup import Options, generate_setup
@@ -25,6 +26,7 @@ class Outcome:
 
     players: int
     actions: int
+    rounds: int
     types: frozenset[str]
     finished: bool
 
@@ -62,7 +64,8 @@ def simulate_one(
     meta = {"title": f"Self-play #{index + 1}", "source": f"howl simulate --player {kind}"}
     data = write_record(Record(meta, game.players, setup, None, game.actions, RULES_VERSION))
     types = frozenset(a.type for a in game.actions)
-    return data, Outcome(players, len(game.actions), types, game.state.finished)
+    rounds = 1 + sum(isinstance(e, TurnEnded) and e.next_player == 0 for e in game.events)
+    return data, Outcome(players, len(game.actions), rounds, types, game.state.finished)
 
 
 def _job(args: tuple[int, int, int, str, Options, Path]) -> Outcome:
@@ -122,7 +125,8 @@ def simulate(
 
 
 def summary(outcomes: list[Outcome], elapsed: float) -> str:
-    """Games per second, mean actions per player count, and the share of games per action type."""
+    """Games per second, mean actions per player count, the longest game, and the share of
+    games per action type."""
     lines = [f"{len(outcomes)} games in {elapsed:.1f} s ({len(outcomes) / elapsed:.2f} games/s)"]
     by_count: dict[int, list[int]] = {}
     for o in outcomes:
@@ -132,6 +136,8 @@ def summary(outcomes: list[Outcome], elapsed: float) -> str:
         lines.append(f"  {n} players: {len(actions)} games, {mean:.1f} actions per game")
     unfinished = sum(not o.finished for o in outcomes)
     lines.append(f"  finished: {len(outcomes) - unfinished}, unfinished: {unfinished}")
+    longest, most = max(o.actions for o in outcomes), max(o.rounds for o in outcomes)
+    lines.append(f"  longest game: {longest} actions; most rounds: {most}")
     types = Counter(t for o in outcomes for t in o.types)
     shares = ", ".join(f"{t} {100 * c / len(outcomes):.0f}%" for t, c in sorted(types.items()))
     lines.append(f"  games with each action type: {shares}")

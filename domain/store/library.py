@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -171,6 +171,15 @@ class GameLibrary(Application):
     def exists(self, game_id: UUID) -> bool:
         """True when a game with this id is stored."""
         return bool(self.recorder.select_events(game_id, limit=1))
+
+    def game_ids(self) -> Iterator[UUID]:
+        """The id of every stored game, in upload order."""
+        start: int | None = None
+        while page := self.recorder.select_notifications(
+            start, 1000, topics=[Game.Uploaded.TOPIC], inclusive_of_start=start is None
+        ):
+            yield from (n.originator_id for n in page)
+            start = page[-1].id
 
     def info(self, game_id: UUID) -> GameInfo:
         """A game's metadata and counts."""

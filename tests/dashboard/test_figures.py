@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from dashboard import board, charts
+from dashboard.pages.replay import log_entry
+from domain.wolves.describe import stored_label
 from domain.wolves.records import read_record
 from domain.wolves.replay import Replay, replay
 from projections.timeline import timeline
@@ -52,3 +54,19 @@ def test_charts_follow_the_timeline() -> None:
     assert all(len(row) == len(rows) for row in heat["z"])
     scored = control["data"][1]
     assert len(scored["x"]) == sum(len(row["scoring"]) for row in rows)
+
+
+def test_step_log_says_when_a_turn_ends_with_tokens_left() -> None:
+    """W-6: a turn kept open by a bonus action token and ended by the next seat's action (or a
+    pass) keeps the token; the step log's line says so before the action."""
+    events = [
+        {"type": "TurnEnded",
+         "data": {"player": 0, "next_player": 1, "stalled_rounds": 0, "tokens_left": 2}},
+        {"type": "Passed", "data": {"player": 1}},
+        {"type": "TurnEnded",
+         "data": {"player": 1, "next_player": 2, "stalled_rounds": 0, "tokens_left": 0}},
+    ]  # fmt: skip
+    text = stored_label(["Ana", "Bo", "Cy"], events)
+    assert log_entry({"step": 9, "player": 1, "label": text}) == [
+        9, 1, "Ana ends the turn keeping 2 bonus action tokens; Bo passes", [], None
+    ]

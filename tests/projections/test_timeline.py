@@ -73,7 +73,8 @@ def check_timeline(models: ReadModels, library: GameLibrary, record: bytes, name
         )
         if n:
             assert row["label"] == label(names, events)
-            assert row["type"] == ACTION_TYPES[type(events[0])]
+            acted = next(e for e in events if type(e) in ACTION_TYPES)  # after a turn it ended
+            assert row["type"] == ACTION_TYPES[type(acted)] and row["player"] == acted.player
     return game_id
 
 
@@ -107,6 +108,37 @@ def test_a_record_from_a_position_folds_from_it(store: Store) -> None:
     later = Record(players=record.players, start=middle, actions=record.actions[half:])
     with store.library() as library, store.models() as models:
         check_timeline(models, library, write_record(later), "from a position")
+
+
+def without_passes_keeping_tokens(name: str) -> Record:
+    """A fixture record without the passes of players out of actions but holding a bonus
+    action token (but the last): the next seat's action ends those turns (records.md)."""
+    record = read_record(fixture_record(name))
+    played = replay(record)
+    kept = [
+        a for i, a in enumerate(record.actions)
+        if a.type != "pass" or not played.state_at(i).out_of_actions or i == len(record.actions) - 1
+    ]  # fmt: skip
+    assert len(kept) < len(record.actions)
+    return dataclasses.replace(record, actions=tuple(kept))
+
+
+def test_w6_turns_ended_by_the_next_seat_keep_their_labels_and_seats(store: Store) -> None:
+    """A turn kept open by tokens and ended by the next seat's action: that step is the next
+    seat's action, and its label says the turn ended with tokens left (W-6)."""
+    record = without_passes_keeping_tokens("3p-01-heuristic")
+    assert replay(record).state.finished
+    with store.library() as library, store.models() as models:
+        game_id = check_timeline(models, library, write_record(record), "without passes")
+        rows = models.timeline(game_id)
+    assert rows is not None
+    names = [p.name for p in record.players]
+    ended = [r for r in rows if " ends the turn keeping " in (r["label"] or "")]
+    assert ended
+    for row in ended:  # "Ana ends the turn keeping 1 bonus action token; Bo moves …"
+        before = names[(row["player"] - 1) % len(names)]
+        assert row["label"].startswith(f"{before} ends the turn keeping "), row["label"]
+        assert f"; {names[row['player']]} " in row["label"]
 
 
 def test_stored_records_start_where_the_engine_does() -> None:

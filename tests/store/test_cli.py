@@ -1,4 +1,5 @@
-"""``howl import`` and ``howl export``, run as the installed command on both backends."""
+"""``howl import``, ``howl export`` and ``howl migrate``, run as the installed command
+on both backends."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from domain.store import game_id_for, record_digest
+from domain.store import GameLibrary, StoreConfig, game_id_for, record_digest
+from domain.wolves.components import RULES_VERSION
 from domain.wolves.positions import to_position
 from domain.wolves.records import canonical_json, read_record
 from domain.wolves.replay import replay
 from tests.store.conftest import record_bytes
+from tests.store.test_old_rules import store_old_game
 
 HOWL = str(Path(sys.executable).with_name("howl"))
 
@@ -95,3 +98,20 @@ def test_import_from_stdin_and_export_a_position(env: dict[str, str]) -> None:
     unknown = howl(env, "export", str(uuid.UUID(int=5)))
     assert unknown.returncode == 1
     assert "no game" in unknown.stderr.decode()
+
+
+def test_migrate_lists_old_games_whose_result_would_change(env: dict[str, str]) -> None:
+    """A game stored under rules ``wolves-1`` (see ``test_old_rules``) and one of the current
+    rules: only the old one is re-checked, and its result would change."""
+    config = StoreConfig(env["HOWL_DATABASE_URL"], schema=env["HOWL_DATABASE_SCHEMA"])
+    with GameLibrary.open(config) as library:
+        game_id = store_old_game(library)
+        library.upload(record_bytes(3, 11))
+    result = howl(env, "migrate")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.decode().splitlines()
+    assert lines == [
+        f"{game_id} (wolves-1) result: finished → in progress",
+        f"re-checked 1 game under {RULES_VERSION}: 0 unchanged, 0 with other events but the "
+        "same result, 1 with another result, 0 now illegal",
+    ]

@@ -1,0 +1,32 @@
+"""``howl migrate``: re-check stored games under the current rules and report what would change."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import click
+
+from api.library import open_library
+from domain.store.migrate import EVENTS, ILLEGAL, RESULT, UNCHANGED, recheck_all
+from domain.wolves.components import RULES_VERSION
+
+
+@click.command("migrate")
+@click.option("--all", "every", is_flag=True, help="Also games stored under the current rules.")
+def migrate(every: bool) -> None:
+    """Replay stored games of older rules versions under the current rules; list those whose
+    events or result would change. Stored games are not changed: they keep replaying as
+    they were stored."""
+    counts: Counter[str] = Counter()
+    with open_library() as library:
+        for found in recheck_all(library, every):
+            counts[found.change] += 1
+            if found.change != UNCHANGED:
+                detail = f": {found.detail}" if found.detail else ""
+                click.echo(f"{found.game_id} ({found.rules_version}) {found.change}{detail}")
+    total = sum(counts.values())
+    click.echo(
+        f"re-checked {total} game{'s' if total != 1 else ''} under {RULES_VERSION}: "
+        f"{counts[UNCHANGED]} unchanged, {counts[EVENTS]} with other events but the same "
+        f"result, {counts[RESULT]} with another result, {counts[ILLEGAL]} now illegal"
+    )

@@ -1,0 +1,68 @@
+"""A game stored under an older rules version replays as it was stored; ``howl migrate``
+reports how it would fare under the current rules.
+
+The fixture is a game stored by rules version ``wolves-1`` (its record and the events that
+engine derived, saved before W-6 let bonus action tokens be spent after a turn's last
+action): its last turn ended at the full moon although the player held a token, so under
+the current rules (seed 000 p.6 and p.19; records.md "Actions") that turn, and the game, are
+not over yet.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from uuid import UUID
+
+from domain.store import GameLibrary, game_id_for, record_digest
+from domain.store.game import Game
+from domain.store.migrate import RESULT, UNCHANGED, recheck_all
+from domain.wolves.components import RULES_VERSION
+from domain.wolves.positions import to_position
+from domain.wolves.records import read_record
+from domain.wolves.replay import replay
+from domain.wolves.scoring import final_scores
+from tests.store.conftest import record_bytes
+
+STORED = Path(__file__).parents[1] / "fixtures" / "stored" / "wolves-1-2p-05-heuristic.json"
+OLD = json.loads(STORED.read_text())
+
+
+def store_old_game(library: GameLibrary) -> UUID:
+    """Save the fixture's stream as the ``wolves-1`` engine stored it."""
+    digest = record_digest(OLD["record"].encode())
+    game = Game(
+        digest=digest, record=OLD["record"], uploaded_by=None, title=None, tags=[],
+        visibility="public", rules_version=OLD["rules_version"], actions=OLD["actions"],
+    )  # fmt: skip
+    for step, kind, data in OLD["events"]:
+        game.happened(step, kind, data)
+    library.save(game)
+    assert game.id == game_id_for(digest)
+    return game.id
+
+
+def test_old_game_replays_as_stored(library: GameLibrary) -> None:
+    game_id = store_old_game(library)
+    info = library.info(game_id)
+    assert (info.rules_version, info.finished) == ("wolves-1", True) != (RULES_VERSION, False)
+    final = library.state_at(game_id)
+    assert final.finished == OLD["finished"]
+    assert [dataclasses.asdict(s) for s in final_scores(final)] == OLD["scores"]
+    stored = OLD["final_position"]
+    for board in stored["boards"]:
+        board["flipped"][0] = False  # W-5: the faction tile is never shown flipped any more
+    assert to_position(final) == stored
+    assert len(library.game_events(game_id)) == len(OLD["events"])
+    # the current engine would leave the last turn open: the game is not over yet
+    assert not replay(read_record(OLD["record"])).state.finished
+
+
+def test_migrate_reports_the_old_game_whose_result_would_change(library: GameLibrary) -> None:
+    game_id = store_old_game(library)
+    current = library.upload(record_bytes(3, 11)).game_id
+    (found,) = recheck_all(library)
+    assert (found.game_id, found.rules_version, found.change) == (game_id, "wolves-1", RESULT)
+    assert found.detail == "finished → in progress"
+    assert {r.game_id: r.change for r in recheck_all(library, every=True)}[current] == UNCHANGED
