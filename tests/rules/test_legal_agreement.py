@@ -27,10 +27,13 @@ from domain.wolves import (
     WolfStep,
     decide,
     legal_actions,
+    play,
     sample_move,
     single_moves,
 )
 from domain.wolves import components as box
+from domain.wolves.actions import Pass
+from domain.wolves.rules import close_turn
 from tests.games import random_game
 from tests.rules.scenario import grid_map, scenario
 
@@ -191,6 +194,32 @@ def test_wrong_player_is_refused() -> None:
         for action in list(legal_actions(state))[:10]:
             err = rejected(state, replace(action, player=other))  # type: ignore[type-var]
             assert err.rule == "W-6" and f"seat {state.player}'s turn" in err.message
+
+
+def test_next_seat_ends_a_turn_kept_open_by_tokens() -> None:
+    """W-6, records.md "Actions": a player with no action left but a bonus action token may
+    only spend it or pass, and the next seat's action ends that turn as a pass would. Every
+    action generated for the next seat is accepted, with the pass's turn end first; a seat
+    that is neither of the two is refused."""
+    checked = 0
+    for state in positions(1):
+        if not state.out_of_actions:
+            continue
+        seats, seat = len(state.table.players), state.player
+        nxt = (seat + 1) % seats
+        passed, ended = play(state, Pass(seat))
+        assert close_turn(state) == passed
+        if passed.finished:
+            assert rejected(state, Pass(nxt)).rule == "W-7"
+            continue
+        assert passed.player == nxt
+        for action in [*legal_actions(passed), *list(single_moves(passed))[:10]]:
+            assert decide(state, action) == ended[1:] + decide(passed, action)
+            checked += 1
+        if seats > 2:
+            err = rejected(state, Pass((seat + 2) % seats))
+            assert err.rule == "W-6" and f"seat {nxt}'s turn" in err.message
+    assert checked > 500
 
 
 def test_shifted_hex_is_refused_unless_legal() -> None:
