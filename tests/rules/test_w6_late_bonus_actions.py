@@ -70,16 +70,26 @@ def test_w6_pass_ends_the_turn_keeping_the_tokens() -> None:
     assert state.player == 1 and state.boards[0].bonus_action == 1
 
 
+def test_w6_pass_with_actions_left_keeps_the_tokens() -> None:
+    """records.md "Actions": a pass forfeits the actions left, never the tokens held."""
+    state = scenario(FIELD, pieces=PIECES, tokens=9)
+    set_board(state, 0, bonus_action=2)
+    state, events = play(state, Pass(0))
+    assert events == [ev.Passed(0), ev.TurnEnded(0, 1, 0, 2)]
+    assert (state.player, state.actions_left, state.boards[0].bonus_action) == (1, 2, 2)
+
+
 def test_w6_the_next_seats_action_ends_the_turn_as_a_pass_would() -> None:
     state, _ = hunt_on_the_last_action()
-    passed, _ = play(state, Pass(0))
+    passed, passing = play(state, Pass(0))
     move = Move(1, (WolfStep((0, 0), (1, 0)),))
     after, events = play(state, move)
     assert events[0] == ev.TurnEnded(0, 1, 0, 1), "the turn ends first, keeping the token"
     assert isinstance(events[1], ev.WolvesMoved) and events[1].player == 1
     assert after.boards[0].bonus_action == 1
-    assert close_turn(state).player == passed.player == 1
-    assert play(passed, move)[0].pieces == after.pieces
+    assert close_turn(state) == passed and passed.player == 1
+    moved, moving = play(passed, move)
+    assert (moved, passing[1:] + moving) == (after, events), "exactly as a pass would"
     illegal(state, Move(2, (WolfStep((0, 4), (1, 4)),)), "W-6", "seat 1's turn, not seat 2's")
 
 

@@ -46,7 +46,8 @@ def store_old_game(library: GameLibrary) -> UUID:
 def test_old_game_replays_as_stored(library: GameLibrary) -> None:
     game_id = store_old_game(library)
     info = library.info(game_id)
-    assert (info.rules_version, info.finished) == ("wolves-1", True) != (RULES_VERSION, False)
+    assert (info.rules_version, info.finished) == ("wolves-1", True)
+    assert RULES_VERSION != "wolves-1"
     final = library.state_at(game_id)
     assert final.finished == OLD["finished"]
     assert [dataclasses.asdict(s) for s in final_scores(final)] == OLD["scores"]
