@@ -21,7 +21,7 @@ PIECE_NAMES = {"alpha": "alpha", "pack": "pack wolf", "den": "den", "lair": "lai
 
 
 def label(names: Sequence[str], events: Sequence[ev.Event]) -> str:
-    """One line for the events one action caused: the action, then what followed."""
+    """One line for the events one action caused, in their order (see :func:`stored_label`)."""
     return stored_label(names, [codec.stored(e) for e in events])
 
 
@@ -100,7 +100,8 @@ _CONSEQUENCES: dict[str, Text] = {
 
 def stored_label(names: Sequence[str], events: Sequence[Stored]) -> str:
     """One line for the stored events one action caused, in their order: the action and
-    what followed (a turn the action's seat ended, kept open by tokens, comes first).
+    what followed. An action of the next seat that ends a turn kept open by tokens (W-6)
+    comes after that turn's end (and any phase scored at it).
 
     >>> stored_label(("Ana", "Bo"), [
     ...     {"type": "TurnEnded", "data": {"player": 0, "next_player": 1, "stalled_rounds": 0,
