@@ -420,6 +420,13 @@ class BranchInfo(ma.Schema):
 class Health(ma.Schema):
     """The service and its store answer."""
 
-    status = fields.String(required=True, validate=validate.Equal("ok"))
+    status = fields.String(
+        required=True, validate=validate.OneOf(["ok", "degraded"]),
+        metadata={"description": "`degraded`: some games could not be projected (`failures`)"},
+    )  # fmt: skip
     backend = fields.String(required=True, validate=validate.OneOf(["sqlite", "postgresql"]))
     version = fields.String(required=True)
+    failures = fields.Integer(
+        metadata={"description": "games left out of the read models because projecting them "
+                  "failed (`howl projections failures` lists them)"},
+    )  # fmt: skip

@@ -75,9 +75,15 @@ class Services:
 
     def upload(self, doc: Mapping[str, Any], uploader: str | None, **fields: Any) -> UploadResult:
         """Store a record (``InvalidRecord``/``RecordError`` for a bad one: nothing is
-        stored), project it, and queue its review when it is new (``HOWL_ANALYSIS``)."""
+        stored), project it, and queue its review when it is new (``HOWL_ANALYSIS``).
+
+        Once stored, the game is the answer: a failure to catch up the read models is
+        logged, not raised (a game that cannot be projected is recorded as such)."""
         result = self.library.upload(doc, uploaded_by=uploader, **fields)
-        self.catch_up()
+        try:
+            self.catch_up()
+        except Exception:
+            log.exception("game %s is stored; catching up the read models failed", result.game_id)
         if result.created and self.settings.analysis:
             try:
                 enqueue(self.analyses_url, result.game_id, self.analysis_settings)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 from uuid import UUID
 
@@ -41,6 +42,7 @@ from domain.wolves.records import InvalidRecord
 from domain.wolves.replay import RecordError
 from projections.analysis_worker import analysis_status, enqueue
 
+log = logging.getLogger(__name__)
 blp = ApiBlueprint("games", __name__, url_prefix="/api/games", description="Games of The Wolves")
 
 RECORD_BODY = {
@@ -97,10 +99,40 @@ def _summary(game_id: UUID) -> dict[str, Any]:
     return summary
 
 
+def _unprojected(game_id: UUID, doc: Any) -> dict[str, Any]:
+    """The answer for a game stored but not (yet) in the read models: its stored metadata,
+    no seats, and ``projection`` saying why its summary is not available."""
+    svc = services()
+    info = svc.library.info(game_id)
+    try:
+        failure = svc.read_models.failure(game_id)
+    except Exception:  # the read models do not answer: the game is stored all the same
+        log.exception("could not read the projection failure of game %s", game_id)
+        failure = None
+    why = f"projecting it failed ({failure.stage}: {failure.error})" if failure else (
+        "the read models have not caught up with it yet"
+    )  # fmt: skip
+    players = doc.get("players") if isinstance(doc, dict) else None
+    return {
+        "game_id": str(game_id), "title": info.title, "tags": list(info.tags),
+        "visibility": info.visibility, "uploaded_at": info.uploaded_at.isoformat(),
+        "uploaded_by": info.uploaded_by, "rules_version": info.rules_version,
+        "players": len(players) if isinstance(players, list) else 0, "options": {},
+        "actions": info.actions, "events": info.events, "finished": info.finished,
+        "winners": [], "seats": [],
+        "projection": {
+            "status": "failed" if failure else "pending",
+            "detail": f"The game is stored, but its summary is not available yet: {why}.",
+        },
+    }  # fmt: skip
+
+
 @blp.route("", methods=["POST"])
 @blp.arguments(UploadFields, location="query")
 @blp.response(201, GameSummary, description="Stored: the new game's summary; `Location` "
-              "names it.", headers={"Location": {"schema": {"type": "string"}}})  # fmt: skip
+              "names it. A game stored but not in the read models (its projection failed, "
+              "see `/api/health`) has no seats and a `projection` object with `status` and "
+              "`detail`.", headers={"Location": {"schema": {"type": "string"}}})  # fmt: skip
 @blp.alt_response(200, schema=GameSummary, description="Already stored: the existing game.",
                   success=True)  # fmt: skip
 @blp.alt_response(400, response="BAD_REQUEST")
@@ -128,9 +160,7 @@ def upload(fields: dict[str, Any]) -> Response:
         result = svc.upload(doc, uploader, **fields)
     except (InvalidRecord, RecordError) as exc:
         raise record_problem(exc) from None
-    summary = svc.read_models.summary(result.game_id)
-    if summary is None:
-        raise RuntimeError(f"game {result.game_id} is stored but not in the read models")
+    summary = svc.read_models.summary(result.game_id) or _unprojected(result.game_id, doc)
     response = json_response(summary, 201 if result.created else 200)
     response.headers["Location"] = url_for(".game", game_id=result.game_id)
     return response
