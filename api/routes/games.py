@@ -41,6 +41,7 @@ from domain.store import UnknownGame
 from domain.wolves.records import InvalidRecord
 from domain.wolves.replay import RecordError
 from projections.analysis_worker import analysis_status, enqueue
+from projections.games import BadCursor
 
 log = logging.getLogger(__name__)
 blp = ApiBlueprint("games", __name__, url_prefix="/api/games", description="Games of The Wolves")
@@ -175,16 +176,17 @@ def list_games(filters: dict[str, Any]) -> Response:
     """Browse games, newest first by default.
 
     Filters combine (all must hold). Pages are at most 100 games: pass `next_cursor` back
-    as `cursor` for the next one. Private games are listed only for a request with a valid
-    bearer token.
+    as `cursor` for the next one. Private games are listed only for a request with the
+    bearer token that uploaded them (anyone who has a game's id can still read it).
     """
     svc = services()
-    private = optional_user(svc.settings.api_tokens) is not None
+    viewer = optional_user(svc.settings.api_tokens)
+    models = svc.fresh()
     try:
-        page = svc.fresh().list_games(**filters, include_private=private)
-    except ValueError as exc:
+        page = models.list_games(**filters, viewer=viewer)
+    except BadCursor as exc:
         raise Problem(400, "invalid_parameters", f"Invalid parameters: cursor: {exc}.",
-                      errors={"query": {"cursor": [str(exc)]}}) from None  # fmt: skip
+                      errors={"query": {"cursor": [f"{exc}."]}}) from None  # fmt: skip
     response = json_response(
         {"items": page.items, "next_cursor": page.next_cursor, "total": page.total}
     )
