@@ -54,9 +54,7 @@ def outputs(output: str) -> Any:
 def post(url: str, body: Any, timeout: float = 60) -> Answer:
     """POST a callback request; the answer whatever its status."""
     raw = body if isinstance(body, bytes) else json.dumps(body).encode()
-    request = Request(
-        f"{url}/_dash-update-component", raw, {"Content-Type": "application/json"}
-    )
+    request = Request(f"{url}/_dash-update-component", raw, {"Content-Type": "application/json"})
     try:
         with urlopen(request, timeout=timeout) as response:
             text = response.read()
