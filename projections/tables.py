@@ -8,6 +8,7 @@ one transaction, so readers always find a whole set.
 
 from __future__ import annotations
 
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -28,6 +29,9 @@ TRACKING = "rm_tracking"
 TABLES = (TIMELINES, SEATS, GAMES, FAILURES)
 LOCK = 0x486F776C
 """The PostgreSQL advisory lock taken while tables are created, dropped or swapped."""
+SWAP_LOCK_WAIT = 0.1
+"""Seconds a swap waits for the readers of the live tables before trying again later."""
+SWAP_ATTEMPTS = 200
 
 _TEXT_SEAT_COLUMNS = {"game_id", "name", "name_key", "color", "terrain", "prey", "visibility",
                       "uploaded_at"}  # fmt: skip
@@ -179,10 +183,36 @@ def swap(db: Database, layout: Layout) -> int:
 
     The live tracking row is locked first, as every batch written locks it, so a runner
     writing to the live tables finishes before and starts again from the new position after.
+    On PostgreSQL the live tables are then locked all at once, waiting at most
+    ``SWAP_LOCK_WAIT`` for the readers using them, and the swap is tried again a moment
+    later if they do not let go: readers wait that long at most, and none is made to fail.
     """
+    for _ in range(SWAP_ATTEMPTS - 1):
+        try:
+            return _swap(db, layout)
+        except SwapLockTimeout:
+            time.sleep(SWAP_LOCK_WAIT / 2)
+    return _swap(db, layout, wait=False)
+
+
+class SwapLockTimeout(Exception):
+    """The readers of the live tables did not let go in time."""
+
+
+def _swap(db: Database, layout: Layout, wait: bool = True) -> int:
     with db.connect() as conn:
         _lock(db, conn)
         hold(db, conn)
+        if db.postgres:
+            from psycopg.errors import LockNotAvailable
+
+            if wait:
+                db.execute(conn, f"SET LOCAL lock_timeout = '{int(SWAP_LOCK_WAIT * 1000)}ms'")
+            try:
+                db.execute(conn, f"LOCK TABLE {', '.join(LIVE.tables)} IN ACCESS EXCLUSIVE MODE")
+            except LockNotAvailable:
+                raise SwapLockTimeout from None
+            db.execute(conn, "SET LOCAL lock_timeout = 0")
         moved = position(db, conn, layout)
         for old, new in zip(LIVE.tables, layout.tables, strict=True):
             db.execute(conn, f"DROP TABLE IF EXISTS {old}")
