@@ -349,12 +349,13 @@ class Runner:
         groups = [projected] if not (self.delay or isolated) else [[p] for p in projected]
         for group in groups:
             if isolated:
-                self._isolated(conn, batch, group[0][0][0], "write", self._insert, group)
+                game = group[0][0]
+                self._isolated(conn, batch, (game[0], game[-1]), self._insert, group)
             else:
                 self._insert(conn, group)
         for change in batch.changes:
             if isolated:
-                self._isolated(conn, batch, change[2], "write", self._change, change)
+                self._isolated(conn, batch, (change[2], change[3]), self._change, change)
             else:
                 self._change(conn, change)
         db.insert(conn, layout.failures, tables.FAILURE_COLUMNS, [
@@ -367,11 +368,12 @@ class Runner:
             )  # fmt: skip
 
     def _isolated(
-        self, conn: Any, batch: Batch, game_id: str, stage: str, write: Callable[..., None],
+        self, conn: Any, batch: Batch, game: tuple[str, int], write: Callable[..., None],
         what: Any,
     ) -> None:  # fmt: skip
-        """``write(conn, what)`` in a savepoint; on an error of this game's rows, roll back
-        to it, delete the game's rows and record its failure."""
+        """``write(conn, what)`` in a savepoint; on an error of this game's rows (``game``:
+        its id and stream version), roll back to it, delete them and record its failure."""
+        game_id, version = game
         db = self.db
         db.execute(conn, "SAVEPOINT one_game")
         try:
@@ -383,7 +385,7 @@ class Runner:
             for table in self.layout.tables:
                 db.execute(conn, f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
             gid = UUID(game_id)
-            batch.fail(gid, batch.positions.get(gid, batch.end), 0, stage, error_text(exc))
+            batch.fail(gid, batch.positions.get(gid, batch.end), version, "write", error_text(exc))
         db.execute(conn, "RELEASE SAVEPOINT one_game")
 
     def _insert(self, conn: Any, group: list[Projected]) -> None:
