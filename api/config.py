@@ -80,6 +80,8 @@ class Settings:
     db_max_overflow: int = 10
     db_connect_timeout: int = 10
     max_actions: int = DEFAULT_MAX_ACTIONS
+    max_check_seconds: int = 5
+    """CPU seconds the engine may spend checking one uploaded record."""
     cached_games: int = 128
     analysis: bool = True
     """Review uploaded games in the background (``howl serve``: a process; ``--dev``: a thread)."""
@@ -101,6 +103,9 @@ class Settings:
                 env, "HOWL_MAX_UPLOAD_BYTES", DEFAULT_MAX_UPLOAD_BYTES, minimum=1
             ),
             max_actions=_int_env(env, "HOWL_MAX_ACTIONS", DEFAULT_MAX_ACTIONS, minimum=1),
+            max_check_seconds=_int_env(
+                env, "HOWL_MAX_CHECK_SECONDS", cls.max_check_seconds, minimum=1
+            ),
             cached_games=_int_env(env, "HOWL_CACHED_GAMES", cls.cached_games, minimum=1),
             workers=_int_env(env, "HOWL_WORKERS", cls.workers, minimum=1),
             threads=_int_env(env, "HOWL_THREADS", cls.threads, minimum=1),

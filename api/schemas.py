@@ -15,6 +15,7 @@ from urllib.parse import unquote_to_bytes
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from domain.bounds import text_problem
 from domain.wolves import components as box
 from domain.wolves.records import MAX_PLAYERS, MIN_PLAYERS
 from projections.filters import option_clause
@@ -206,12 +207,19 @@ class EventsQuery(ma.Schema):
     limit = fields.Integer(load_default=200, validate=validate.Range(1, MAX_EVENTS_PAGE))
 
 
+def plain_text(value: str) -> None:
+    """Refuse text holding a NUL or a lone surrogate (it could not be stored)."""
+    problem = text_problem(value, len(value))
+    if problem is not None:
+        raise ma.ValidationError(f"Must be plain text: this {problem}.")
+
+
 class UploadFields(ma.Schema):
     """Metadata of an upload, as query parameters or multipart form fields."""
 
-    title = fields.String(validate=validate.Length(max=200),
+    title = fields.String(validate=[validate.Length(max=200), plain_text],
                           metadata={"description": "default: the record's meta.title"})  # fmt: skip
-    tags = fields.String(validate=validate.Length(max=1000),
+    tags = fields.String(validate=[validate.Length(max=1000), plain_text],
                          metadata={"description": "comma-separated tags"})  # fmt: skip
     visibility = fields.String(
         load_default="public", validate=validate.OneOf(["public", "private"]),

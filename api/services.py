@@ -15,6 +15,7 @@ from flask import Flask, current_app
 from api.caching import BodyCache
 from api.config import Settings
 from api.library import analyses_url, analysis_settings, open_library, store_config
+from api.uploads import work_budget
 from domain.store import GameLibrary, UploadResult
 from domain.wolves.analysis.review import Settings as AnalysisSettings
 from projections.analysis_worker import AnalysisWorker, enqueue, start_worker
@@ -79,7 +80,8 @@ class Services:
 
         Once stored, the game is the answer: a failure to catch up the read models is
         logged, not raised (a game that cannot be projected is recorded as such)."""
-        result = self.library.upload(doc, uploaded_by=uploader, **fields)
+        budget = work_budget(self.settings.max_check_seconds)
+        result = self.library.upload(doc, uploaded_by=uploader, check=budget, **fields)
         try:
             self.catch_up()
         except Exception:
