@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from projections.sql import Database
 from projections.summaries import OPTION_COLUMNS, SEAT_COLUMNS
@@ -32,6 +33,8 @@ LOCK = 0x486F776C
 SWAP_LOCK_WAIT = 0.1
 """Seconds a swap waits for the readers of the live tables before trying again later."""
 SWAP_ATTEMPTS = 200
+"""Times a swap waits ``SWAP_LOCK_WAIT`` before it waits as long as the readers take."""
+T = TypeVar("T")
 
 _TEXT_SEAT_COLUMNS = {"game_id", "name", "name_key", "color", "terrain", "prey", "visibility",
                       "uploaded_at"}  # fmt: skip
@@ -160,11 +163,19 @@ def timestamp(moment: datetime) -> str:
 
 def ensure(db: Database) -> None:
     """Create the tables when missing; drop and recreate them when of another ``VERSION``
-    (in one transaction: readers see the old tables or the new, empty ones)."""
+    (in one transaction, taking the live tables as :func:`swap` does: readers see the old
+    tables or the new, empty ones, and none fails)."""
+    _retried(lambda wait: _ensure(db, wait))
+
+
+def _ensure(db: Database, wait: bool) -> None:
     with db.connect() as conn:
         _lock(db, conn)
-        if _version(db, conn, LIVE) == VERSION:
+        version = _version(db, conn, LIVE)
+        if version == VERSION:
             return
+        if version is not None:
+            _take_live(db, conn, wait)
         _create(db, conn, LIVE)
 
 
@@ -183,36 +194,15 @@ def swap(db: Database, layout: Layout) -> int:
 
     The live tracking row is locked first, as every batch written locks it, so a runner
     writing to the live tables finishes before and starts again from the new position after.
-    On PostgreSQL the live tables are then locked all at once, waiting at most
-    ``SWAP_LOCK_WAIT`` for the readers using them, and the swap is tried again a moment
-    later if they do not let go: readers wait that long at most, and none is made to fail.
     """
-    for _ in range(SWAP_ATTEMPTS - 1):
-        try:
-            return _swap(db, layout)
-        except SwapLockTimeout:
-            time.sleep(SWAP_LOCK_WAIT / 2)
-    return _swap(db, layout, wait=False)
+    return _retried(lambda wait: _swap(db, layout, wait))
 
 
-class SwapLockTimeout(Exception):
-    """The readers of the live tables did not let go in time."""
-
-
-def _swap(db: Database, layout: Layout, wait: bool = True) -> int:
+def _swap(db: Database, layout: Layout, wait: bool) -> int:
     with db.connect() as conn:
         _lock(db, conn)
         hold(db, conn)
-        if db.postgres:
-            from psycopg.errors import LockNotAvailable
-
-            if wait:
-                db.execute(conn, f"SET LOCAL lock_timeout = '{int(SWAP_LOCK_WAIT * 1000)}ms'")
-            try:
-                db.execute(conn, f"LOCK TABLE {', '.join(LIVE.tables)} IN ACCESS EXCLUSIVE MODE")
-            except LockNotAvailable:
-                raise SwapLockTimeout from None
-            db.execute(conn, "SET LOCAL lock_timeout = 0")
+        _take_live(db, conn, wait)
         moved = position(db, conn, layout)
         for old, new in zip(LIVE.tables, layout.tables, strict=True):
             db.execute(conn, f"DROP TABLE IF EXISTS {old}")
@@ -224,6 +214,47 @@ def _swap(db: Database, layout: Layout, wait: bool = True) -> int:
             (moved, VERSION, TRACKER),
         )
     return moved
+
+
+class _LiveBusy(Exception):
+    """The readers of the live tables did not let go in time."""
+
+
+def _retried(change: Callable[[bool], T]) -> T:
+    """``change(wait=True)`` until the live tables are taken in time, ``SWAP_ATTEMPTS``
+    times, then once waiting as long as it takes."""
+    for _ in range(SWAP_ATTEMPTS):
+        try:
+            return change(True)
+        except _LiveBusy:
+            time.sleep(SWAP_LOCK_WAIT / 2)
+    return change(False)
+
+
+def _take_live(db: Database, conn: Any, wait: bool) -> None:
+    """On PostgreSQL, lock the live tables that exist all at once, waiting at most
+    ``SWAP_LOCK_WAIT`` (``wait``) for the readers using them: a reader waits that long at
+    most, and a reader holding one table while waiting for another is never deadlocked
+    with the swap (the swap gives up and tries again a moment later)."""
+    if not db.postgres:
+        return  # SQLite's readers read their snapshot, old tables included
+    from psycopg.errors import LockNotAvailable
+
+    rows = db.execute(
+        conn,
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+        f"AND tablename IN ({', '.join('?' * len(LIVE.tables))})",
+        LIVE.tables,
+    ).fetchall()
+    if not rows:
+        return
+    if wait:
+        db.execute(conn, f"SET LOCAL lock_timeout = '{int(SWAP_LOCK_WAIT * 1000)}ms'")
+    try:
+        db.execute(conn, f"LOCK TABLE {', '.join(r[0] for r in rows)} IN ACCESS EXCLUSIVE MODE")
+    except LockNotAvailable:
+        raise _LiveBusy from None
+    db.execute(conn, "SET LOCAL lock_timeout = 0")
 
 
 def _lock(db: Database, conn: Any) -> None:

@@ -92,3 +92,37 @@ def test_a_rebuild_left_half_done_is_started_afresh(store: Store) -> None:
         upload(library, FIRST[4:6])
         assert models.rebuild(library) == library.recorder.max_notification_id()
         assert models.list_games().total == 6
+
+
+def test_readers_do_not_fail_when_a_new_layout_replaces_the_tables(store: Store) -> None:
+    with store.library() as library, store.models() as models:
+        upload(library, FIRST[:3])
+        models.catch_up(library)
+        errors: list[BaseException] = []
+        stop = threading.Event()
+
+        def read() -> None:
+            with store.models() as reader:
+                reader.list_games()  # its tables are checked once, before the change
+                while not stop.is_set():
+                    try:
+                        for game in reader.list_games().items:
+                            reader.summary(game["game_id"])
+                        reader.stats()
+                    except BaseException as exc:  # noqa: BLE001 - every failure counts
+                        errors.append(exc)
+                        return
+
+        threads = [threading.Thread(target=read) for _ in range(READERS)]
+        for t in threads:
+            t.start()
+        for _ in range(3):
+            with models.db.connect() as conn:
+                models.db.execute(conn, f"UPDATE {tables.TRACKING} SET version = 0")
+            with store.models() as fresh:  # a newer Howl's first use
+                assert fresh.catch_up(library) == library.recorder.max_notification_id()
+        stop.set()
+        for t in threads:
+            t.join()
+        assert not errors, errors[:3]
+        assert models.list_games().total == 3
