@@ -6,7 +6,7 @@ from flask import Blueprint, Flask, current_app, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from werkzeug.wrappers import Response
 
-from api import docs
+from api import bodies, docs
 from api.caching import CachedAnswers
 from api.config import Settings
 from api.headers import SecurityHeaders, page_policy
@@ -99,4 +99,5 @@ def create_app(settings: Settings | None = None, analysis_worker: bool = True) -
     app.after_request(SecurityHeaders(page_policy(dash.csp_hashes())))
     sized = SizedBodies(app.wsgi_app, settings.max_upload_bytes)
     app.wsgi_app = CachedAnswers(sized, svc.bodies)  # type: ignore[method-assign]
+    bodies.install(app)
     return app
