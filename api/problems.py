@@ -34,6 +34,8 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "unknown_player": ("Unknown player", "No stored game has a seat with this name."),
     "missing_token": ("Missing token", "The request needs `Authorization: Bearer <token>`."),
     "unknown_token": ("Unknown token", "The bearer token is not one of the server's tokens."),
+    "store_cannot_write": ("The store cannot write", "The database is full or read-only: "
+                           "nothing was stored (reads still work; `/api/health` says so)."),
 }  # fmt: skip
 """Problem kinds Howl answers with: kind → (title, meaning)."""
 

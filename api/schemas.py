@@ -58,7 +58,6 @@ ProblemSchema = Problem
 # --- parameters ----------------------------------------------------------------------------
 
 
-class DateOrDateTime(fields.DateTime):
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 LATEST = datetime(9999, 12, 30, tzinfo=UTC)
 """The upload times ``since``/``until`` may name (a date ``until`` reaches a day further)."""
@@ -68,6 +67,7 @@ MAX_NAME = 200
 """Longest player name a parameter may carry."""
 
 
+class DateOrDateTime(fields.DateTime):
     """An ISO date (``2026-11-20``) or date-time (UTC when it names no offset), from
     :data:`EARLIEST` to :data:`LATEST`."""
 
@@ -81,10 +81,10 @@ MAX_NAME = 200
                 day = date.fromisoformat(value)
             except ValueError:
                 raise self.make_error("invalid", input=value, obj_type="date") from None
-        moment = super()._deserialize(value, attr, data, **kwargs)
             if not EARLIEST.date() <= day <= LATEST.date():
                 raise self.make_error("range")
             return day
+        moment = super()._deserialize(value, attr, data, **kwargs)
         moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
         try:
             if EARLIEST <= moment.astimezone(UTC) <= LATEST:
@@ -508,4 +508,8 @@ class Health(ma.Schema):
     failures = fields.Integer(
         metadata={"description": "games left out of the read models because projecting them "
                   "failed (`howl projections failures` lists them)"},
+    )  # fmt: skip
+    store = fields.String(
+        metadata={"description": "`cannot write (full)` or `cannot write (read-only)` after "
+                  "a write failed so, until one succeeds"},
     )  # fmt: skip

@@ -311,7 +311,8 @@ def queue_analysis(game_id: UUID) -> Response:
     svc = services()
     required_user(svc.settings.api_tokens)
     _summary(game_id)
-    status = enqueue(svc.analyses_url, game_id, svc.analysis_settings, force=True)
+    with svc.writing():
+        status = enqueue(svc.analyses_url, game_id, svc.analysis_settings, force=True)
     response = json_response(_analysis(game_id, status), 202, cache_control=NO_STORE)
     response.headers["Location"] = url_for(".analysis", game_id=game_id)
     return response

@@ -24,7 +24,8 @@ def health() -> dict[str, Any]:
     """Report that the service and its store answer (`SELECT 1`).
 
     `status` is `degraded` (still 200) when some games could not be projected: `failures`
-    counts them.
+    counts them; or when this process's last write failed because the store is full or
+    read-only: `store` says so (until a write succeeds).
     """
     url = services().settings.database_url
     backend = db.backend_of(url)
@@ -34,8 +35,11 @@ def health() -> dict[str, Any]:
         log.warning("health check failed on the %s store: %s", backend, exc)
         raise ServiceUnavailable(f"The {backend} store does not answer.") from exc
     failures = _failures()
-    status = "degraded" if failures else "ok"
+    cannot_write = services().write_failure
+    status = "degraded" if failures or cannot_write else "ok"
     answer = {"status": status, "backend": backend, "version": __version__}
+    if cannot_write:
+        answer["store"] = f"cannot write ({cannot_write})"
     return answer if failures is None else {**answer, "failures": failures}
 
 
