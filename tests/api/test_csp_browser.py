@@ -4,7 +4,7 @@ page renders, the replay steps, the charts draw, and the browser reports no viol
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.request import Request, urlopen
 
@@ -20,6 +20,15 @@ window.__violations = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(
     e.violatedDirective + ' ' + (e.blockedURI || 'inline') + ' ' + (e.sourceFile || '')));
 """
+
+
+@pytest.fixture(autouse=True)
+def patient_expect() -> Iterator[None]:
+    """Wait up to 20 s in ``expect``: a fresh browser context loads plotly.js cold, on a
+    machine shared with other tests."""
+    expect.set_options(timeout=20_000)
+    yield
+    expect.set_options(timeout=5_000)
 
 
 def upload(server: LiveServer, record: bytes) -> str:
