@@ -111,15 +111,12 @@ class Services:
         """Store a record (``InvalidRecord``/``RecordError`` for a bad one: nothing is
         stored), project it, and queue its review when it is new (``HOWL_ANALYSIS``).
 
-        Once stored, the game is the answer: a failure to catch up the read models is
-        logged, not raised (a game that cannot be projected is recorded as such)."""
+        Once stored, the game is the answer: catching up never raises (a game that cannot
+        be projected is recorded as such, see :meth:`catch_up`)."""
         budget = work_budget(self.settings.max_check_seconds)
         with self.writing():
             result = self.library.upload(doc, uploaded_by=uploader, check=budget, **fields)
-        try:
-            self.catch_up()
-        except Exception:
-            log.exception("game %s is stored; catching up the read models failed", result.game_id)
+        self.catch_up()
         if result.created and self.settings.analysis:
             try:
                 enqueue(self.analyses_url, result.game_id, self.analysis_settings)
@@ -145,10 +142,17 @@ class Services:
         self.write_failure = None
 
     def catch_up(self) -> ReadModels:
-        """Project every stored event not yet projected, then answer the read models."""
+        """Project every stored event not yet projected, then answer the read models.
+
+        A catch-up that fails (the database cannot write, say) is logged and the read
+        models answer as they are: reads are still served, and the next catch-up goes on
+        from where this one stopped."""
         library, models = self.library, self.read_models
         with self._catch_up_lock:
-            models.catch_up(library)
+            try:
+                models.catch_up(library)
+            except Exception:
+                log.exception("catching up the read models failed; they answer as they are")
             self._caught_up_at = time.monotonic()
         return models
 

@@ -330,7 +330,7 @@ class Runner:
         try:
             with self.db.connect() as conn:
                 self._store(conn, batch, projected, isolated=False)
-        except (PositionMoved, *UNAVAILABLE):
+        except (PositionMoved, tables.TrackingGone, *UNAVAILABLE):
             raise
         except Exception:
             with self.db.connect() as conn:

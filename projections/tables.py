@@ -314,4 +314,14 @@ def advance(db: Database, conn: Any, old: int, new: int, layout: Layout = LIVE) 
         f"UPDATE {TRACKING} SET position = ? WHERE name = ? AND position = ?",
         (new, layout.tracker, old),
     )
-    return cursor.rowcount == 1
+    if cursor.rowcount == 1:
+        return True
+    query = f"SELECT 1 FROM {TRACKING} WHERE name = ?"
+    if db.execute(conn, query, (layout.tracker,)).fetchone() is None:
+        raise TrackingGone(f"the tracking row {layout.tracker!r} is gone: another run swapped "
+                           "its tables in or dropped them")  # fmt: skip
+    return False
+
+
+class TrackingGone(Exception):
+    """The tables a runner writes lost their tracking row (another rebuild swapped them in)."""

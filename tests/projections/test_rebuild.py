@@ -7,6 +7,8 @@ import threading
 import time
 from typing import Any
 
+import pytest
+
 from projections import tables
 from tests.projections.conftest import Store, fixture_names, fixture_record, upload
 
@@ -126,3 +128,13 @@ def test_readers_do_not_fail_when_a_new_layout_replaces_the_tables(store: Store)
             t.join()
         assert not errors, errors[:3]
         assert models.list_games().total == 3
+
+
+def test_a_rebuild_whose_tables_were_swapped_in_by_another_stops(store: Store) -> None:
+    with store.library() as library, store.models() as models, store.models() as other:
+        upload(library, FIRST[:2])
+        tables.prepare(models.db, tables.BESIDE)
+        other.rebuild(library)  # takes the tables the first rebuild was filling
+        with pytest.raises(tables.TrackingGone, match="rm_tracking|readmodels_new"):
+            models.rebuilder.catch_up(library)
+        assert models.list_games().total == 2
