@@ -142,6 +142,7 @@ def _unprojected(game_id: UUID, doc: Any) -> dict[str, Any]:
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
 @blp.doc(**UPLOAD_DOC)
 def upload(fields: dict[str, Any]) -> Response:
     """Upload a game record.
@@ -305,6 +306,7 @@ def analysis(game_id: UUID) -> Response:
 @blp.alt_response(401, response="UNAUTHORIZED")
 @blp.alt_response(403, response="FORBIDDEN")
 @blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
 @blp.doc(security=[{"bearer": []}])
 def queue_analysis(game_id: UUID) -> Response:
     """Ask for the game's review (again). Needs `Authorization: Bearer <token>`."""
@@ -331,6 +333,7 @@ def queue_analysis(game_id: UUID) -> Response:
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
 @blp.doc(security=[{"bearer": []}])
 def branch(body: dict[str, Any], game_id: UUID) -> Response:
     """Play other actions from step `step` of the game and store them as a what-if branch.
