@@ -90,7 +90,7 @@ def layout() -> html.Div:
             ),  # fmt: skip
             dcc.Store(id="library-cursors", data=[None]),
             dcc.Store(id="library-next", data=None),
-            html.Div(id="library-table"),
+            html.Div(id="library-table", className="table-scroll"),
             html.Div(
                 [
                     html.Button("← Previous", id="library-prev", n_clicks=0, disabled=True),

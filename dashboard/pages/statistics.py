@@ -210,7 +210,7 @@ def body(players: Any, option: Any, player: Any, since: Any, until: Any) -> html
             _card(actions_figure(stats["actions"]), "stats-actions"),
         ], className="stats-grid"),
         html.H3("Players"),
-        _players_table(stats["players"]),
+        html.Div(_players_table(stats["players"]), className="table-scroll"),
     ])  # fmt: skip
 
 
