@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from projections.sql import Database
+from projections.sql import READ_GATE, Database
 from projections.summaries import OPTION_COLUMNS, SEAT_COLUMNS
 
 VERSION = 4
@@ -30,9 +30,9 @@ TRACKING = "rm_tracking"
 TABLES = (TIMELINES, SEATS, GAMES, FAILURES)
 LOCK = 0x486F776C
 """The PostgreSQL advisory lock taken while tables are created, dropped or swapped."""
-SWAP_LOCK_WAIT = 0.1
+SWAP_LOCK_WAIT = 1.0
 """Seconds a swap waits for the readers of the live tables before trying again later."""
-SWAP_ATTEMPTS = 200
+SWAP_ATTEMPTS = 20
 """Times a swap waits ``SWAP_LOCK_WAIT`` before it waits as long as the readers take."""
 T = TypeVar("T")
 
@@ -185,6 +185,7 @@ def prepare(db: Database, layout: Layout) -> None:
     ensure(db)
     with db.connect() as conn:
         _lock(db, conn)
+        hold(db, conn, layout)  # a batch of another rebuild under way finishes first
         _create(db, conn, layout)
 
 
@@ -227,18 +228,18 @@ def _retried(change: Callable[[bool], T]) -> T:
         try:
             return change(True)
         except _LiveBusy:
-            time.sleep(SWAP_LOCK_WAIT / 2)
+            time.sleep(0.05)  # the reads queued behind the attempt go through
     return change(False)
 
 
 def _take_live(db: Database, conn: Any, wait: bool) -> None:
-    """On PostgreSQL, lock the live tables that exist all at once, waiting at most
-    ``SWAP_LOCK_WAIT`` (``wait``) for the readers using them: a reader waits that long at
-    most, and a reader holding one table while waiting for another is never deadlocked
-    with the swap (the swap gives up and tries again a moment later)."""
+    """On PostgreSQL, take the :data:`~projections.sql.READ_GATE` and then the live tables
+    that exist, waiting at most ``SWAP_LOCK_WAIT`` (``wait``): the reads under way finish
+    first, and those that come later wait for the swap's commit (SQLite's readers read
+    their snapshot, old tables included, and need no lock)."""
     if not db.postgres:
-        return  # SQLite's readers read their snapshot, old tables included
-    from psycopg.errors import LockNotAvailable
+        return
+    from psycopg.errors import DeadlockDetected, LockNotAvailable
 
     rows = db.execute(
         conn,
@@ -246,13 +247,14 @@ def _take_live(db: Database, conn: Any, wait: bool) -> None:
         f"AND tablename IN ({', '.join('?' * len(LIVE.tables))})",
         LIVE.tables,
     ).fetchall()
-    if not rows:
-        return
     if wait:
         db.execute(conn, f"SET LOCAL lock_timeout = '{int(SWAP_LOCK_WAIT * 1000)}ms'")
     try:
-        db.execute(conn, f"LOCK TABLE {', '.join(r[0] for r in rows)} IN ACCESS EXCLUSIVE MODE")
-    except LockNotAvailable:
+        db.execute(conn, "SELECT pg_advisory_xact_lock(?)", (READ_GATE,))
+        if rows:
+            names = ", ".join(r[0] for r in rows)
+            db.execute(conn, f"LOCK TABLE {names} IN ACCESS EXCLUSIVE MODE")
+    except (LockNotAvailable, DeadlockDetected):  # a reader outside the gate held on
         raise _LiveBusy from None
     db.execute(conn, "SET LOCAL lock_timeout = 0")
 

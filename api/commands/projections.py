@@ -19,6 +19,7 @@ from rich.table import Table
 from api.config import Settings
 from api.library import open_library
 from projections.readmodels import ReadModels
+from projections.tables import TrackingGone
 
 batch_option = click.option(
     "--batch-size",
@@ -88,6 +89,8 @@ def rebuild(batch_size: int, workers: int, delay: float) -> None:
             failed = models.failure_count()
     except PersistenceError as exc:
         raise click.ClickException(f"the store does not answer: {exc}") from exc
+    except TrackingGone as exc:
+        raise click.ClickException(f"{exc} (two rebuilds ran at once)") from exc
     click.echo(f"rebuilt from {done} events in {time.perf_counter() - started:.1f} s")
     if failed:
         click.echo(f"{failed} game(s) could not be projected: see howl projections failures")
