@@ -217,13 +217,15 @@ def bench_rebuild(url: str) -> None:
     reading: list[list[float]] = []
     readers = threading.Thread(target=lambda: reading.append(_reads(url, None, done)))
     readers.start()
-    time.sleep(0.5)
-    started = time.perf_counter()
-    subprocess.run([howl, "projections", "rebuild"], env=env, check=True, capture_output=True)
-    elapsed = time.perf_counter() - started
-    time.sleep(0.5)
-    done.set()
-    readers.join()
+    try:
+        time.sleep(0.5)
+        started = time.perf_counter()
+        subprocess.run([howl, "projections", "rebuild"], env=env, check=True, capture_output=True)
+        elapsed = time.perf_counter() - started
+        time.sleep(0.5)
+    finally:
+        done.set()
+        readers.join()
     during = reading[0]
     report(
         "projections", "rebuild_read_stall_ms", max(during), "ms", target=500,
