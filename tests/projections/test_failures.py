@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from domain.store.uploads import canonical_record, prepare
 from projections import builds, tables
 from projections.builds import Build, Projected
-from tests.projections.conftest import Store, upload
-from tests.projections.poison import store_poison
+from tests.projections.conftest import Store, fixture_record, upload
+from tests.projections.poison import BASE, store_poison
 
 GOOD = ["2p-06-random", "3p-00-heuristic"]
 LATER = ["4p-00-heuristic"]
@@ -88,3 +89,17 @@ def test_metadata_of_a_failed_game_changes_nothing(store: Store) -> None:
             for table in tables.LIVE.tables[:-1]:
                 count = models.db.execute(conn, f"SELECT COUNT(*) FROM {table}").fetchone()[0]
                 assert count == 0, table
+
+
+def test_text_postgresql_cannot_store_fails_only_its_game(store: Store) -> None:
+    """A NUL in a title (stored before the reader refused it) fits SQLite but not
+    PostgreSQL: there, the game and a game retitled so are failures, the others go in."""
+    with store.library() as library, store.models() as models:
+        record, canonical = canonical_record(fixture_record(BASE))
+        library.add(prepare(record, canonical, title="bad\x00title"))
+        ids = upload(library, GOOD)
+        library.retitle(ids[GOOD[1]], "x\x00y")
+        assert models.catch_up(library) == library.recorder.max_notification_id()
+        expected = 3 if store.url.startswith("sqlite") else 1
+        assert models.list_games().total == expected
+        assert models.failure_count() == 3 - expected
