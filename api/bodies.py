@@ -3,8 +3,9 @@
 Before any view runs (:func:`check_body`): a refusal the serving front decided
 (:mod:`api.front`) is raised; a write under ``/api`` with a body needs a known bearer token
 before the body is read (401/403 problems); a JSON body must be UTF-8 (RFC 8259: else 415)
-and nested at most :data:`MAX_DEPTH` deep (else 400). Flask's JSON parsing (Dash's callbacks)
-is orjson's (:class:`StrictJSON`): UTF-8 only, no ``NaN``, no lone surrogates, bounded depth.
+and, unless it is an uploaded record (whose reader answers 422 ``invalid_record``), nested at
+most :data:`MAX_DEPTH` deep (else 400). Flask's JSON parsing (Dash's callbacks) is orjson's
+(:class:`StrictJSON`): UTF-8 only, no ``NaN``, no lone surrogates, bounded depth.
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ from api.problems import Problem
 from api.services import services
 
 REFUSAL = "howl.refusal"
-"""The ASGI scope key (seen by the app as ``environ["asgi.scope"]``) of a refusal decided by
-the front before the body was read."""
+"""The WSGI environment's key of a refusal the front decided before reading the body."""
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 MAX_DEPTH = 1024
 """Deepest nesting of arrays and objects a JSON body may have (orjson's own limit)."""
@@ -32,6 +32,8 @@ BOMS = {
     b"\xfe\xff": "UTF-16", b"\xff\xfe": "UTF-16",
 }  # fmt: skip
 UTF8 = ("utf-8", "utf8")
+RECORD_UPLOAD = "games.upload"
+"""The endpoint whose JSON body is a record, read (and bounded) by the record reader."""
 
 
 def write_refusal(
@@ -96,7 +98,7 @@ def too_deep(data: bytes) -> bool:
 
 def check_body() -> None:
     """Before every request: the checks of this module's docstring, in that order."""
-    refusal = request.environ.get("asgi.scope", {}).get(REFUSAL)
+    refusal = request.environ.get(REFUSAL)
     if refusal is not None:
         raise refusal
     chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
@@ -116,7 +118,7 @@ def check_body() -> None:
     encoding = utf16_or_32(data)
     if encoding is not None:
         raise UnsupportedMediaType(f"JSON bodies are UTF-8 (RFC 8259); this one is {encoding}.")
-    if too_deep(data):
+    if request.endpoint != RECORD_UPLOAD and too_deep(data):
         raise BadRequest(f"The JSON body nests arrays and objects more than {MAX_DEPTH} deep.")
 
 

@@ -78,7 +78,7 @@ def serve_production(settings: Settings) -> None:
         "howl",
         address=settings.host,
         port=settings.port,
-        interface=Interfaces.ASGINL,
+        interface=Interfaces.RSGI,
         workers=settings.workers,
         websockets=False,
         workers_kill_timeout=STOP_SECONDS,
