@@ -13,7 +13,7 @@ from typing import NoReturn
 
 import click
 from granian import Granian
-from granian.constants import Interfaces
+from granian.constants import Interfaces, Loops, TaskImpl
 
 from api.app import create_app
 from api.config import Settings
@@ -79,6 +79,8 @@ def serve_production(settings: Settings) -> None:
         address=settings.host,
         port=settings.port,
         interface=Interfaces.RSGI,
+        loop=Loops.uvloop,
+        task_impl=TaskImpl.rust,
         workers=settings.workers,
         websockets=False,
         workers_kill_timeout=STOP_SECONDS,

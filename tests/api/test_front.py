@@ -141,7 +141,7 @@ def test_a_declared_length_over_the_limit_is_413_before_the_body(served: Served)
         with connect(served.url, timeout=5) as sock:
             sock.sendall(head("POST", path, {**AUTH, **JSON, "Content-Length": str(LIMIT + 1)}))
             answer = read_answer(sock)
-            assert answer[0] == 413 and problem(answer)["status"] == 413
+            assert answer[0] == 413 and str(LIMIT) in str(problem(answer)["detail"])
             assert closed(sock)
 
 
@@ -166,7 +166,7 @@ def test_chunked_bodies_are_read_whole_and_bounded(served: Served) -> None:
             for chunk in chunked(b" " * (LIMIT + 1)):
                 sock.sendall(chunk)
         answer = read_answer(sock)
-        assert answer[0] == 413 and problem(answer)["status"] == 413
+        assert answer[0] == 413 and str(LIMIT) in str(problem(answer)["detail"])
 
 
 def test_json_bodies_are_utf8_and_nested_at_most_1024_deep(served: Served) -> None:
