@@ -21,6 +21,7 @@ from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 from api.auth import CHALLENGE, token_name
 from api.problems import Problem
 from api.services import services
+from dashboard.app import body_limit
 
 REFUSAL = "howl.refusal"
 """The WSGI environment's key of a refusal the front decided before reading the body."""
@@ -101,6 +102,7 @@ def check_body() -> None:
     refusal = request.environ.get(REFUSAL)
     if refusal is not None:
         raise refusal
+    request.max_content_length = body_limit(request.path, services().settings.max_upload_bytes)
     chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
     if not request.content_length and not chunked:
         return

@@ -39,6 +39,7 @@ from api.app import create_app
 from api.bodies import REFUSAL, write_refusal
 from api.caching import CachedAnswers
 from api.config import Settings
+from dashboard.app import body_limit
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -181,26 +182,28 @@ class Front:
         chunked = "chunked" in headers.get("transfer-encoding", "").lower()
         if not declared and not chunked:
             return b"", None
-        if declared > self.limit:
-            return b"", self.too_large()
+        limit = body_limit(scope.path, self.limit)
+        if declared > limit:
+            return b"", self.too_large(limit)
         refusal = write_refusal(scope.method, scope.path, self.tokens,
                                 headers.get("authorization"))  # fmt: skip
         if refusal is not None:
             return b"", refusal
         try:
-            return await self.read_body(proto, None if chunked else declared), None
+            return await self.read_body(proto, None if chunked else declared, limit), None
         except HTTPException as exc:
             return b"", exc
 
-    def too_large(self) -> RequestEntityTooLarge:
-        return RequestEntityTooLarge(f"A request body may have at most {self.limit} bytes "
+    @staticmethod
+    def too_large(limit: int) -> RequestEntityTooLarge:
+        return RequestEntityTooLarge(f"A request body may have at most {limit} bytes "
                                      "(HOWL_MAX_UPLOAD_BYTES).")  # fmt: skip
 
-    async def read_body(self, proto: HTTPProtocol, declared: int | None) -> bytes:
+    async def read_body(self, proto: HTTPProtocol, declared: int | None, limit: int) -> bytes:
         """The request's body (``declared`` bytes, or chunked), read within the time limit:
         408 if it is slower, 413 as soon as it is larger than the size limit. (A task of its
         own: granian's Rust tasks are not asyncio's, which ``asyncio.timeout`` needs.)"""
-        reading = asyncio.ensure_future(self.collect(proto))
+        reading = asyncio.ensure_future(self.collect(proto, limit))
         done, _ = await asyncio.wait({reading}, timeout=self.seconds)
         if not done:
             reading.cancel()
@@ -211,13 +214,13 @@ class Front:
             raise _Disconnected
         return body
 
-    async def collect(self, proto: HTTPProtocol) -> bytes:
-        """The body's chunks as they come, joined; 413 once it is over the size limit."""
+    async def collect(self, proto: HTTPProtocol, limit: int) -> bytes:
+        """The body's chunks as they come, joined; 413 once it is over ``limit`` bytes."""
         chunks, size = [], 0
         async for chunk in proto:
             size += len(chunk)
-            if size > self.limit:
-                raise self.too_large()
+            if size > limit:
+                raise self.too_large(limit)
             chunks.append(chunk)
         return b"".join(chunks)
 

@@ -8,7 +8,7 @@ from urllib.parse import unquote
 
 from dash import Dash, Input, Output, State, dcc, html
 from dash.exceptions import DependencyException
-from flask import Flask, current_app, request
+from flask import Flask, request
 from werkzeug.exceptions import BadRequest, NotFound
 from werkzeug.wrappers import Response
 
@@ -49,11 +49,14 @@ base64-encoded (4 bytes per 3) inside JSON, so files up to three times the limit
 library page, which says they are too big."""
 
 
-def room_for_uploads() -> None:
-    """Let dashboard callbacks carry an upload that is over the limit, so it can be told."""
-    limit = current_app.config["MAX_CONTENT_LENGTH"]
-    if request.path == CALLBACKS and limit is not None:
-        request.max_content_length = UPLOAD_ROOM * limit + 2**16
+def body_limit(path: str, limit: int) -> int:
+    """The most bytes a request body to ``path`` may have, for an upload limit of ``limit``:
+    dashboard callbacks get room for an upload over the limit, so that it can be told.
+
+    >>> body_limit("/api/games", 100), body_limit(CALLBACKS, 100)
+    (100, 65936)
+    """
+    return UPLOAD_ROOM * limit + 2**16 if path == CALLBACKS else limit
 
 
 MAX_PATTERN_IDS = 1_000
@@ -142,7 +145,6 @@ def create_dash(server: Flask) -> Dash:
     )
     for page in (token, library, replay, statistics, player):
         page.register(app)
-    server.before_request(room_for_uploads)
     server.before_request(lambda: check_callback_request(app))
     server.register_error_handler(DependencyException, unknown_asset)
     return app

@@ -6,6 +6,7 @@ import logging
 from typing import Any
 from uuid import UUID
 
+import orjson
 from flask import url_for
 from werkzeug.wrappers import Response
 
@@ -95,8 +96,8 @@ def _summary(game_id: UUID) -> dict[str, Any]:
     summary = svc.read_models.summary(game_id)
     if summary is None:  # perhaps stored by another process: catch up once
         summary = svc.catch_up().summary(game_id)
-    if summary is None:
-        raise UnknownGame(game_id)
+    if summary is None:  # stored but not projected (UnknownGame when not stored either)
+        summary = _unprojected(game_id, orjson.loads(svc.library.record(game_id)))
     return summary
 
 
@@ -201,8 +202,12 @@ def list_games(filters: dict[str, Any]) -> Response:
 @blp.alt_response(304, description=NOT_MODIFIED)
 @blp.alt_response(404, response="NOT_FOUND")
 def game(game_id: UUID) -> Response:
-    """A game's summary: metadata, seats and result."""
-    return revalidated_json(_summary(game_id), "summary", game_id)
+    """A game's summary: metadata, seats and result (for a game stored but not projected,
+    see the upload's answer: no seats and a `projection` object; not cached)."""
+    summary = _summary(game_id)
+    if "projection" in summary:
+        return json_response(summary, cache_control=NO_STORE)
+    return revalidated_json(summary, "summary", game_id)
 
 
 @blp.route("/<uuid:game_id>/record")

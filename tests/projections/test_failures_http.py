@@ -54,6 +54,9 @@ def test_a_poisoned_game_wedges_nothing(server: Server, stage: str) -> None:
     assert health.status == 200
     assert (health.json["status"], health.json["failures"]) == ("degraded", 1)
     assert server.client.get(f"/api/games/{poison}/record").status == 200  # stored all the same
+    summary = server.client.get(f"/api/games/{poison}")  # its metadata and why it has no seats
+    assert summary.status == 200 and summary.header("cache-control") == "no-store"
+    assert summary.json["seats"] == [] and summary.json["projection"]["status"] == "failed"
 
 
 def test_health_is_ok_without_failures(server: Server) -> None:
