@@ -6,12 +6,14 @@ from flask import Blueprint, Flask, current_app, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from werkzeug.wrappers import Response
 
-from api import docs
+from api import bodies, docs
 from api.caching import CachedAnswers
 from api.config import Settings
+from api.headers import SecurityHeaders, page_policy
 from api.openapi import create_api
 from api.problems import Problem, problem
 from api.routes import branches, games, meta, stats
+from api.schemas import TEXT_RULE, text_errors
 from api.services import SERVICES_KEY, Services, services
 from api.uploads import SizedBodies
 from dashboard.app import create_dash
@@ -40,6 +42,22 @@ def unknown(_rest: str) -> None:
     if allowed:
         raise MethodNotAllowed(allowed)
     raise NotFound()
+
+
+def api_only() -> None:
+    """Before a request under ``/api``: a path no API route has (``/api``, ``/api/``,
+    ``/api//games``) is a 404 problem rather than the dashboard's page, and a path or query
+    parameter that is not UTF-8 text or holds a NUL is a 400 ``invalid_parameters``."""
+    if request.path != "/api" and not request.path.startswith("/api/"):
+        return
+    rule = request.url_rule  # None: routing failed, and says why itself
+    if rule is not None and not rule.rule.startswith("/api"):
+        raise NotFound()
+    errors = text_errors(request.environ)
+    if errors:
+        names = ", ".join(name for where in errors.values() for name in where)
+        raise Problem(400, "invalid_parameters", f"Invalid parameters: {names}: {TEXT_RULE}",
+                      errors=errors)  # fmt: skip
 
 
 def unknown_game(exc: UnknownGame) -> Response:
@@ -72,11 +90,14 @@ def create_app(settings: Settings | None = None, analysis_worker: bool = True) -
     api = create_api(app)  # its HTTPException handler answers every error as a problem
     app.register_error_handler(UnknownGame, unknown_game)
     app.before_request(start_analysis)
+    app.before_request(api_only)
     for blueprint in (meta.blp, games.blp, branches.blp, stats.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.bp)
     app.register_blueprint(bp)
-    create_dash(app)
+    dash = create_dash(app)
+    app.after_request(SecurityHeaders(page_policy(dash.csp_hashes())))
     sized = SizedBodies(app.wsgi_app, settings.max_upload_bytes)
     app.wsgi_app = CachedAnswers(sized, svc.bodies)  # type: ignore[method-assign]
+    bodies.install(app)
     return app

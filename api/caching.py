@@ -24,6 +24,7 @@ from werkzeug.http import parse_accept_header, parse_etags
 from werkzeug.wrappers import Response
 
 from api import __version__
+from api.headers import HEADERS
 from domain.wolves.components import RULES_VERSION
 
 if TYPE_CHECKING:
@@ -108,8 +109,10 @@ def request_key(environ: WSGIEnvironment) -> RequestKey:
 def immutable_headers(
     tag: str, gzipped: bool, mimetype: str | None = None, length: int = 0
 ) -> list[tuple[str, str]]:
-    """The headers of an immutable answer tagged ``tag``: of a 304 when ``mimetype`` is None."""
-    headers = [("ETag", f'"{tag}"'), ("Cache-Control", IMMUTABLE), ("Vary", "Accept-Encoding")]
+    """The headers of an immutable answer tagged ``tag`` (security headers included): of a
+    304 when ``mimetype`` is None."""
+    headers = [("ETag", f'"{tag}"'), ("Cache-Control", IMMUTABLE), ("Vary", "Accept-Encoding"),
+               *HEADERS]  # fmt: skip
     if mimetype is None:
         return headers
     coding = [("Content-Encoding", "gzip")] if gzipped else []

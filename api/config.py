@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 DEFAULT_MAX_ACTIONS = 5000
+DEFAULT_BODY_SECONDS = 10
 
 
 def default_database_url() -> str:
@@ -73,13 +74,18 @@ class Settings:
     port: int = 8050
     api_tokens: Mapping[str, str] = field(default_factory=dict, hash=False)
     max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES
-    workers: int = 1
+    workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    """Granian worker processes (default: one per CPU)."""
     threads: int = 4
+    body_seconds: int = DEFAULT_BODY_SECONDS
+    """Seconds a request body may take to arrive (``howl serve``: slower ones get a 408)."""
     database_schema: str = "public"
     db_pool_size: int = 5
     db_max_overflow: int = 10
     db_connect_timeout: int = 10
     max_actions: int = DEFAULT_MAX_ACTIONS
+    max_check_seconds: int = 5
+    """CPU seconds the engine may spend checking one uploaded record."""
     cached_games: int = 128
     analysis: bool = True
     """Review uploaded games in the background (``howl serve``: a process; ``--dev``: a thread)."""
@@ -101,9 +107,13 @@ class Settings:
                 env, "HOWL_MAX_UPLOAD_BYTES", DEFAULT_MAX_UPLOAD_BYTES, minimum=1
             ),
             max_actions=_int_env(env, "HOWL_MAX_ACTIONS", DEFAULT_MAX_ACTIONS, minimum=1),
+            max_check_seconds=_int_env(
+                env, "HOWL_MAX_CHECK_SECONDS", cls.max_check_seconds, minimum=1
+            ),
             cached_games=_int_env(env, "HOWL_CACHED_GAMES", cls.cached_games, minimum=1),
-            workers=_int_env(env, "HOWL_WORKERS", cls.workers, minimum=1),
+            workers=_int_env(env, "HOWL_WORKERS", os.cpu_count() or 1, minimum=1),
             threads=_int_env(env, "HOWL_THREADS", cls.threads, minimum=1),
+            body_seconds=_int_env(env, "HOWL_BODY_SECONDS", DEFAULT_BODY_SECONDS, minimum=1),
             database_schema=env.get("HOWL_DATABASE_SCHEMA", "").strip() or cls.database_schema,
             db_pool_size=_int_env(env, "HOWL_DB_POOL_SIZE", cls.db_pool_size, minimum=1),
             db_max_overflow=_int_env(env, "HOWL_DB_MAX_OVERFLOW", cls.db_max_overflow, minimum=0),

@@ -24,6 +24,8 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
                        "(`path`, `message`); nothing was stored."),
     "too_many_actions": ("Too many actions", "The record has more actions than the server "
                          "accepts (`limit`); nothing was stored."),
+    "too_costly": ("Too costly", "Checking the record took more CPU time than the server "
+                   "gives one record (`limit`, in seconds); nothing was stored."),
     "invalid_parameters": ("Invalid parameters", "A query, form or path parameter is "
                            "malformed (`errors` maps each one to its messages)."),
     "unknown_game": ("Unknown game", "No game with this id is stored."),
@@ -32,6 +34,8 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "unknown_player": ("Unknown player", "No stored game has a seat with this name."),
     "missing_token": ("Missing token", "The request needs `Authorization: Bearer <token>`."),
     "unknown_token": ("Unknown token", "The bearer token is not one of the server's tokens."),
+    "store_cannot_write": ("The store cannot write", "The database is full or read-only: "
+                           "nothing was stored (reads still work; `/api/health` says so)."),
 }  # fmt: skip
 """Problem kinds Howl answers with: kind → (title, meaning)."""
 

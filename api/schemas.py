@@ -7,12 +7,15 @@ not listed here may appear (``additionalProperties``), as records.md allows.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from domain.bounds import text_problem
 from domain.wolves import components as box
 from domain.wolves.records import MAX_PLAYERS, MIN_PLAYERS
 from projections.filters import option_clause
@@ -55,19 +58,93 @@ ProblemSchema = Problem
 # --- parameters ----------------------------------------------------------------------------
 
 
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9999, 12, 30, tzinfo=UTC)
+"""The upload times ``since``/``until`` may name (a date ``until`` reaches a day further)."""
+MAX_OFFSET = 2**31 - 1
+"""Largest ``from`` of an events page: what both databases store as an integer."""
+MAX_NAME = 200
+"""Longest player name a parameter may carry."""
+
+
 class DateOrDateTime(fields.DateTime):
-    """An ISO date (``2026-11-20``) or date-time (UTC when it names no offset)."""
+    """An ISO date (``2026-11-20``) or date-time (UTC when it names no offset), from
+    :data:`EARLIEST` to :data:`LATEST`."""
+
+    default_error_messages = {"range": f"Must be from {EARLIEST:%Y-%m-%d} to {LATEST:%Y-%m-%d}."}
 
     def _deserialize(
         self, value: Any, attr: str | None, data: Any, **kwargs: Any
     ) -> date | datetime:
         if isinstance(value, str) and len(value) == 10:
             try:
-                return date.fromisoformat(value)
+                day = date.fromisoformat(value)
             except ValueError:
                 raise self.make_error("invalid", input=value, obj_type="date") from None
+            if not EARLIEST.date() <= day <= LATEST.date():
+                raise self.make_error("range")
+            return day
         moment = super()._deserialize(value, attr, data, **kwargs)
-        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        try:
+            if EARLIEST <= moment.astimezone(UTC) <= LATEST:
+                return moment
+        except OverflowError:
+            pass
+        raise self.make_error("range")
+
+
+TEXT_RULE = "Must be UTF-8 text without NUL characters."
+
+
+def _text(raw: bytes) -> str | None:
+    """``raw`` as text, or None when it is not UTF-8 or holds a NUL."""
+    try:
+        text = raw.decode()
+    except UnicodeDecodeError:
+        return None
+    return None if "\x00" in text else text
+
+
+def _raw_path(environ: Mapping[str, Any]) -> bytes:
+    """The request path's bytes, percent-decoded: from the raw request line when the server
+    kept it (an ASGI scope's ``raw_path``, ``RAW_URI``, ``REQUEST_URI``: ``PATH_INFO`` may
+    have replaced invalid UTF-8)."""
+    scope = environ.get("asgi.scope")
+    raw = scope.get("raw_path") if isinstance(scope, Mapping) else None
+    raw = raw or environ.get("RAW_URI") or environ.get("REQUEST_URI")
+    if isinstance(raw, bytes):
+        return unquote_to_bytes(raw.partition(b"?")[0])
+    if raw:
+        return unquote_to_bytes(raw.partition("?")[0])
+    path: str = environ.get("PATH_INFO", "")
+    try:
+        return path.encode("latin-1")  # WSGI gives the path's bytes as latin-1
+    except UnicodeEncodeError:
+        return path.encode(errors="surrogatepass")
+
+
+def text_errors(environ: Mapping[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """webargs-style errors for a request whose path or query parameters are not UTF-8 text
+    or hold a NUL (``%00``, ``%ED%A0%80``): they could name nothing stored, and PostgreSQL
+    cannot even be asked about them.
+
+    >>> text_errors({"RAW_URI": "/api/players/Ana?player=Bo&limit=2"})
+    {}
+    >>> text_errors({"PATH_INFO": "/api/players/\xed\xa0\x80", "QUERY_STRING": "player=%00"})
+    {'path': {'path': ['Must be UTF-8 text without NUL characters.']}, \
+'query': {'player': ['Must be UTF-8 text without NUL characters.']}}
+    """
+    errors: dict[str, dict[str, list[str]]] = {}
+    if _text(_raw_path(environ)) is None:
+        errors["path"] = {"path": [TEXT_RULE]}
+    query = environ.get("QUERY_STRING", "").encode("latin-1", errors="replace")
+    for pair in filter(None, query.split(b"&")):
+        name, _, value = (unquote_to_bytes(p.replace(b"+", b" ")) for p in pair.partition(b"="))
+        if _text(value) is None or _text(name) is None:
+            key = _text(name) or name.decode(errors="replace").replace("\x00", "\\x00")
+            errors.setdefault("query", {})[key[:MAX_NAME]] = [TEXT_RULE]
+    return errors
 
 
 def _check_options(value: str) -> None:
@@ -98,7 +175,7 @@ class StatsFilters(ma.Schema):
     since = _when("uploaded at or after: an ISO date (from that day on) or date-time")
     until = _when("uploaded before: an ISO date (to that day's end) or date-time")
     player = fields.String(
-        validate=validate.Length(1, 200), metadata={"description": "a seat's name"}
+        validate=validate.Length(1, MAX_NAME), metadata={"description": "a seat's name"}
     )
 
 
@@ -109,7 +186,7 @@ class GameFilters(StatsFilters):
         validate=validate.OneOf(box.TERRAINS), metadata={"description": "a seat's home terrain"}
     )
     winner = fields.String(
-        validate=validate.Length(1, 200), metadata={"description": "the winner's name"}
+        validate=validate.Length(1, MAX_NAME), metadata={"description": "the winner's name"}
     )
     sort = fields.String(
         load_default="-uploaded_at",
@@ -117,7 +194,7 @@ class GameFilters(StatsFilters):
         metadata={"description": "a column, `-` first for descending"},
     )
     cursor = fields.String(
-        validate=validate.Length(1, 1000),
+        validate=validate.Length(1, 4000),
         metadata={"description": "`next_cursor` of the previous page"},
     )
     limit = fields.Integer(
@@ -129,18 +206,25 @@ class EventsQuery(ma.Schema):
     """``GET /api/games/{id}/events``: a page of the stored events."""
 
     start = fields.Integer(
-        data_key="from", load_default=0, validate=validate.Range(0),
+        data_key="from", load_default=0, validate=validate.Range(0, MAX_OFFSET),
         metadata={"description": "first event's `seq` (0-based)"},
     )  # fmt: skip
     limit = fields.Integer(load_default=200, validate=validate.Range(1, MAX_EVENTS_PAGE))
 
 
+def plain_text(value: str) -> None:
+    """Refuse text holding a NUL or a lone surrogate (it could not be stored)."""
+    problem = text_problem(value, len(value))
+    if problem is not None:
+        raise ma.ValidationError(f"Must be plain text: this {problem}.")
+
+
 class UploadFields(ma.Schema):
     """Metadata of an upload, as query parameters or multipart form fields."""
 
-    title = fields.String(validate=validate.Length(max=200),
+    title = fields.String(validate=[validate.Length(max=200), plain_text],
                           metadata={"description": "default: the record's meta.title"})  # fmt: skip
-    tags = fields.String(validate=validate.Length(max=1000),
+    tags = fields.String(validate=[validate.Length(max=1000), plain_text],
                          metadata={"description": "comma-separated tags"})  # fmt: skip
     visibility = fields.String(
         load_default="public", validate=validate.OneOf(["public", "private"]),
@@ -369,7 +453,7 @@ class Analysis(ma.Schema):
 class BranchRequest(ma.Schema):
     """A what-if branch: leave the game after ``step`` actions and play ``actions``."""
 
-    step = fields.Integer(required=True, validate=validate.Range(0),
+    step = fields.Integer(required=True, validate=validate.Range(0, MAX_OFFSET),
                           metadata={"description": "actions of the game kept"})  # fmt: skip
     actions = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1),
                           metadata={"description": "records.md action objects"})  # fmt: skip
@@ -420,6 +504,17 @@ class BranchInfo(ma.Schema):
 class Health(ma.Schema):
     """The service and its store answer."""
 
-    status = fields.String(required=True, validate=validate.Equal("ok"))
+    status = fields.String(
+        required=True, validate=validate.OneOf(["ok", "degraded"]),
+        metadata={"description": "`degraded`: some games could not be projected (`failures`)"},
+    )  # fmt: skip
     backend = fields.String(required=True, validate=validate.OneOf(["sqlite", "postgresql"]))
     version = fields.String(required=True)
+    failures = fields.Integer(
+        metadata={"description": "games left out of the read models because projecting them "
+                  "failed (`howl projections failures` lists them)"},
+    )  # fmt: skip
+    store = fields.String(
+        metadata={"description": "`cannot write (full)` or `cannot write (read-only)` after "
+                  "a write failed so, until one succeeds"},
+    )  # fmt: skip

@@ -13,11 +13,12 @@ from typing import NoReturn
 
 import click
 from granian import Granian
-from granian.constants import Interfaces
+from granian.constants import Interfaces, Loops, TaskImpl
 
 from api.app import create_app
 from api.config import Settings
 from api.demo import seed_demo
+from api.front import front_app
 from api.library import analyses_url, store_config
 from api.services import runs_analysis
 from projections import db
@@ -25,6 +26,9 @@ from projections.analysis_worker import start_worker
 
 STOP_SECONDS = 30
 """How long a worker may take to finish its requests when stopping before it is killed."""
+RESPAWN_SECONDS = 0.5
+"""Pause between replacing workers when granian respawns them on purpose (a crashed worker
+is replaced at once)."""
 ANALYSIS_NICENESS = 10
 """How much lower the reviews' CPU priority is than the API's."""
 
@@ -59,9 +63,11 @@ def _stop_reviewing() -> NoReturn:
 def serve_production(settings: Settings) -> None:
     """Serve the app of ``settings`` with granian until SIGINT or SIGTERM.
 
-    ``settings.workers`` processes share the listening socket; in each, granian's Rust
-    runtime does the HTTP and up to ``settings.threads`` Python threads run the app, which
-    each worker builds for itself. Reviews run in one more process (:func:`run_analysis`).
+    ``settings.workers`` processes share the listening socket, and a worker that dies is
+    replaced. In each, granian's Rust runtime does the HTTP, the serving front
+    (:mod:`api.front`) reads request bodies on the event loop and up to ``settings.threads``
+    Python threads run the app, which each worker builds for itself. Reviews run in one more
+    process (:func:`run_analysis`).
     """
     portable = replace(settings, api_tokens=dict(settings.api_tokens))  # picklable, if spawned
     analysis = None
@@ -72,15 +78,17 @@ def serve_production(settings: Settings) -> None:
         "howl",
         address=settings.host,
         port=settings.port,
-        interface=Interfaces.WSGI,
+        interface=Interfaces.RSGI,
+        loop=Loops.uvloop,
+        task_impl=TaskImpl.rust,
         workers=settings.workers,
-        blocking_threads=settings.threads,
         websockets=False,
         workers_kill_timeout=STOP_SECONDS,
+        respawn_failed_workers=True,
+        respawn_interval=RESPAWN_SECONDS,
     )
     try:
-        app = partial(create_app, portable, analysis_worker=False)
-        server.serve(target_loader=app, wrap_loader=False)
+        server.serve(target_loader=partial(front_app, portable), wrap_loader=False)
     finally:
         if analysis is not None:
             analysis.terminate()

@@ -5,9 +5,11 @@ models, one body cache and the background analysis worker, opened or started on 
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask, current_app
@@ -15,6 +17,8 @@ from flask import Flask, current_app
 from api.caching import BodyCache
 from api.config import Settings
 from api.library import analyses_url, analysis_settings, open_library, store_config
+from api.problems import Problem
+from api.uploads import work_budget
 from domain.store import GameLibrary, UploadResult
 from domain.wolves.analysis.review import Settings as AnalysisSettings
 from projections.analysis_worker import AnalysisWorker, enqueue, start_worker
@@ -25,6 +29,33 @@ CATCH_UP_INTERVAL = 2.0
 """Seconds a list or statistics answer may lag games stored by another process."""
 
 log = logging.getLogger(__name__)
+
+SQLITE_CANNOT_WRITE = {sqlite3.SQLITE_FULL: "full", sqlite3.SQLITE_READONLY: "read-only"}
+POSTGRES_CANNOT_WRITE = {"53100": "full", "25006": "read-only"}
+"""Errors (SQLite result codes, PostgreSQL SQLSTATEs) that mean the store cannot write."""
+
+
+def cannot_write(exc: BaseException) -> str | None:
+    """Why the store refused a write when that is because it is full or read-only (an error
+    of :data:`SQLITE_CANNOT_WRITE` or :data:`POSTGRES_CANNOT_WRITE` anywhere in ``exc``'s
+    chain); None for any other error.
+
+    >>> cannot_write(RuntimeError("no")) is None
+    True
+    """
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        code = getattr(current, "sqlite_errorcode", None)
+        if isinstance(code, int) and code & 0xFF in SQLITE_CANNOT_WRITE:
+            return SQLITE_CANNOT_WRITE[code & 0xFF]
+        state = getattr(current, "sqlstate", None)
+        if state in POSTGRES_CANNOT_WRITE:
+            return POSTGRES_CANNOT_WRITE[state]
+        current = current.__cause__ or current.__context__
+    return None
+
 
 _workers: dict[str, AnalysisWorker] = {}
 """The process's analysis workers by analyses URL: one per store, whichever app started it."""
@@ -52,6 +83,9 @@ class Services:
         self.analyses_url = analyses_url(settings)
         self.analysis_settings: AnalysisSettings = analysis_settings(settings)
         self._worker: AnalysisWorker | None = None
+        self.write_failure: str | None = None
+        """Why this process's last write failed because the store cannot write (None: the
+        last write went through)."""
 
     @property
     def library(self) -> GameLibrary:
@@ -75,8 +109,13 @@ class Services:
 
     def upload(self, doc: Mapping[str, Any], uploader: str | None, **fields: Any) -> UploadResult:
         """Store a record (``InvalidRecord``/``RecordError`` for a bad one: nothing is
-        stored), project it, and queue its review when it is new (``HOWL_ANALYSIS``)."""
-        result = self.library.upload(doc, uploaded_by=uploader, **fields)
+        stored), project it, and queue its review when it is new (``HOWL_ANALYSIS``).
+
+        Once stored, the game is the answer: catching up never raises (a game that cannot
+        be projected is recorded as such, see :meth:`catch_up`)."""
+        budget = work_budget(self.settings.max_check_seconds)
+        with self.writing():
+            result = self.library.upload(doc, uploaded_by=uploader, check=budget, **fields)
         self.catch_up()
         if result.created and self.settings.analysis:
             try:
@@ -85,11 +124,35 @@ class Services:
                 log.exception("could not queue the review of game %s", result.game_id)
         return result
 
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Around a write to the store: a full or read-only store is a 503 problem
+        ``store_cannot_write`` (remembered in :attr:`write_failure` until a write succeeds);
+        other errors go on as they are."""
+        try:
+            yield
+        except Exception as exc:
+            reason = cannot_write(exc)
+            if reason is None:
+                raise
+            self.write_failure = reason
+            log.error("the store cannot write (%s): %s", reason, exc)
+            raise Problem(503, "store_cannot_write", f"The store cannot write ({reason}). "
+                          "Nothing was stored.") from exc  # fmt: skip
+        self.write_failure = None
+
     def catch_up(self) -> ReadModels:
-        """Project every stored event not yet projected, then answer the read models."""
+        """Project every stored event not yet projected, then answer the read models.
+
+        A catch-up that fails (the database cannot write, say) is logged and the read
+        models answer as they are: reads are still served, and the next catch-up goes on
+        from where this one stopped."""
         library, models = self.library, self.read_models
         with self._catch_up_lock:
-            models.catch_up(library)
+            try:
+                models.catch_up(library)
+            except Exception:
+                log.exception("catching up the read models failed; they answer as they are")
             self._caught_up_at = time.monotonic()
         return models
 

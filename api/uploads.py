@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from flask import request
@@ -79,8 +80,6 @@ def read_document(body: bytes, max_actions: int) -> Mapping[str, Any]:
     """
     try:
         doc = parse(body)
-    except RecursionError:
-        raise record_problem(InvalidRecord("", "malformed JSON: nested too deeply")) from None
     except InvalidRecord as exc:
         raise record_problem(exc) from None
     actions = doc.get("actions")
@@ -88,6 +87,19 @@ def read_document(body: bytes, max_actions: int) -> Mapping[str, Any]:
         raise Problem(422, "too_many_actions", f"A record may have at most {max_actions} "
                       f"actions; this one has {len(actions)}.", limit=max_actions)  # fmt: skip
     return doc
+
+
+def work_budget(seconds: int) -> Callable[[], None]:
+    """A replay's ``check``: a 422 ``too_costly`` problem once this thread has spent more
+    than ``seconds`` of CPU time since the budget was made."""
+    deadline = time.thread_time() + seconds
+
+    def check() -> None:
+        if time.thread_time() > deadline:
+            detail = f"Checking the record took over {seconds} s of CPU time, its limit."
+            raise Problem(422, "too_costly", detail, limit=seconds)
+
+    return check
 
 
 def record_problem(exc: InvalidRecord | RecordError) -> Problem:

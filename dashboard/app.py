@@ -3,11 +3,19 @@ and Player pages. It reads games through ``dashboard.data`` (never the API's rou
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import unquote
 
 from dash import Dash, Input, Output, State, dcc, html
-from flask import Flask, current_app, request
+from dash.exceptions import DependencyException
+from flask import Flask, request
+from werkzeug.exceptions import BadRequest, NotFound
+from werkzeug.wrappers import Response
 
+from api.problems import problem
+from api.services import services
+from dashboard import token
+from dashboard.inputs import text
 from dashboard.pages import library, player, replay, statistics
 
 PAGES = {"/": "Library", "/statistics": "Statistics"}
@@ -18,9 +26,10 @@ def not_found_page(pathname: str) -> html.Div:
     return html.Div([html.H2("Page not found"), html.P(f"Nothing lives at {pathname}.")])
 
 
-def render_page(pathname: str | None, search: str | None = None) -> html.Div:
+def render_page(pathname: Any, search: Any = None) -> html.Div:
     """The page for a URL path (``search`` is the query string, for the replay's step)."""
-    path = (pathname or "/").rstrip("/") or "/"
+    path = (text(pathname, 2_000) or "/").rstrip("/") or "/"
+    search = text(search, 2_000)
     if path == "/":
         return library.layout()
     if path == "/statistics":
@@ -40,11 +49,70 @@ base64-encoded (4 bytes per 3) inside JSON, so files up to three times the limit
 library page, which says they are too big."""
 
 
-def room_for_uploads() -> None:
-    """Let dashboard callbacks carry an upload that is over the limit, so it can be told."""
-    limit = current_app.config["MAX_CONTENT_LENGTH"]
-    if request.path == CALLBACKS and limit is not None:
-        request.max_content_length = UPLOAD_ROOM * limit + 2**16
+def body_limit(path: str, limit: int) -> int:
+    """The most bytes a request body to ``path`` may have, for an upload limit of ``limit``:
+    dashboard callbacks get room for an upload over the limit, so that it can be told.
+
+    >>> body_limit("/api/games", 100), body_limit(CALLBACKS, 100)
+    (100, 65936)
+    """
+    return UPLOAD_ROOM * limit + 2**16 if path == CALLBACKS else limit
+
+
+MAX_PATTERN_IDS = 1_000
+"""Most components a pattern-matching input of a callback request may list."""
+
+
+def _slot(item: Any) -> bool:
+    """Whether a callback request's input, state or output entry has an id and a property."""
+    return (
+        isinstance(item, dict)
+        and isinstance(item.get("id"), str | dict)
+        and isinstance(item.get("property"), str)
+    )
+
+
+def _slots(given: Any, expected: list[dict[str, Any]], where: str) -> None:
+    """Check a callback request's ``inputs`` or ``state`` against the callback's own."""
+    if not isinstance(given, list) or len(given) != len(expected):
+        raise BadRequest(f"Callback request: `{where}` must list {len(expected)} entries.")
+    for item, spec in zip(given, expected, strict=True):
+        if spec["id"].startswith("{"):  # a pattern-matching id: a list of components
+            if not isinstance(item, list) or len(item) > MAX_PATTERN_IDS:
+                raise BadRequest(f"Callback request: `{where}` of {spec['id']} must be a list.")
+            if not all(_slot(i) and isinstance(i["id"], dict) for i in item):
+                raise BadRequest(f"Callback request: `{where}` of {spec['id']} is malformed.")
+        elif not _slot(item) or item["id"] != spec["id"]:
+            raise BadRequest(f"Callback request: `{where}` must give {spec['id']} first.")
+
+
+def check_callback_request(app: Dash) -> None:
+    """Answer a callback request that is not shaped like one of the app's callbacks with a
+    400 problem (Dash itself would fail on it with a 500)."""
+    if request.path != CALLBACKS or request.method != "POST":
+        return
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:
+        raise BadRequest("Callback request: the JSON is nested too deeply.") from None
+    if not isinstance(body, dict):
+        raise BadRequest("Callback request: the body must be a JSON object.")
+    output = body.get("output")
+    callback = app.callback_map.get(output) if isinstance(output, str) else None
+    if callback is None:
+        raise BadRequest("Callback request: `output` names no callback of this app.")
+    _slots(body.get("inputs"), callback["inputs"], "inputs")
+    _slots(body.get("state", []), callback["state"], "state")
+    outputs, changed = body.get("outputs"), body.get("changedPropIds", [])
+    if not (_slot(outputs) or isinstance(outputs, list) and all(map(_slot, outputs))):
+        raise BadRequest("Callback request: `outputs` must name the callback's outputs.")
+    if not isinstance(changed, list) or not all(isinstance(c, str) for c in changed):
+        raise BadRequest("Callback request: `changedPropIds` must be a list of strings.")
+
+
+def unknown_asset(_exc: DependencyException) -> Response:
+    """A 404 problem for a component-suite path that names no script Dash serves."""
+    return problem(NotFound("No such dashboard asset."))
 
 
 def create_dash(server: Flask) -> Dash:
@@ -65,6 +133,7 @@ def create_dash(server: Flask) -> Dash:
                 [
                     html.H1(dcc.Link("Howl", href="/", className="brand")),
                     html.Nav([dcc.Link(name, href=path) for path, name in PAGES.items()]),
+                    token.control(bool(services(server).settings.api_tokens)),
                 ]
             ),
             html.Main(id="page"),
@@ -74,7 +143,8 @@ def create_dash(server: Flask) -> Dash:
     app.callback(Output("page", "children"), Input("url", "pathname"), State("url", "search"))(
         render_page
     )
-    for page in (library, replay, statistics, player):
+    for page in (token, library, replay, statistics, player):
         page.register(app)
-    server.before_request(room_for_uploads)
+    server.before_request(lambda: check_callback_request(app))
+    server.register_error_handler(DependencyException, unknown_asset)
     return app

@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from api.auth import token_name
+from api.problems import Problem
 from api.services import services
 from api.uploads import read_document
-from domain.store import GameLibrary, UploadResult
+from domain.store import GameLibrary, UnknownGame, UploadResult
 from projections.readmodels import ReadModels
 from projections.timeline import timeline
 
@@ -16,7 +18,52 @@ if TYPE_CHECKING:
     from domain.wolves.analysis.review import Settings as AnalysisSettings
 
 UPLOADER = "dashboard"
-"""The uploader stored with records dropped on the dashboard (it asks for no token)."""
+"""The uploader stored with records dropped on the dashboard when no API tokens are
+configured (it then asks for no token)."""
+MAX_TOKEN = 1_000
+"""Longest token the dashboard sends on (no configured token is longer)."""
+
+
+class WriteRefused(Exception):
+    """A write the dashboard refuses, meaning what the API's 401 (no token) or 403 (a token
+    the server does not know) would: ``status``, the problem ``kind`` and a message."""
+
+    def __init__(self, status: int, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.kind, self.message = status, kind, message
+
+
+def tokens_required() -> bool:
+    """Whether writes need a token (``HOWL_API_TOKENS`` is set)."""
+    return bool(services().settings.api_tokens)
+
+
+def writer(token: object, doing: str) -> str:
+    """Who a write carrying ``token`` is stored as: the token's name (as the API does), or
+    ``dashboard`` when no tokens are configured. Raises ``WriteRefused`` ("``doing`` needs a
+    token", "This token is not accepted here.") for a missing or unknown token."""
+    tokens = services().settings.api_tokens
+    if not tokens:
+        return UPLOADER
+    if not isinstance(token, str) or not token.strip():
+        raise WriteRefused(401, "missing_token", f"{doing} needs a token.")
+    if len(token) > MAX_TOKEN:
+        raise WriteRefused(403, "unknown_token", "This token is not accepted here.")
+    try:
+        name = token_name(tokens, f"Bearer {token.strip()}")
+    except Problem as err:
+        raise WriteRefused(err.code or 403, err.kind, "This token is not accepted here.") from None
+    assert name is not None  # None only for a request without a header
+    return name
+
+
+def has_game(game_id: UUID) -> bool:
+    """Whether the library stores a game with this id."""
+    try:
+        library().info(game_id)
+    except UnknownGame:
+        return False
+    return True
 
 
 def library() -> GameLibrary:
@@ -39,11 +86,11 @@ def fresh() -> ReadModels:
     return services().fresh()
 
 
-def upload(raw: bytes) -> UploadResult:
+def upload(raw: bytes, uploader: str) -> UploadResult:
     """Store a record as the API does: at most ``HOWL_MAX_ACTIONS`` actions, projected, its
     review queued. Raises ``InvalidRecord``/``RecordError`` or a 422 ``Problem``."""
     svc = services()
-    return svc.upload(read_document(raw, svc.settings.max_actions), UPLOADER)
+    return svc.upload(read_document(raw, svc.settings.max_actions), uploader)
 
 
 def game_timeline(game_id: UUID) -> list[dict[str, Any]]:

@@ -96,8 +96,28 @@ def project(build: Build) -> Projected:
     return tuple(game[c] for c in GAME_COLUMNS), seat_rows, doc
 
 
-def reload(library: GameLibrary, game_id: UUID, version: int) -> Build:
-    """A game rebuilt from its stream up to ``version`` (for events after its upload's)."""
+def attempt(build: Build) -> Projected | str:
+    """:func:`project`, or the error it raised as text (a game whose events cannot be
+    folded must not stop the others)."""
+    try:
+        return project(build)
+    except Exception as exc:
+        return error_text(exc)
+
+
+def error_text(exc: BaseException) -> str:
+    """An error as the failures table keeps it: its type and message, cut to 2,000
+    characters, NUL and lone surrogates escaped (both databases can store it).
+
+    >>> error_text(ValueError(f"bad {chr(0)} {chr(0xD800)}"))
+    'ValueError: bad \\\\x00 \\\\ud800'
+    """
+    text = f"{type(exc).__name__}: {exc}"[:2000]
+    return text.encode("utf-8", "backslashreplace").decode().replace("\x00", "\\x00")
+
+
+def reload(library: GameLibrary, game_id: UUID, version: int | None = None) -> Build:
+    """A game rebuilt from its stream up to ``version`` (default: all of it)."""
     stored = iter(library.events.get(game_id, lte=version))
     build = Build.uploaded(next(stored))  # type: ignore[arg-type]
     for e in stored:

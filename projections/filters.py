@@ -6,12 +6,35 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from marshmallow import validate
+
+from domain.wolves.records import OptionsSchema
 from domain.wolves.setup import Options
 from projections.summaries import OPTION_COLUMNS, name_key, option_value
 from projections.tables import SEATS, timestamp
 
 DEFAULTS = {name: option_value(getattr(Options(), name)) for name in OPTION_COLUMNS}
 """Each option's stored value when it is not used (W-12)."""
+INT_COLUMN_MAX = 2**31 - 1
+"""Largest value of an INTEGER column on PostgreSQL (and so on both backends)."""
+
+
+def _value_range(name: str) -> tuple[int, int]:
+    """The values an integer option may take: what the record reader accepts, within what
+    the read models' columns hold."""
+    low, high = 0, INT_COLUMN_MAX
+    for check in OptionsSchema().fields[name].validators:
+        if isinstance(check, validate.Range):
+            low = max(low, int(check.min)) if check.min is not None else low
+            high = min(high, int(check.max)) if check.max is not None else high
+    return low, high
+
+
+VALUE_RANGES = {
+    name: _value_range(name) for name, default in DEFAULTS.items()
+    if not isinstance(getattr(Options(), name), bool)
+}  # fmt: skip
+"""The range of each option that takes a number (``lone_wolves_per_region=3``)."""
 
 
 @dataclass
@@ -57,6 +80,9 @@ def option_clause(option: str, alias: str = "g") -> tuple[str, list[Any]]:
             return f"{column} IS NOT NULL", []
         return (f"{column} = ?", [1]) if default == 0 else (f"{column} <> ?", [default])
     value = _value(raw.strip(), option)
+    low, high = VALUE_RANGES.get(name.strip(), (0, 1))
+    if value is not None and not low <= value <= high:
+        raise ValueError(f"{name.strip()} must be {low} … {high}, got {raw.strip()[:40]!r}")
     if value is None:
         return f"{column} IS NULL", []
     return f"{column} = ?", [value]
@@ -80,6 +106,21 @@ def _value(raw: str, option: str) -> int | None:
         raise ValueError(f"option value must be a number, true/false or none: {option!r}") from None
 
 
+def storable(text: str) -> bool:
+    """Whether ``text`` could be a stored name: no NUL and encodable as UTF-8 (no lone
+    surrogate), as the record reader demands. Other names match no seat (and PostgreSQL
+    could not even be asked about them).
+
+    >>> storable("Ana"), storable("A\\x00"), storable("\\ud800")
+    (True, False, False)
+    """
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return "\x00" not in text
+
+
 def moment(value: date | datetime, end: bool = False) -> str:
     """A ``since``/``until`` bound as stored text; a date ``until`` includes that whole day."""
     if not isinstance(value, datetime):
@@ -97,16 +138,22 @@ def game_filters(
     terrain: str | None = None,
     winner: str | None = None,
     include_private: bool = False,
+    viewer: str | None = None,
     finished_only: bool = False,
     alias: str = "g",
 ) -> Where:
     """Conditions on games (``until`` excludes that moment; a date, that day's end).
 
+    Private games are left out, except with ``include_private`` (all of them) or those
+    uploaded by ``viewer`` (a token's name; on ``rm_games`` only).
+
     ``alias`` names the table: ``rm_games``, or ``rm_seats`` (which repeats the game
     columns filtered on).
     """
     where = Where()
-    if not include_private:
+    if viewer is not None and not include_private:
+        where.add(f"({alias}.visibility = ? OR {alias}.uploaded_by = ?)", "public", viewer)
+    elif not include_private:
         where.add(f"{alias}.visibility = ?", "public")
     if finished_only:
         where.add(f"{alias}.finished = ?", 1)
@@ -122,6 +169,9 @@ def game_filters(
     if until is not None:
         where.add(f"{alias}.uploaded_at < ?", moment(until, end=True))
     seat = f"EXISTS (SELECT 1 FROM {SEATS} x WHERE x.game_id = {alias}.game_id AND "
+    if not all(storable(name) for name in (player, winner) if name):
+        where.add("1 = 0")
+        return where
     if player:
         where.add(seat + "x.name_key = ?)", name_key(player))
     if terrain:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -67,21 +68,58 @@ def game_json(row: dict[str, Any]) -> dict[str, Any]:
     }  # fmt: skip
 
 
+INT_COLUMN_MAX = 2**31 - 1
+"""Largest value of an INTEGER column on PostgreSQL (and so on both backends)."""
+MAX_TEXT_CURSOR = 1000
+"""Longest sort value a cursor may carry (a title)."""
+
+
+class BadCursor(ValueError):
+    """A ``cursor`` this server did not make for this sort."""
+
+
 def encode_cursor(sort: str, value: Any, game_id: str) -> str:
     """An opaque cursor: where the next page starts for this sort."""
     raw = json.dumps([sort, value, game_id], separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
+def _sort_value(key: str, value: Any) -> bool:
+    """Whether ``value`` is one the ``key`` column could hold (so the query cannot fail)."""
+    if key in ("uploaded_at", "title"):
+        if not isinstance(value, str) or len(value) > MAX_TEXT_CURSOR or "\x00" in value:
+            return False
+        if key == "title":
+            return True
+        try:
+            return datetime.fromisoformat(value).tzinfo is not None
+        except ValueError:
+            return False
+    return type(value) is int and 0 <= value <= INT_COLUMN_MAX
+
+
 def decode_cursor(cursor: str, sort: str) -> tuple[Any, str]:
-    """The (sort value, game id) a cursor continues after; ValueError when not ours."""
+    """The (sort value, game id) a cursor continues after; :class:`BadCursor` for a cursor
+    that is not one of this server's for ``sort``.
+
+    >>> decode_cursor(encode_cursor("players", 3, "7d0e8b66-1d2c-5c5e-9d44-0f9b6a3c2e11"),
+    ...               "players")
+    (3, '7d0e8b66-1d2c-5c5e-9d44-0f9b6a3c2e11')
+    >>> decode_cursor(encode_cursor("-uploaded_at", [1], "x"), "-uploaded_at")
+    Traceback (most recent call last):
+    ...
+    projections.games.BadCursor: not a cursor of this list
+    """
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         made_for, value, game_id = json.loads(raw)
-    except (ValueError, TypeError) as exc:
-        raise ValueError("invalid cursor") from exc
-    if made_for != sort or not isinstance(game_id, str):
-        raise ValueError("cursor was made for another sort")
+        game_id = str(UUID(game_id)) if isinstance(game_id, str) else None
+    except (ValueError, TypeError, RecursionError):
+        raise BadCursor("not a cursor of this list") from None
+    if made_for != sort:
+        raise BadCursor("the cursor was made for another sort")
+    if game_id is None or not _sort_value(sort.removeprefix("-"), value):
+        raise BadCursor("not a cursor of this list")
     return value, game_id
 
 

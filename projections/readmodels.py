@@ -23,14 +23,14 @@ from uuid import UUID
 from projections import games, statistics, tables
 from projections.filters import game_filters
 from projections.games import GamePage
-from projections.runner import Progress, Runner
+from projections.runner import Failure, Progress, Runner
 from projections.sql import Database
 
 if TYPE_CHECKING:
     from api.config import Settings
     from domain.store import GameLibrary
 
-__all__ = ["GamePage", "Progress", "ReadModels"]
+__all__ = ["Failure", "GamePage", "Progress", "ReadModels"]
 
 
 class ReadModels:
@@ -55,6 +55,7 @@ class ReadModels:
     ) -> None:
         self.db = Database(url, schema, pool_size)
         self.runner = Runner(self.db, batch_size, delay, workers)
+        self.rebuilder = Runner(self.db, batch_size, delay, workers, tables.BESIDE)
         self._ready = False
         self._lock = threading.Lock()
 
@@ -92,15 +93,48 @@ class ReadModels:
             return self.runner.catch_up(library, progress)
 
     def rebuild(self, library: GameLibrary, progress: Progress | None = None) -> int:
-        """Drop every read model and project the whole log again; returns notifications."""
-        with self._lock:
-            tables.reset(self.db)
-            self._ready = True
-            return self.runner.catch_up(library, progress)
+        """Project the whole log again into tables beside the live ones, then swap them in
+        (with their log position) in one transaction; returns the notifications projected.
+
+        Readers keep reading the live tables until the swap, and the runners catching up
+        the live tables go on from the rebuilt position after it.
+        """
+        self._db()
+        tables.prepare(self.db, tables.BESIDE)
+        done = self.rebuilder.catch_up(library, progress)
+        done += self.rebuilder.catch_up(library)  # what was stored meanwhile
+        tables.swap(self.db, tables.BESIDE)
+        return done
 
     def position(self) -> int:
         """The id of the last notification the read models include (0: none)."""
         return tables.position(self._db())
+
+    def failures(self) -> list[Failure]:
+        """The games left out of the read models because they could not be projected,
+        in log order."""
+        columns = ", ".join(tables.FAILURE_COLUMNS)
+        rows = self._db().fetchall(f"SELECT {columns} FROM {tables.FAILURES} ORDER BY position")
+        return [Failure(*row) for row in rows]
+
+    def failure_count(self) -> int:
+        """How many games could not be projected."""
+        return int(self._db().fetchall(f"SELECT COUNT(*) FROM {tables.FAILURES}")[0][0])
+
+    def failure(self, game_id: UUID) -> Failure | None:
+        """Why this game is not in the read models, if it failed."""
+        columns = ", ".join(tables.FAILURE_COLUMNS)
+        rows = self._db().fetchall(
+            f"SELECT {columns} FROM {tables.FAILURES} WHERE game_id = ?", (str(game_id),)
+        )
+        return Failure(*rows[0]) if rows else None
+
+    def retry(self, library: GameLibrary) -> tuple[list[str], list[Failure]]:
+        """Project the failed games again: the ids of those that now project, and the
+        failures that remain."""
+        self._db()
+        with self._lock:
+            return self.runner.retry(library)
 
     # --- reading ------------------------------------------------------------------------
 
@@ -118,6 +152,7 @@ class ReadModels:
         cursor: str | None = None,
         limit: int = 50,
         include_private: bool = False,
+        viewer: str | None = None,
     ) -> GamePage:
         """Game summaries matching every filter given, one page; seats in brief.
 
@@ -126,11 +161,13 @@ class ReadModels:
         all of them); ``since`` ≤ upload time < ``until`` (a date ``until`` includes
         that day). ``sort`` is ``uploaded_at``, ``title``, ``players``, ``turns``,
         ``actions`` or ``top_vp``, ``-`` first for descending; ``cursor`` is a page's
-        ``next_cursor``. ValueError for an unknown sort, option or cursor.
+        ``next_cursor``. Private games are left out, but for ``include_private`` (all)
+        or ``viewer`` (the token name that uploaded them). ValueError for an unknown sort
+        or option, ``games.BadCursor`` for a cursor not made for this sort.
         """
         where = game_filters(
             players=players, option=option, since=since, until=until, player=player,
-            terrain=terrain, winner=winner, include_private=include_private,
+            terrain=terrain, winner=winner, include_private=include_private, viewer=viewer,
         )  # fmt: skip
         return games.list_games(self._db(), where, sort, cursor, limit)
 

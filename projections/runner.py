@@ -9,27 +9,36 @@ committed. Two runners never write the same batch: the position only moves from 
 value a batch started at. Waits on the database overlap the folding: the next page of the
 log is read in a thread while this one is used, and a batch is written in a thread while
 the next is read and folded (batches still commit one after another, in order).
+
+A game that cannot be projected (its events do not read or fold, or its rows do not fit
+the tables) does not stop the others: it is left out of the read models, recorded in the
+failures table with the event it failed on, in the batch's transaction, and logged; the
+position moves past it. :meth:`Runner.retry` projects such games again.
 """
 
 from __future__ import annotations
 
 import gc
+import logging
 import multiprocessing
+import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 from uuid import UUID
 
 import orjson
-from eventsourcing.persistence import JSONTranscoder, Notification
+import psycopg
+from eventsourcing.persistence import JSONTranscoder, Notification, PersistenceError
 
 from domain.store import Game, GameLibrary
 from projections import tables
-from projections.builds import Build, Projected, meta_change, project, reload
+from projections.builds import Build, Projected, attempt, error_text, meta_change, reload
 from projections.sql import Database
 from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS
 
@@ -40,6 +49,11 @@ UPLOADED, HAPPENED = Game.Uploaded.TOPIC, Game.Happened.TOPIC
 PAGE = 1000
 """Notifications read from the log at a time."""
 TIMELINE_COLUMNS = ("game_id", "doc")
+UNAVAILABLE = (sqlite3.OperationalError, psycopg.OperationalError, psycopg.InterfaceError)
+"""Errors of the database itself (down, locked, full, read-only), not of one game's rows:
+they stop the runner, which starts again from its position next time."""
+
+log = logging.getLogger(__name__)
 
 
 class PositionMoved(Exception):
@@ -94,6 +108,22 @@ def units(library: GameLibrary, after: int) -> Iterator[list[Notification]]:
         yield run
 
 
+@dataclass(frozen=True)
+class Failure:
+    """A game left out of the read models: the row of the failures table."""
+
+    game_id: str
+    position: int
+    version: int
+    stage: str
+    error: str
+    failed_at: str = field(default_factory=lambda: tables.timestamp(datetime.now(UTC)))
+
+    def row(self) -> tuple[Any, ...]:
+        """Its row (``tables.FAILURE_COLUMNS``)."""
+        return (self.game_id, self.position, self.version, self.stage, self.error, self.failed_at)
+
+
 @dataclass
 class Batch:
     """Games and metadata changes read from the log, not yet written."""
@@ -103,6 +133,34 @@ class Batch:
     notifications: int = 0
     builds: dict[UUID, Build] = field(default_factory=dict)
     changes: list[tuple[str, Any, str, int]] = field(default_factory=list)
+    positions: dict[UUID, int] = field(default_factory=dict)
+    """The log position each game of ``builds`` was last read from."""
+    failures: dict[UUID, Failure] = field(default_factory=dict)
+
+    def fail(self, game_id: UUID, position: int, version: int, stage: str, error: str) -> None:
+        """Leave a game out of the batch: it is recorded as failed instead."""
+        self.builds.pop(game_id, None)
+        self.failures[game_id] = Failure(str(game_id), position, version, stage, error)
+
+    def take_or_fail(
+        self,
+        library: GameLibrary,
+        unit: Sequence[Notification],
+        decode: Callable[[Sequence[Notification]], list[dict[str, Any]]] | None = None,
+    ) -> None:
+        """:meth:`take`; a unit that does not read is recorded as its game's failure."""
+        try:
+            self.take(library, unit, decode)
+        except PersistenceError:
+            raise
+        except Exception as exc:
+            first = unit[0]
+            self.fail(
+                first.originator_id, first.id, unit[-1].originator_version, "read",
+                error_text(exc),
+            )  # fmt: skip
+            self.end = unit[-1].id
+            self.notifications += len(unit)
 
     def take(
         self,
@@ -114,6 +172,7 @@ class Batch:
         builds = self.builds
         e = library.mapper.to_domain_event(unit[0])
         build = builds.get(e.originator_id)
+        self.positions[e.originator_id] = unit[0].id
         if isinstance(e, Game.Uploaded):
             build = builds[e.originator_id] = Build.uploaded(e)
             run = unit[1:]
@@ -127,6 +186,7 @@ class Batch:
             build.add(e)
         elif isinstance(e, Game.Happened):  # a game already projected got an event
             builds[e.originator_id] = reload(library, e.originator_id, e.originator_version)
+            self.failures.pop(e.originator_id, None)
         elif (change := meta_change(e)) is not None:
             self.changes.append((*change, str(e.originator_id), e.originator_version))
         self.end = unit[-1].id
@@ -139,16 +199,23 @@ class Runner:
     ``workers`` > 1 folds the games of a batch in that many processes (for rebuilds and
     long catch-ups; small catch-ups stay in this process). ``delay`` (seconds) pauses
     after writing each game inside a batch's transaction: it lets tests stop a runner
-    mid-batch.
+    mid-batch. ``layout`` names the tables written (the live ones, or a set being rebuilt
+    beside them).
     """
 
     def __init__(
-        self, db: Database, batch_size: int = 2000, delay: float = 0.0, workers: int = 1
+        self,
+        db: Database,
+        batch_size: int = 2000,
+        delay: float = 0.0,
+        workers: int = 1,
+        layout: tables.Layout = tables.LIVE,
     ) -> None:
         self.db = db
         self.batch_size = batch_size
         self.delay = delay
         self.workers = workers
+        self.layout = layout
 
     def catch_up(self, library: GameLibrary, progress: Progress | None = None) -> int:
         """Project every notification after the tracked position; returns how many."""
@@ -156,13 +223,13 @@ class Runner:
         with ExitStack() as stack, _collector_paused():
             pool: list[Executor] = []
 
-            def fold(builds: list[Build]) -> list[Projected]:
+            def fold(builds: list[Build]) -> list[Projected | str]:
                 if self.workers <= 1 or len(builds) < 2:
-                    return [project(b) for b in builds]
+                    return [attempt(b) for b in builds]
                 if not pool:
                     context = multiprocessing.get_context("spawn")
                     pool.append(stack.enter_context(ProcessPoolExecutor(self.workers, context)))
-                return list(pool[0].map(project, builds))
+                return list(pool[0].map(attempt, builds))
 
             while True:
                 try:
@@ -170,15 +237,41 @@ class Runner:
                 except PositionMoved as moved:
                     done += moved.args[0]
 
+    def retry(self, library: GameLibrary) -> tuple[list[str], list[Failure]]:
+        """Project again, from their whole streams, the games recorded as failed: those
+        that now project leave the failures table. Returns their ids and the failures
+        that remain. One transaction, holding the position still while it runs."""
+        db, layout = self.db, self.layout
+        with db.connect() as conn:
+            batch = Batch(tables.hold(db, conn, layout))
+            batch.end = batch.start
+            rows = db.execute(
+                conn, f"SELECT game_id, position FROM {layout.failures} ORDER BY position"
+            ).fetchall()
+            for game_id, position in rows:
+                gid = UUID(game_id)
+                try:
+                    batch.builds[gid] = reload(library, gid)
+                    batch.positions[gid] = position
+                except PersistenceError:
+                    raise
+                except Exception as exc:
+                    batch.fail(gid, position, 0, "read", error_text(exc))
+            projected = [attempt(b) for b in batch.builds.values()]
+            self._store(conn, batch, self._sorted(batch, projected), isolated=True)
+        return [gid for gid, _ in rows if UUID(gid) not in batch.failures], list(
+            batch.failures.values()
+        )
+
     def _run(
         self,
         library: GameLibrary,
         progress: Progress | None,
-        fold: Callable[[list[Build]], list[Projected]],
+        fold: Callable[[list[Build]], list[Projected | str]],
     ) -> int:
         """Project the log from the tracked position: each batch is written (in a thread of
         its own) while the next one is read and folded."""
-        start = tables.position(self.db)
+        start = tables.position(self.db, layout=self.layout)
         last = library.recorder.max_notification_id() or 0
         if last <= start:
             return 0
@@ -195,7 +288,7 @@ class Runner:
             writing: Future[Batch] | None = None
             try:
                 for batch in self._batches(library, start):
-                    projected = fold(list(batch.builds.values()))
+                    projected = self._sorted(batch, fold(list(batch.builds.values())))
                     if writing is not None:
                         written(writing)
                     writing = writer.submit(self._write, batch, projected)
@@ -210,47 +303,120 @@ class Runner:
         decode = happened_decoder(library)
         batch = Batch(start)
         for unit in units(library, start):
-            batch.take(library, unit, decode)
+            batch.take_or_fail(library, unit, decode)
             if batch.notifications >= self.batch_size:
                 yield batch
                 batch = Batch(batch.end)
         if batch.notifications:
             yield batch
 
+    @staticmethod
+    def _sorted(batch: Batch, folded: list[Projected | str]) -> list[Projected]:
+        """The games that folded; those that did not become the batch's failures."""
+        projected = []
+        for build, result in zip(list(batch.builds.values()), folded, strict=True):
+            if isinstance(result, str):
+                position = batch.positions[build.game_id]
+                batch.fail(build.game_id, position, build.version, "fold", result)
+            else:
+                projected.append(result)
+        return projected
+
     def _write(self, batch: Batch, projected: list[Projected]) -> Batch:
-        """Write a batch and move the position, in one transaction; returns the batch."""
-        db = self.db
-        with db.connect() as conn:
-            if not tables.advance(db, conn, batch.start, batch.end):
-                raise PositionMoved
-            ids = [(row[0],) for row, _, _ in projected]
-            for table in tables.TABLES:
-                db.executemany(conn, f"DELETE FROM {table} WHERE game_id = ?", ids)
-            groups = [projected] if not self.delay else [[p] for p in projected]
-            for group in groups:
-                seats = [seat for _, rows, _ in group for seat in rows]
-                db.insert(conn, tables.GAMES, GAME_COLUMNS, [row for row, _, _ in group])
-                db.insert(conn, tables.SEATS, SEAT_COLUMNS, seats)
-                db.insert(conn, tables.TIMELINES, TIMELINE_COLUMNS, [
-                    (row[0], doc) for row, _, doc in group
-                ])  # fmt: skip
-                if self.delay:
-                    time.sleep(self.delay)
-            for column, value, game_id, version in batch.changes:
-                db.execute(
-                    conn,
-                    f"UPDATE {tables.GAMES} SET {column} = ?, version = ? "
-                    "WHERE game_id = ? AND version < ?",
-                    (value, version, game_id, version),
-                )
-                if column in SEAT_GAME_COLUMNS:
-                    db.execute(
-                        conn,
-                        f"UPDATE {tables.SEATS} SET {column} = (SELECT {column} FROM "
-                        f"{tables.GAMES} g WHERE g.game_id = ?) WHERE game_id = ?",
-                        (game_id, game_id),
-                    )
+        """Write a batch and move the position, in one transaction; returns the batch.
+
+        When some game's rows do not go in, the batch is written again game by game, each
+        in a savepoint, and the games that fail are recorded instead."""
+        try:
+            with self.db.connect() as conn:
+                self._store(conn, batch, projected, isolated=False)
+        except (PositionMoved, tables.TrackingGone, *UNAVAILABLE):
+            raise
+        except Exception:
+            with self.db.connect() as conn:
+                self._store(conn, batch, projected, isolated=True)
         return batch
+
+    def _store(self, conn: Any, batch: Batch, projected: list[Projected], isolated: bool) -> None:
+        """Write ``batch`` on ``conn``: all at once, or (``isolated``) each game and each
+        metadata change in a savepoint, recording those that fail."""
+        db, layout = self.db, self.layout
+        if not tables.advance(db, conn, batch.start, batch.end, layout):
+            raise PositionMoved
+        ids = [(row[0],) for row, _, _ in projected] + [(f,) for f in map(str, batch.failures)]
+        for table in layout.tables:
+            db.executemany(conn, f"DELETE FROM {table} WHERE game_id = ?", ids)
+        groups = [projected] if not (self.delay or isolated) else [[p] for p in projected]
+        for group in groups:
+            if isolated:
+                game = group[0][0]
+                self._isolated(conn, batch, (game[0], game[-1]), self._insert, group)
+            else:
+                self._insert(conn, group)
+        for change in batch.changes:
+            if isolated:
+                self._isolated(conn, batch, (change[2], change[3]), self._change, change)
+            else:
+                self._change(conn, change)
+        db.insert(conn, layout.failures, tables.FAILURE_COLUMNS, [
+            f.row() for f in batch.failures.values()
+        ])  # fmt: skip
+        for failure in batch.failures.values():
+            log.error(
+                "game %s left out of the read models (%s failed at log position %d): %s",
+                failure.game_id, failure.stage, failure.position, failure.error,
+            )  # fmt: skip
+
+    def _isolated(
+        self, conn: Any, batch: Batch, game: tuple[str, int], write: Callable[..., None],
+        what: Any,
+    ) -> None:  # fmt: skip
+        """``write(conn, what)`` in a savepoint; on an error of this game's rows (``game``:
+        its id and stream version), roll back to it, delete them and record its failure."""
+        game_id, version = game
+        db = self.db
+        db.execute(conn, "SAVEPOINT one_game")
+        try:
+            write(conn, what)
+        except UNAVAILABLE:
+            raise
+        except Exception as exc:
+            db.execute(conn, "ROLLBACK TO SAVEPOINT one_game")
+            for table in self.layout.tables:
+                db.execute(conn, f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            gid = UUID(game_id)
+            batch.fail(gid, batch.positions.get(gid, batch.end), version, "write", error_text(exc))
+        db.execute(conn, "RELEASE SAVEPOINT one_game")
+
+    def _insert(self, conn: Any, group: list[Projected]) -> None:
+        """Insert the rows of some games."""
+        db, layout = self.db, self.layout
+        seats = [seat for _, rows, _ in group for seat in rows]
+        db.insert(conn, layout.games, GAME_COLUMNS, [row for row, _, _ in group])
+        db.insert(conn, layout.seats, SEAT_COLUMNS, seats)
+        db.insert(conn, layout.timelines, TIMELINE_COLUMNS, [
+            (row[0], doc) for row, _, doc in group
+        ])  # fmt: skip
+        if self.delay:
+            time.sleep(self.delay)
+
+    def _change(self, conn: Any, change: tuple[str, Any, str, int]) -> None:
+        """Apply one metadata change to a game's rows (when newer than what they show)."""
+        db, layout = self.db, self.layout
+        column, value, game_id, version = change
+        db.execute(
+            conn,
+            f"UPDATE {layout.games} SET {column} = ?, version = ? "
+            "WHERE game_id = ? AND version < ?",
+            (value, version, game_id, version),
+        )
+        if column in SEAT_GAME_COLUMNS:
+            db.execute(
+                conn,
+                f"UPDATE {layout.seats} SET {column} = (SELECT {column} FROM "
+                f"{layout.games} g WHERE g.game_id = ?) WHERE game_id = ?",
+                (game_id, game_id),
+            )
 
 
 @contextmanager

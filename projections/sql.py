@@ -19,6 +19,10 @@ from typing import Any
 from projections.db import backend_of, sqlite_path
 
 SQLITE_BUSY_TIMEOUT = 30.0
+READ_GATE = 0x486F7772
+"""The PostgreSQL advisory lock every read transaction takes shared, first: a swap of the
+read-model tables takes it exclusive, so it waits for the reads under way (holding no
+table they need) and the reads after it wait for the swap, then read the new tables."""
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -69,7 +73,8 @@ class Database:
 
     @contextmanager
     def reading(self) -> Iterator[Any]:
-        """A read-only connection whose reads all see one snapshot (no write lock on SQLite)."""
+        """A read-only connection whose reads all see one snapshot (no write lock on SQLite;
+        on PostgreSQL, behind the :data:`READ_GATE`)."""
         if not self.postgres:
             conn = self._sqlite()
             try:
@@ -81,6 +86,7 @@ class Database:
             return
         with self._pg_pool().connection() as conn:
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (READ_GATE,))
             yield conn
 
     def execute(self, conn: Any, query: str, params: Sequence[Any] = ()) -> Any:

@@ -1,80 +1,153 @@
-"""The read-model tables, their indexes, and the tracking row of the log position.
+"""The read-model tables, their indexes, and the tracking rows of their log positions.
 
 ``VERSION`` names the layout: tables of another version are dropped and rebuilt from the
-event store on first use, so changing a table only means bumping it.
+event store on first use, so changing a table only means bumping it. A rebuild fills a set
+of tables beside the live ones (:data:`BESIDE`) and :func:`swap` puts it in their place in
+one transaction, so readers always find a whole set.
 """
 
 from __future__ import annotations
 
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from projections.sql import Database
+from projections.sql import READ_GATE, Database
 from projections.summaries import OPTION_COLUMNS, SEAT_COLUMNS
 
-VERSION = 3
+VERSION = 4
 TRACKER = "readmodels"
 """The tracking row of these read models."""
 
 GAMES = "rm_games"
 SEATS = "rm_seats"
 TIMELINES = "rm_timelines"
+FAILURES = "rm_failures"
 TRACKING = "rm_tracking"
-TABLES = (TIMELINES, SEATS, GAMES)
+TABLES = (TIMELINES, SEATS, GAMES, FAILURES)
+LOCK = 0x486F776C
+"""The PostgreSQL advisory lock taken while tables are created, dropped or swapped."""
+SWAP_LOCK_WAIT = 1.0
+"""Seconds a swap waits for the readers of the live tables before trying again later."""
+SWAP_ATTEMPTS = 20
+"""Times a swap waits ``SWAP_LOCK_WAIT`` before it waits as long as the readers take."""
+T = TypeVar("T")
 
 _TEXT_SEAT_COLUMNS = {"game_id", "name", "name_key", "color", "terrain", "prey", "visibility",
                       "uploaded_at"}  # fmt: skip
 _INT_SEAT_COLUMNS = [c for c in SEAT_COLUMNS if c not in _TEXT_SEAT_COLUMNS]
 _NULLABLE = set(OPTION_COLUMNS.values())
+FAILURE_COLUMNS = ("game_id", "position", "version", "stage", "error", "failed_at")
+"""A game that could not be projected: the log position and stream version of the event
+it failed on, the stage (``read``, ``fold`` or ``write``), the error, and when."""
 
-DDL = (
-    f"""CREATE TABLE {GAMES} (
-        game_id TEXT PRIMARY KEY,
-        title TEXT,
-        tags TEXT NOT NULL,
-        visibility TEXT NOT NULL,
-        uploaded_at TEXT NOT NULL,
-        uploaded_by TEXT,
-        rules_version TEXT NOT NULL,
-        players INTEGER NOT NULL,
-        {", ".join(f"{c} INTEGER" for c in OPTION_COLUMNS.values())},
-        turns INTEGER NOT NULL,
-        actions INTEGER NOT NULL,
-        events INTEGER NOT NULL,
-        finished INTEGER NOT NULL,
-        end_reason TEXT,
-        top_vp INTEGER NOT NULL,
-        winners TEXT NOT NULL,
-        version INTEGER NOT NULL
-    )""",
-    f"""CREATE TABLE {SEATS} (
-        game_id TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        name_key TEXT NOT NULL,
-        color TEXT NOT NULL,
-        terrain TEXT NOT NULL,
-        prey TEXT NOT NULL,
-        visibility TEXT NOT NULL,
-        uploaded_at TEXT NOT NULL,
-        {
-        ", ".join(
-            f"{c} INTEGER{'' if c in _NULLABLE else ' NOT NULL'}"
-            for c in _INT_SEAT_COLUMNS
-            if c != "seat"
-        )
-    },
-        PRIMARY KEY (game_id, seat)
-    )""",
-    f"""CREATE TABLE {TIMELINES} (
-        game_id TEXT PRIMARY KEY,
-        doc TEXT NOT NULL
-    )""",
-    f"CREATE INDEX {GAMES}_uploaded_at ON {GAMES} (uploaded_at, game_id)",
-    f"CREATE INDEX {GAMES}_players ON {GAMES} (players, finished, visibility)",
-    f"CREATE INDEX {SEATS}_name_key ON {SEATS} (name_key)",
-    f"CREATE INDEX {SEATS}_terrain ON {SEATS} (terrain)",
-)
+
+@dataclass(frozen=True)
+class Layout:
+    """The names of one set of read-model tables and of its tracking row: the live set
+    (``suffix`` empty) or one being built beside it (``_new``)."""
+
+    suffix: str = ""
+
+    @property
+    def games(self) -> str:
+        """The game rows."""
+        return GAMES + self.suffix
+
+    @property
+    def seats(self) -> str:
+        """The seat rows."""
+        return SEATS + self.suffix
+
+    @property
+    def timelines(self) -> str:
+        """The timeline documents."""
+        return TIMELINES + self.suffix
+
+    @property
+    def failures(self) -> str:
+        """The games that could not be projected."""
+        return FAILURES + self.suffix
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """Every table, timelines first (the order rows are deleted in)."""
+        return (self.timelines, self.seats, self.games, self.failures)
+
+    @property
+    def tracker(self) -> str:
+        """The name of the tracking row of its log position."""
+        return TRACKER + self.suffix
+
+
+LIVE = Layout()
+"""The tables readers read."""
+BESIDE = Layout("_new")
+"""The tables a rebuild fills before they replace the live ones."""
+
+
+def ddl(layout: Layout) -> list[str]:
+    """The statements creating ``layout``'s tables and indexes.
+
+    Index names carry a tag of their own, so tables renamed by a swap never clash with the
+    indexes of the next set built beside them.
+    """
+    g, s, t, f = layout.games, layout.seats, layout.timelines, layout.failures
+    tag = uuid.uuid4().hex[:10]
+    seat_ints = ", ".join(
+        f"{c} INTEGER{'' if c in _NULLABLE else ' NOT NULL'}" for c in _INT_SEAT_COLUMNS
+        if c != "seat"
+    )  # fmt: skip
+    return [
+        f"""CREATE TABLE {g} (
+            game_id TEXT PRIMARY KEY,
+            title TEXT,
+            tags TEXT NOT NULL,
+            visibility TEXT NOT NULL,
+            uploaded_at TEXT NOT NULL,
+            uploaded_by TEXT,
+            rules_version TEXT NOT NULL,
+            players INTEGER NOT NULL,
+            {", ".join(f"{c} INTEGER" for c in OPTION_COLUMNS.values())},
+            turns INTEGER NOT NULL,
+            actions INTEGER NOT NULL,
+            events INTEGER NOT NULL,
+            finished INTEGER NOT NULL,
+            end_reason TEXT,
+            top_vp INTEGER NOT NULL,
+            winners TEXT NOT NULL,
+            version INTEGER NOT NULL
+        )""",
+        f"""CREATE TABLE {s} (
+            game_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL,
+            color TEXT NOT NULL,
+            terrain TEXT NOT NULL,
+            prey TEXT NOT NULL,
+            visibility TEXT NOT NULL,
+            uploaded_at TEXT NOT NULL,
+            {seat_ints},
+            PRIMARY KEY (game_id, seat)
+        )""",
+        f"CREATE TABLE {t} (game_id TEXT PRIMARY KEY, doc TEXT NOT NULL)",
+        f"""CREATE TABLE {f} (
+            game_id TEXT PRIMARY KEY,
+            position BIGINT NOT NULL,
+            version BIGINT NOT NULL,
+            stage TEXT NOT NULL,
+            error TEXT NOT NULL,
+            failed_at TEXT NOT NULL
+        )""",
+        f"CREATE INDEX ix_{tag}_uploaded_at ON {g} (uploaded_at, game_id)",
+        f"CREATE INDEX ix_{tag}_players ON {g} (players, finished, visibility)",
+        f"CREATE INDEX ix_{tag}_name_key ON {s} (name_key)",
+        f"CREATE INDEX ix_{tag}_terrain ON {s} (terrain)",
+    ]
 
 
 def timestamp(moment: datetime) -> str:
@@ -89,61 +162,168 @@ def timestamp(moment: datetime) -> str:
 
 
 def ensure(db: Database) -> None:
-    """Create the tables when missing; drop and recreate them when of another ``VERSION``."""
+    """Create the tables when missing; drop and recreate them when of another ``VERSION``
+    (in one transaction, taking the live tables as :func:`swap` does: readers see the old
+    tables or the new, empty ones, and none fails)."""
+    _retried(lambda wait: _ensure(db, wait))
+
+
+def _ensure(db: Database, wait: bool) -> None:
     with db.connect() as conn:
-        if db.postgres:  # one process at a time creates the tables
-            db.execute(conn, "SELECT pg_advisory_xact_lock(?)", (0x486F776C,))
-        db.execute(
-            conn,
-            f"CREATE TABLE IF NOT EXISTS {TRACKING} (name TEXT PRIMARY KEY, "
-            "position BIGINT NOT NULL, version INTEGER NOT NULL)",
-        )
-        row = db.execute(
-            conn, f"SELECT version FROM {TRACKING} WHERE name = ?", (TRACKER,)
-        ).fetchone()
-        if row is not None and row[0] == VERSION:
+        _lock(db, conn)
+        version = _version(db, conn, LIVE)
+        if version == VERSION:
             return
-        _create(db, conn)
+        if version is not None:
+            _take_live(db, conn, wait)
+        _create(db, conn, LIVE)
 
 
-def reset(db: Database) -> None:
-    """Drop every read model and start again from the beginning of the log."""
+def prepare(db: Database, layout: Layout) -> None:
+    """Create ``layout``'s tables afresh (dropping any left by an earlier attempt), tracked
+    from the beginning of the log."""
     ensure(db)
     with db.connect() as conn:
-        if db.postgres:
-            db.execute(conn, "SELECT pg_advisory_xact_lock(?)", (0x486F776C,))
-        _create(db, conn)
+        _lock(db, conn)
+        hold(db, conn, layout)  # a batch of another rebuild under way finishes first
+        _create(db, conn, layout)
 
 
-def _create(db: Database, conn: Any) -> None:
-    for table in TABLES:
-        db.execute(conn, f"DROP TABLE IF EXISTS {table}")
-    for statement in DDL:
-        db.execute(conn, statement)
-    db.execute(conn, f"DELETE FROM {TRACKING} WHERE name = ?", (TRACKER,))
+def swap(db: Database, layout: Layout) -> int:
+    """Make ``layout``'s tables the live ones, with their log position, in one transaction:
+    the live tables are dropped and ``layout``'s renamed in their place. Returns the position.
+
+    The live tracking row is locked first, as every batch written locks it, so a runner
+    writing to the live tables finishes before and starts again from the new position after.
+    """
+    return _retried(lambda wait: _swap(db, layout, wait))
+
+
+def _swap(db: Database, layout: Layout, wait: bool) -> int:
+    with db.connect() as conn:
+        _lock(db, conn)
+        hold(db, conn)
+        _take_live(db, conn, wait)
+        moved = position(db, conn, layout)
+        for old, new in zip(LIVE.tables, layout.tables, strict=True):
+            db.execute(conn, f"DROP TABLE IF EXISTS {old}")
+            db.execute(conn, f"ALTER TABLE {new} RENAME TO {old}")
+        db.execute(conn, f"DELETE FROM {TRACKING} WHERE name = ?", (layout.tracker,))
+        db.execute(
+            conn,
+            f"UPDATE {TRACKING} SET position = ?, version = ? WHERE name = ?",
+            (moved, VERSION, TRACKER),
+        )
+    return moved
+
+
+class _LiveBusy(Exception):
+    """The readers of the live tables did not let go in time."""
+
+
+def _retried(change: Callable[[bool], T]) -> T:
+    """``change(wait=True)`` until the live tables are taken in time, ``SWAP_ATTEMPTS``
+    times, then once waiting as long as it takes."""
+    for _ in range(SWAP_ATTEMPTS):
+        try:
+            return change(True)
+        except _LiveBusy:
+            time.sleep(0.05)  # the reads queued behind the attempt go through
+    return change(False)
+
+
+def _take_live(db: Database, conn: Any, wait: bool) -> None:
+    """On PostgreSQL, take the :data:`~projections.sql.READ_GATE` and then the live tables
+    that exist, waiting at most ``SWAP_LOCK_WAIT`` (``wait``): the reads under way finish
+    first, and those that come later wait for the swap's commit (SQLite's readers read
+    their snapshot, old tables included, and need no lock)."""
+    if not db.postgres:
+        return
+    from psycopg.errors import DeadlockDetected, LockNotAvailable
+
+    rows = db.execute(
+        conn,
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+        f"AND tablename IN ({', '.join('?' * len(LIVE.tables))})",
+        LIVE.tables,
+    ).fetchall()
+    if wait:
+        db.execute(conn, f"SET LOCAL lock_timeout = '{int(SWAP_LOCK_WAIT * 1000)}ms'")
+    try:
+        db.execute(conn, "SELECT pg_advisory_xact_lock(?)", (READ_GATE,))
+        if rows:
+            names = ", ".join(r[0] for r in rows)
+            db.execute(conn, f"LOCK TABLE {names} IN ACCESS EXCLUSIVE MODE")
+    except (LockNotAvailable, DeadlockDetected):  # a reader outside the gate held on
+        raise _LiveBusy from None
+    db.execute(conn, "SET LOCAL lock_timeout = 0")
+
+
+def _lock(db: Database, conn: Any) -> None:
+    """Make sure the tracking table exists; on PostgreSQL, one process at a time goes on."""
+    if db.postgres:
+        db.execute(conn, "SELECT pg_advisory_xact_lock(?)", (LOCK,))
     db.execute(
         conn,
-        f"INSERT INTO {TRACKING} (name, position, version) VALUES (?, 0, ?)",
-        (TRACKER, VERSION),
+        f"CREATE TABLE IF NOT EXISTS {TRACKING} (name TEXT PRIMARY KEY, "
+        "position BIGINT NOT NULL, version INTEGER NOT NULL)",
     )
 
 
-def position(db: Database, conn: Any | None = None) -> int:
-    """The last notification id the read models include (0: none)."""
+def _version(db: Database, conn: Any, layout: Layout) -> int | None:
+    row = db.execute(
+        conn, f"SELECT version FROM {TRACKING} WHERE name = ?", (layout.tracker,)
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def _create(db: Database, conn: Any, layout: Layout) -> None:
+    for table in layout.tables:
+        db.execute(conn, f"DROP TABLE IF EXISTS {table}")
+    for statement in ddl(layout):
+        db.execute(conn, statement)
+    db.execute(conn, f"DELETE FROM {TRACKING} WHERE name = ?", (layout.tracker,))
+    db.execute(
+        conn,
+        f"INSERT INTO {TRACKING} (name, position, version) VALUES (?, 0, ?)",
+        (layout.tracker, VERSION),
+    )
+
+
+def position(db: Database, conn: Any | None = None, layout: Layout = LIVE) -> int:
+    """The last notification id ``layout``'s tables include (0: none)."""
     query = f"SELECT position FROM {TRACKING} WHERE name = ?"
     if conn is not None:
-        row = db.execute(conn, query, (TRACKER,)).fetchone()
+        row = db.execute(conn, query, (layout.tracker,)).fetchone()
     else:
-        rows = db.fetchall(query, (TRACKER,))
+        rows = db.fetchall(query, (layout.tracker,))
         row = rows[0] if rows else None
     return int(row[0]) if row else 0
 
 
-def advance(db: Database, conn: Any, old: int, new: int) -> bool:
-    """Move the tracked position from ``old`` to ``new``; False when it is no longer ``old``."""
+def hold(db: Database, conn: Any, layout: Layout = LIVE) -> int:
+    """Lock ``layout``'s tracking row until the transaction ends (no batch is written
+    meanwhile); returns its position."""
+    db.execute(conn, f"UPDATE {TRACKING} SET position = position WHERE name = ?", (layout.tracker,))
+    return position(db, conn, layout)
+
+
+def advance(db: Database, conn: Any, old: int, new: int, layout: Layout = LIVE) -> bool:
+    """Move ``layout``'s tracked position from ``old`` to ``new`` (``old`` itself: hold it
+    still, locking its row); False when it is no longer ``old``."""
     cursor = db.execute(
         conn,
         f"UPDATE {TRACKING} SET position = ? WHERE name = ? AND position = ?",
-        (new, TRACKER, old),
+        (new, layout.tracker, old),
     )
-    return cursor.rowcount == 1
+    if cursor.rowcount == 1:
+        return True
+    query = f"SELECT 1 FROM {TRACKING} WHERE name = ?"
+    if db.execute(conn, query, (layout.tracker,)).fetchone() is None:
+        raise TrackingGone(f"the tracking row {layout.tracker!r} is gone: another run swapped "
+                           "its tables in or dropped them")  # fmt: skip
+    return False
+
+
+class TrackingGone(Exception):
+    """The tables a runner writes lost their tracking row (another rebuild swapped them in)."""

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import asdict
 
 import click
 import psycopg
 from eventsourcing.persistence import PersistenceError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from api.config import Settings
 from api.library import open_library
 from projections.readmodels import ReadModels
+from projections.tables import TrackingGone
 
 batch_option = click.option(
     "--batch-size",
@@ -68,9 +72,11 @@ def _models(batch_size: int, workers: int, delay: float) -> ReadModels:
 @workers_option
 @delay_option
 def rebuild(batch_size: int, workers: int, delay: float) -> None:
-    """Drop every read model and project the whole event store again.
+    """Project the whole event store again, into new tables beside the live ones.
 
-    Readers see the read models fill up again while it runs.
+    Readers are served from the live tables until the new ones are complete; then they
+    replace them in one transaction. Games that cannot be projected are recorded (see
+    `howl projections failures`), not fatal.
     """
     started = time.perf_counter()
     try:
@@ -80,9 +86,55 @@ def rebuild(batch_size: int, workers: int, delay: float) -> None:
             _progress("rebuilding") as progress,
         ):
             done = models.rebuild(library, progress)
+            failed = models.failure_count()
     except PersistenceError as exc:
         raise click.ClickException(f"the store does not answer: {exc}") from exc
+    except TrackingGone as exc:
+        raise click.ClickException(f"{exc} (two rebuilds ran at once)") from exc
     click.echo(f"rebuilt from {done} events in {time.perf_counter() - started:.1f} s")
+    if failed:
+        click.echo(f"{failed} game(s) could not be projected: see howl projections failures")
+
+
+@projections.command("failures")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
+def failures(as_json: bool) -> None:
+    """List the games left out of the read models because projecting them failed."""
+    try:
+        with _models(1, 1, 0.0) as models:
+            found = models.failures()
+    except PersistenceError as exc:
+        raise click.ClickException(f"the store does not answer: {exc}") from exc
+    if as_json:
+        click.echo(json.dumps([asdict(f) for f in found], indent=2))
+        return
+    if not found:
+        click.echo("no projection failures")
+        return
+    table = Table("game", "log position", "version", "stage", "failed at", "error")
+    for f in found:
+        table.add_row(f.game_id, str(f.position), str(f.version), f.stage, f.failed_at, f.error)
+    Console(width=200).print(table)
+
+
+@projections.command("retry")
+def retry() -> None:
+    """Project the failed games again (after a fix): those that now project leave the list.
+
+    Exits 1 when some still fail.
+    """
+    try:
+        with open_library() as library, _models(1, 1, 0.0) as models:
+            fixed, remaining = models.retry(library)
+    except PersistenceError as exc:
+        raise click.ClickException(f"the store does not answer: {exc}") from exc
+    for game_id in fixed:
+        click.echo(f"projected {game_id}")
+    for f in remaining:
+        click.echo(f"still failing {f.game_id} ({f.stage}): {f.error}")
+    click.echo(f"{len(fixed)} projected, {len(remaining)} still failing")
+    if remaining:
+        raise SystemExit(1)
 
 
 @projections.command("catch-up")

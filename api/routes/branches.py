@@ -79,7 +79,8 @@ def create_branch(svc: Services, parent_id: UUID, step: int, docs: Sequence[Any]
         raise record_problem(exc) from None
     known = library.exists(branch_id_for(parent_id, step, [action_to_json(a) for a in actions]))
     try:
-        branch_id = save_branch(library, parent_id, step, actions)
+        with svc.writing():
+            branch_id = save_branch(library, parent_id, step, actions)
     except RecordError as exc:
         exc.index -= step  # the branch's own actions count
         raise record_problem(exc) from None

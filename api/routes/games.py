@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 from uuid import UUID
 
+import orjson
 from flask import url_for
 from werkzeug.wrappers import Response
 
@@ -40,7 +42,9 @@ from domain.store import UnknownGame
 from domain.wolves.records import InvalidRecord
 from domain.wolves.replay import RecordError
 from projections.analysis_worker import analysis_status, enqueue
+from projections.games import BadCursor
 
+log = logging.getLogger(__name__)
 blp = ApiBlueprint("games", __name__, url_prefix="/api/games", description="Games of The Wolves")
 
 RECORD_BODY = {
@@ -92,15 +96,45 @@ def _summary(game_id: UUID) -> dict[str, Any]:
     summary = svc.read_models.summary(game_id)
     if summary is None:  # perhaps stored by another process: catch up once
         summary = svc.catch_up().summary(game_id)
-    if summary is None:
-        raise UnknownGame(game_id)
+    if summary is None:  # stored but not projected (UnknownGame when not stored either)
+        summary = _unprojected(game_id, orjson.loads(svc.library.record(game_id)))
     return summary
+
+
+def _unprojected(game_id: UUID, doc: Any) -> dict[str, Any]:
+    """The answer for a game stored but not (yet) in the read models: its stored metadata,
+    no seats, and ``projection`` saying why its summary is not available."""
+    svc = services()
+    info = svc.library.info(game_id)
+    try:
+        failure = svc.read_models.failure(game_id)
+    except Exception:  # the read models do not answer: the game is stored all the same
+        log.exception("could not read the projection failure of game %s", game_id)
+        failure = None
+    why = f"projecting it failed ({failure.stage}: {failure.error})" if failure else (
+        "the read models have not caught up with it yet"
+    )  # fmt: skip
+    players = doc.get("players") if isinstance(doc, dict) else None
+    return {
+        "game_id": str(game_id), "title": info.title, "tags": list(info.tags),
+        "visibility": info.visibility, "uploaded_at": info.uploaded_at.isoformat(),
+        "uploaded_by": info.uploaded_by, "rules_version": info.rules_version,
+        "players": len(players) if isinstance(players, list) else 0, "options": {},
+        "actions": info.actions, "events": info.events, "finished": info.finished,
+        "winners": [], "seats": [],
+        "projection": {
+            "status": "failed" if failure else "pending",
+            "detail": f"The game is stored, but its summary is not available yet: {why}.",
+        },
+    }  # fmt: skip
 
 
 @blp.route("", methods=["POST"])
 @blp.arguments(UploadFields, location="query")
 @blp.response(201, GameSummary, description="Stored: the new game's summary; `Location` "
-              "names it.", headers={"Location": {"schema": {"type": "string"}}})  # fmt: skip
+              "names it. A game stored but not in the read models (its projection failed, "
+              "see `/api/health`) has no seats and a `projection` object with `status` and "
+              "`detail`.", headers={"Location": {"schema": {"type": "string"}}})  # fmt: skip
 @blp.alt_response(200, schema=GameSummary, description="Already stored: the existing game.",
                   success=True)  # fmt: skip
 @blp.alt_response(400, response="BAD_REQUEST")
@@ -109,6 +143,7 @@ def _summary(game_id: UUID) -> dict[str, Any]:
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
 @blp.doc(**UPLOAD_DOC)
 def upload(fields: dict[str, Any]) -> Response:
     """Upload a game record.
@@ -128,9 +163,7 @@ def upload(fields: dict[str, Any]) -> Response:
         result = svc.upload(doc, uploader, **fields)
     except (InvalidRecord, RecordError) as exc:
         raise record_problem(exc) from None
-    summary = svc.read_models.summary(result.game_id)
-    if summary is None:
-        raise RuntimeError(f"game {result.game_id} is stored but not in the read models")
+    summary = svc.read_models.summary(result.game_id) or _unprojected(result.game_id, doc)
     response = json_response(summary, 201 if result.created else 200)
     response.headers["Location"] = url_for(".game", game_id=result.game_id)
     return response
@@ -145,16 +178,17 @@ def list_games(filters: dict[str, Any]) -> Response:
     """Browse games, newest first by default.
 
     Filters combine (all must hold). Pages are at most 100 games: pass `next_cursor` back
-    as `cursor` for the next one. Private games are listed only for a request with a valid
-    bearer token.
+    as `cursor` for the next one. Private games are listed only for a request with the
+    bearer token that uploaded them (anyone who has a game's id can still read it).
     """
     svc = services()
-    private = optional_user(svc.settings.api_tokens) is not None
+    viewer = optional_user(svc.settings.api_tokens)
+    models = svc.fresh()
     try:
-        page = svc.fresh().list_games(**filters, include_private=private)
-    except ValueError as exc:
+        page = models.list_games(**filters, viewer=viewer)
+    except BadCursor as exc:
         raise Problem(400, "invalid_parameters", f"Invalid parameters: cursor: {exc}.",
-                      errors={"query": {"cursor": [str(exc)]}}) from None  # fmt: skip
+                      errors={"query": {"cursor": [f"{exc}."]}}) from None  # fmt: skip
     response = json_response(
         {"items": page.items, "next_cursor": page.next_cursor, "total": page.total}
     )
@@ -168,8 +202,12 @@ def list_games(filters: dict[str, Any]) -> Response:
 @blp.alt_response(304, description=NOT_MODIFIED)
 @blp.alt_response(404, response="NOT_FOUND")
 def game(game_id: UUID) -> Response:
-    """A game's summary: metadata, seats and result."""
-    return revalidated_json(_summary(game_id), "summary", game_id)
+    """A game's summary: metadata, seats and result (for a game stored but not projected,
+    see the upload's answer: no seats and a `projection` object; not cached)."""
+    summary = _summary(game_id)
+    if "projection" in summary:
+        return json_response(summary, cache_control=NO_STORE)
+    return revalidated_json(summary, "summary", game_id)
 
 
 @blp.route("/<uuid:game_id>/record")
@@ -273,13 +311,15 @@ def analysis(game_id: UUID) -> Response:
 @blp.alt_response(401, response="UNAUTHORIZED")
 @blp.alt_response(403, response="FORBIDDEN")
 @blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
 @blp.doc(security=[{"bearer": []}])
 def queue_analysis(game_id: UUID) -> Response:
     """Ask for the game's review (again). Needs `Authorization: Bearer <token>`."""
     svc = services()
     required_user(svc.settings.api_tokens)
     _summary(game_id)
-    status = enqueue(svc.analyses_url, game_id, svc.analysis_settings, force=True)
+    with svc.writing():
+        status = enqueue(svc.analyses_url, game_id, svc.analysis_settings, force=True)
     response = json_response(_analysis(game_id, status), 202, cache_control=NO_STORE)
     response.headers["Location"] = url_for(".analysis", game_id=game_id)
     return response
@@ -298,6 +338,7 @@ def queue_analysis(game_id: UUID) -> Response:
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
 @blp.doc(security=[{"bearer": []}])
 def branch(body: dict[str, Any], game_id: UUID) -> Response:
     """Play other actions from step `step` of the game and store them as a what-if branch.

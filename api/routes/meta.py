@@ -21,7 +21,12 @@ log = logging.getLogger(__name__)
 @blp.response(200, Health)
 @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
 def health() -> dict[str, Any]:
-    """Report that the service and its store answer (`SELECT 1`)."""
+    """Report that the service and its store answer (`SELECT 1`).
+
+    `status` is `degraded` (still 200) when some games could not be projected: `failures`
+    counts them; or when this process's last write failed because the store is full or
+    read-only: `store` says so (until a write succeeds).
+    """
     url = services().settings.database_url
     backend = db.backend_of(url)
     try:
@@ -29,4 +34,19 @@ def health() -> dict[str, Any]:
     except Exception as exc:
         log.warning("health check failed on the %s store: %s", backend, exc)
         raise ServiceUnavailable(f"The {backend} store does not answer.") from exc
-    return {"status": "ok", "backend": backend, "version": __version__}
+    failures = _failures()
+    cannot_write = services().write_failure
+    status = "degraded" if failures or cannot_write else "ok"
+    answer = {"status": status, "backend": backend, "version": __version__}
+    if cannot_write:
+        answer["store"] = f"cannot write ({cannot_write})"
+    return answer if failures is None else {**answer, "failures": failures}
+
+
+def _failures() -> int | None:
+    """How many games could not be projected (None when the read models do not answer)."""
+    try:
+        return services().read_models.failure_count()
+    except Exception as exc:
+        log.warning("health could not count the projection failures: %s", exc)
+        return None

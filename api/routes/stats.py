@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response
 from api.caching import NO_CACHE, json_response
 from api.openapi import ApiBlueprint
 from api.problems import Problem
-from api.schemas import StatsFilters
+from api.schemas import MAX_NAME, StatsFilters
 from api.services import services
 from api.stats_schemas import PlayerProfile, Stats
 
@@ -21,17 +21,20 @@ blp = ApiBlueprint("statistics", __name__, url_prefix="/api", description="Stati
 @blp.response(200, Stats, description=f"Statistics. Cache-Control: `{NO_CACHE}`.")
 def stats(filters: dict[str, Any]) -> Response:
     """Statistics over the finished public games matching every filter given."""
-    try:
-        return json_response(services().fresh().stats(**filters))
-    except ValueError as exc:
-        raise Problem(400, "invalid_parameters", f"Invalid parameters: {exc}.") from None
+    return json_response(services().fresh().stats(**filters))
 
 
 @blp.route("/players/<name>")
 @blp.response(200, PlayerProfile, description=f"The player. Cache-Control: `{NO_CACHE}`.")
+@blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(404, response="NOT_FOUND")
 def player(name: str) -> Response:
-    """A named player's games, wins, average VP, most played terrain and VP trend."""
+    """A named player's games, wins, average VP, most played terrain and VP trend (over
+    finished public games)."""
+    if len(name) > MAX_NAME:
+        message = f"Longer than {MAX_NAME} characters."
+        raise Problem(400, "invalid_parameters", f"Invalid parameters: name: {message}",
+                      errors={"path": {"name": [message]}})  # fmt: skip
     profile = services().fresh().player(name)
     if profile is None:
         raise Problem(404, "unknown_player", f"No stored game has a player named {name!r}.")

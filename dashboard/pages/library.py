@@ -13,7 +13,9 @@ from flask import current_app
 
 from api.problems import Problem
 from dashboard import data
+from dashboard.inputs import MAX_TEXT, choice, integer, text, texts
 from dashboard.palette import TERRAIN_COLORS, player_color
+from dashboard.token import refused
 from domain.wolves import components as box
 from domain.wolves.records import InvalidRecord
 from domain.wolves.replay import RecordError
@@ -25,6 +27,10 @@ COLUMNS = (  # (label, sort key or None)
     ("Winner", None), ("Top VP", "top_vp"), ("Actions", "actions"), ("Uploaded", "uploaded_at"),
 )  # fmt: skip
 SORTS = {key: label for label, key in COLUMNS if key}
+ORDERS = tuple(f"{sign}{key}" for key in SORTS for sign in ("-", ""))
+DEFAULT_SORT = "-uploaded_at"
+MAX_PAGES = 10_000
+"""Most pages deep the library's cursor stack may go."""
 
 
 def layout() -> html.Div:
@@ -70,7 +76,7 @@ def layout() -> html.Div:
                     ),
                     dcc.Dropdown(
                         id="library-sort",
-                        value="-uploaded_at",
+                        value=DEFAULT_SORT,
                         clearable=False,
                         options=[
                             {"label": f"{label} {arrow}", "value": f"{sign}{key}"}
@@ -84,7 +90,7 @@ def layout() -> html.Div:
             ),  # fmt: skip
             dcc.Store(id="library-cursors", data=[None]),
             dcc.Store(id="library-next", data=None),
-            html.Div(id="library-table"),
+            html.Div(id="library-table", className="table-scroll"),
             html.Div(
                 [
                     html.Button("← Previous", id="library-prev", n_clicks=0, disabled=True),
@@ -169,10 +175,16 @@ def upload_error(err: Exception) -> html.Div:
     return html.Div([html.B("Not a game record: "), str(err)], className="upload-error")
 
 
-def upload(contents: str | None, filename: str | None) -> tuple[Any, Any]:
-    """Store an uploaded record, then open its replay; or show why it was rejected."""
-    if not contents:
+def upload(contents: Any, filename: Any, token: Any) -> tuple[Any, Any]:
+    """Store an uploaded record as the token's name, then open its replay; or show why it
+    was refused (no token, an unknown one) or rejected."""
+    if not isinstance(contents, str) or not contents:
         return no_update, no_update
+    filename = text(filename, MAX_TEXT)
+    try:
+        uploader = data.writer(token, "Uploading")
+    except data.WriteRefused as err:
+        return refused(err, "upload-error"), no_update
     try:
         raw = base64.b64decode(contents.partition(",")[2], validate=True)
     except (binascii.Error, ValueError) as err:
@@ -186,7 +198,7 @@ def upload(contents: str | None, filename: str | None) -> tuple[Any, Any]:
         )
         return upload_error(too_big), no_update
     try:
-        result = data.upload(raw)
+        result = data.upload(raw, uploader)
     except (RecordError, InvalidRecord) as err:
         return upload_error(err), no_update
     except Problem as err:  # too many actions, or not JSON
@@ -197,21 +209,29 @@ def upload(contents: str | None, filename: str | None) -> tuple[Any, Any]:
 
 
 def refresh(
-    player: str | None, terrain: str | None, players: int | None, winner: str | None,
-    sort: str, _prev: int, _next: int, cursors: list[str | None], next_cursor: str | None,
+    player: Any, terrain: Any, players: Any, winner: Any, sort: Any, _prev: Any, _next: Any,
+    cursors: Any, next_cursor: Any,
 ) -> tuple[Any, ...]:  # fmt: skip
-    """Fill the table for the filters, sort and page (cursor paging: a stack of cursors)."""
+    """Fill the table for the filters, sort and page (cursor paging: a stack of cursors).
+    A filter of the wrong type or out of range is left out; an unusable cursor starts over."""
+    player, winner = text(player), text(winner)
+    terrain, players = choice(terrain, box.TERRAINS), integer(players, SEATS)
+    sort = choice(sort, ORDERS, DEFAULT_SORT)
+    cursors, next_cursor = texts(cursors, MAX_PAGES, [None]), text(next_cursor, 10_000)
     trigger = ctx.triggered_id
-    if trigger == "library-next-page" and next_cursor:
+    if trigger == "library-next-page" and next_cursor and len(cursors) < MAX_PAGES:
         cursors = [*cursors, next_cursor]
     elif trigger == "library-prev" and len(cursors) > 1:
         cursors = cursors[:-1]
     else:
         cursors = [None]
-    page = data.fresh().list_games(
-        player=(player or "").strip() or None, terrain=terrain, players=players,
-        winner=(winner or "").strip() or None, sort=sort, cursor=cursors[-1], limit=PAGE_SIZE,
-    )  # fmt: skip
+    models = data.fresh()
+    filters = {"player": player, "terrain": terrain, "players": players, "winner": winner}
+    try:
+        page = models.list_games(**filters, sort=sort, cursor=cursors[-1], limit=PAGE_SIZE)
+    except ValueError:  # a cursor the read models did not make, or made for another sort
+        cursors = [None]
+        page = models.list_games(**filters, sort=sort, limit=PAGE_SIZE)
     if not page.total and not any((player, terrain, players, winner)):
         body: Any = html.P("No games yet.", className="placeholder")
     elif not page.items:
@@ -223,11 +243,14 @@ def refresh(
     return body, count, cursors, page.next_cursor, len(cursors) <= 1, not page.next_cursor
 
 
-def sort_by(_clicks: list[int], current: str) -> str:
+def sort_by(clicks: Any, current: Any) -> str:
     """A click on a column heading sorts by it, or flips the order when it already does."""
-    column = (ctx.triggered_id or {}).get("sort")
-    if not column or not any(_clicks):
+    trigger = ctx.triggered_id
+    column = choice(trigger.get("sort"), SORTS) if isinstance(trigger, dict) else None
+    clicked = isinstance(clicks, list) and any(integer(c, range(1, 2**31)) for c in clicks)
+    if column is None or not clicked:
         return no_update
+    current = choice(current, ORDERS, DEFAULT_SORT)
     if current.lstrip("-") == column:
         return column if current.startswith("-") else f"-{column}"
     return f"-{column}" if column in ("uploaded_at", "top_vp", "actions", "players") else column
@@ -242,6 +265,7 @@ def register(app: Dash) -> None:
         Output("url", "pathname"),
         Input("library-upload", "contents"),
         State("library-upload", "filename"),
+        State("auth-token", "data"),
         prevent_initial_call=True,
     )(upload)
     app.callback(

@@ -7,6 +7,7 @@ from typing import Any
 from dash import Dash, dcc, html
 
 from dashboard import data
+from dashboard.inputs import text
 from dashboard.palette import TERRAIN_COLORS
 
 GRAPH_CONFIG = {"displayModeBar": False, "responsive": True}
@@ -61,8 +62,8 @@ def terrain_figure(terrains: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def layout(name: str) -> html.Div:
-    """A player's page."""
-    record = data.fresh().player(name)
+    """A player's page (a name no record could hold has no games)."""
+    record = data.fresh().player(name) if text(name) else None
     if record is None:
         return html.Div([html.H2(name), html.P(f"{name} has no finished games yet.",
                                                 className="placeholder")], id="player")  # fmt: skip

@@ -15,6 +15,8 @@ from uuid import UUID
 from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from dashboard import analysis, board, charts, data, game
+from dashboard.inputs import text
+from dashboard.token import refused
 from domain.store import GameLibrary, UnknownGame
 from projections.analysis_worker import analysis_status, enqueue
 
@@ -286,16 +288,26 @@ def register(app: Dash) -> None:
         Input("analysis-poll", "n_intervals"),
         Input("analysis-run", "n_clicks"),
         State("analysis-game", "data"),
+        State("auth-token", "data"),
         prevent_initial_call=True,
     )(refresh_analysis)
 
 
-def refresh_analysis(_ticks: int | None, _clicks: int | None, game_id: str) -> tuple[Any, ...]:
-    """The analysis status (asking for a review first when "Analyse" was clicked); the
-    review's data, win figure and key moments only once it is done."""
-    url, gid, settings = data.analysis_url(), UUID(game_id), data.analysis_settings()
+def refresh_analysis(_ticks: Any, _clicks: Any, game_id: Any, token: Any) -> tuple[Any, ...]:
+    """The analysis status (asking for a review first when "Analyse" was clicked, which
+    needs a token when tokens are configured); the review's data, win figure and key moments
+    only once it is done. Nothing is queued for an id that names no stored game."""
+    gid = data.parse_game_id(text(game_id, 100) or "")
+    if gid is None or not data.has_game(gid):
+        unknown = data.WriteRefused(404, "unknown_game", "No game with this id is stored.")
+        return refused(unknown, "analysis-refused"), no_update, True, *[no_update] * 3
+    url, settings = data.analysis_url(), data.analysis_settings()
     status = analysis_status(url, gid, settings)
     if ctx.triggered_id == "analysis-run" and status["status"] in ("none", "failed"):
+        try:
+            data.writer(token, "Analysing")
+        except data.WriteRefused as err:
+            return refused(err, "analysis-refused"), no_update, True, *[no_update] * 3
         status = enqueue(url, gid, settings, force=status["status"] == "failed")
     shown = analysis_view(data.library(), gid, status)
     parts = (shown["status"], shown["button"], shown["poll_off"])

@@ -6,13 +6,13 @@ model's ``small_sample_below`` are drawn hatched and pale, and every bar says it
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 from urllib.parse import quote
 
 from dash import Dash, Input, Output, dcc, html
 
 from dashboard import data
+from dashboard.inputs import choice, day, integer, text
 from dashboard.palette import TERRAIN_COLORS
 
 GRAPH_CONFIG = {"displayModeBar": False, "responsive": True}
@@ -69,13 +69,6 @@ def layout() -> html.Div:
         ],
         id="statistics",
     )
-
-
-def _day(text: str | None) -> date | None:
-    try:
-        return date.fromisoformat(text) if text else None
-    except ValueError:
-        return None
 
 
 def _layout(title: str, height: int = 300, **extra: Any) -> dict[str, Any]:
@@ -187,14 +180,11 @@ def _players_table(rows: list[dict[str, Any]]) -> html.Table:
                       className="games")  # fmt: skip
 
 
-def body(
-    players: int | None, option: str | None, player: str | None, since: str | None,
-    until: str | None,
-) -> html.Div:  # fmt: skip
-    """The charts for the filters."""
+def body(players: Any, option: Any, player: Any, since: Any, until: Any) -> html.Div:
+    """The charts for the filters (one of the wrong type or out of range is left out)."""
     stats = data.fresh().stats(
-        players=players, option=option, player=(player or "").strip() or None,
-        since=_day(since), until=_day(until),
+        players=integer(players, range(SEATS[0], SEATS[-1] + 1)), option=choice(option, OPTIONS),
+        player=text(player), since=day(since), until=day(until),
     )  # fmt: skip
     if not stats["games"]:
         return html.P("No statistics yet: there are no finished games matching these filters.",
@@ -220,7 +210,7 @@ def body(
             _card(actions_figure(stats["actions"]), "stats-actions"),
         ], className="stats-grid"),
         html.H3("Players"),
-        _players_table(stats["players"]),
+        html.Div(_players_table(stats["players"]), className="table-scroll"),
     ])  # fmt: skip
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -117,11 +117,13 @@ class GameLibrary(Application):
         title: str | None = None,
         tags: Iterable[str] = (),
         visibility: str = "public",
+        check: Callable[[], None] | None = None,
     ) -> UploadResult:
         """Validate ``record`` with the engine and store the game with all its events.
 
         ``record`` is JSON (bytes or text), a parsed document or a ``Record``. ``title``
-        defaults to the record's ``meta.title``. Raises ``InvalidRecord`` or
+        defaults to the record's ``meta.title``; ``check`` is the replay's work budget
+        (:func:`~domain.store.uploads.prepare`). Raises ``InvalidRecord`` or
         ``RecordError`` for a bad record (nothing is stored); a game already stored is
         left as it is and its id returned with ``created=False``.
         """
@@ -130,7 +132,7 @@ class GameLibrary(Application):
         game_id = game_id_for(record_digest(canonical))
         if self.exists(game_id):
             return UploadResult(game_id, created=False)
-        return self.add(prepare(rec, canonical, uploaded_by, title, tags, visibility))
+        return self.add(prepare(rec, canonical, uploaded_by, title, tags, visibility, check))
 
     def add(self, game: PreparedGame) -> UploadResult:
         """Save a prepared game in one transaction (``created=False`` if it is stored)."""

@@ -6,7 +6,7 @@ them in one; a ``PreparedGame`` is plain data, cheap to send between processes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -75,12 +75,14 @@ def prepare(
     title: str | None = None,
     tags: Iterable[str] = (),
     visibility: str = "public",
+    check: Callable[[], None] | None = None,
 ) -> PreparedGame:
     """Replay ``record`` with the engine (``RecordError`` for an illegal action) and keep
-    every event it caused. ``title`` defaults to the record's ``meta.title``."""
+    every event it caused. ``title`` defaults to the record's ``meta.title``; ``check`` is
+    called every few actions of the replay (a work budget: what it raises ends it)."""
     check_visibility(visibility)
     tags = clean_tags(tags)
-    played = replay(record)
+    played = replay(record, check=check)
     if title is None:
         title = record.meta.get("title")
     return PreparedGame(

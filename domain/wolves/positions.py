@@ -21,15 +21,22 @@ from typing import Any
 
 from marshmallow import fields, post_load, validate
 
+from domain.bounds import Int, List, brief
 from domain.hexes import Hex, fmt
 from domain.wolves import components as box
 from domain.wolves.records import (
     GAME,
+    MAX_BONUS_TOKENS,
+    MAX_MAP_HEXES,
+    MAX_PLAYERS,
+    MAX_REGION_ID,
+    MAX_REGIONS,
+    MAX_STALL_LIMIT,
+    SLOTS,
     VERSION,
     Base,
     Bool,
     HexField,
-    Int,
     InvalidRecord,
     PlayerSchema,
     SetupSchema,
@@ -50,6 +57,16 @@ WOLVES = ("alpha", "pack")
 AUTOMATON_PIECES = ("alpha", "pack", "lair")
 UNKNOWN = "unknown"  # a Moonlight entry whose piece the document does not say
 
+MAX_PIECES = 2 * MAX_MAP_HEXES
+"""Most entries of ``pieces``: two player pieces, or one token, per hex (W-6)."""
+MAX_DATE = 255
+"""Largest Moonlight date (the last phase date is 30; a turn adds a few pieces at most)."""
+MAX_REGION_TOKENS = 2 * MAX_REGIONS
+"""Most region scoring tokens a seat can win: two per region."""
+MAX_REGION_POINTS = MAX_REGION_TOKENS * max(first for first, _ in box.TOKEN_VALUES.values())
+"""Most region points a seat can win: every token, at the highest first-place value."""
+MAX_SEAT = MAX_PLAYERS - 1
+
 __all__ = ["FORMAT", "from_position", "read_position", "to_position"]
 
 
@@ -60,41 +77,39 @@ class PieceSchema(Base):
     kind = fields.String(
         required=True, validate=one_of("piece", (*PLAYER_PIECES, box.LONE_WOLF, box.PREY))
     )
-    player = Int(allow_none=True, validate=validate.Range(min=0))
+    player = Int(0, MAX_SEAT, allow_none=True)
     prey = fields.String(validate=one_of("prey", box.PREY_TYPES))
-    count = Int(validate=validate.Range(1, 4))
+    count = Int(1, 4)
 
 
 class DensSchema(Base):
     """Dens taken per attribute track."""
 
-    spread = Int(load_default=0, validate=validate.Range(0, box.DENS_PER_TRACK))
-    speed = Int(load_default=0, validate=validate.Range(0, box.DENS_PER_TRACK))
-    howl = Int(load_default=0, validate=validate.Range(0, box.DENS_PER_TRACK))
+    spread = Int(0, box.DENS_PER_TRACK, load_default=0)
+    speed = Int(0, box.DENS_PER_TRACK, load_default=0)
+    howl = Int(0, box.DENS_PER_TRACK, load_default=0)
 
 
-def _count(most: int | None = None) -> Int:
-    return Int(load_default=0, validate=validate.Range(0, most))
+def _count(most: int) -> Int:
+    return Int(0, most, load_default=0)
 
 
 class BoardSchema(Base):
     """One seat's player board (W-5); a field left out is at its start value."""
 
-    flipped = fields.List(
-        Bool(), load_default=lambda: [False] * 6, validate=validate.Length(equal=6)
-    )
+    flipped = List(Bool(), SLOTS, load_default=lambda: [False] * SLOTS,
+                   validate=validate.Length(equal=SLOTS))  # fmt: skip
     dens = fields.Nested(DensSchema, load_default=lambda: {t: 0 for t in box.TRACKS})
     lairs = _count(box.LAIRS)
     wolves = _count(len(box.PACK_TRACK))
-    prey = fields.List(
-        fields.String(validate=one_of("prey", box.PREY_TYPES)),
+    prey = List(
+        fields.String(validate=one_of("prey", box.PREY_TYPES)), len(box.PREY_TYPES),
         load_default=list,
-        validate=validate.Length(max=len(box.PREY_TYPES)),
-    )
-    bonus_terrain = _count()
-    bonus_action = _count()
-    region_points = _count()
-    region_tokens = _count()
+    )  # fmt: skip
+    bonus_terrain = _count(MAX_BONUS_TOKENS)
+    bonus_action = _count(MAX_BONUS_TOKENS)
+    region_points = _count(MAX_REGION_POINTS)
+    region_tokens = _count(MAX_REGION_TOKENS)
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> PlayerBoard:
@@ -115,11 +130,11 @@ class BoardSchema(Base):
 class TurnSchema(Base):
     """Whose turn, actions left, stalled rounds (and draft picks, round start date)."""
 
-    player = Int(required=True, validate=validate.Range(min=0))
-    actions_left = Int(required=True, validate=validate.Range(min=0))
-    stalled_rounds = _count()
-    draft_picks = Int(validate=validate.Range(min=0))
-    round_start_date = Int(validate=validate.Range(min=0))
+    player = Int(0, MAX_SEAT, required=True)
+    actions_left = Int(0, box.ACTIONS_PER_TURN + MAX_BONUS_TOKENS, required=True)
+    stalled_rounds = _count(MAX_STALL_LIMIT)
+    draft_picks = Int(0, 2 * MAX_PLAYERS)
+    round_start_date = Int(0, MAX_DATE)
 
 
 class MoonlightSchema(Base):
@@ -128,20 +143,20 @@ class MoonlightSchema(Base):
     kind = fields.String(
         required=True, validate=one_of("piece", (box.LONE_WOLF, "den", "pack", UNKNOWN))
     )
-    player = Int(validate=validate.Range(min=0))
+    player = Int(0, MAX_SEAT)
 
 
 class PositionSchema(Base):
     """A ``howl.position`` document (after its header is checked)."""
 
-    players = fields.List(fields.Nested(PlayerSchema), required=True)
+    players = List(fields.Nested(PlayerSchema), MAX_PLAYERS, required=True)
     setup = fields.Nested(SetupSchema, required=True)
-    pieces = fields.List(fields.Nested(PieceSchema), required=True)
-    boards = fields.List(fields.Nested(BoardSchema), required=True)
+    pieces = List(fields.Nested(PieceSchema), MAX_PIECES, required=True)
+    boards = List(fields.Nested(BoardSchema), MAX_PLAYERS, required=True)
     scoring = fields.Raw(required=True)
-    moonlight = Int(required=True, validate=validate.Range(min=0))
-    moonlight_pieces = fields.List(fields.Nested(MoonlightSchema))
-    phases_scored = Int(validate=validate.Range(0, len(box.PHASES)))
+    moonlight = Int(0, MAX_DATE, required=True)
+    moonlight_pieces = List(fields.Nested(MoonlightSchema), MAX_DATE)
+    phases_scored = Int(0, len(box.PHASES))
     turn = fields.Nested(TurnSchema, required=True)
     finished = Bool(load_default=False)
 
@@ -377,19 +392,31 @@ def _scoring(doc: Any, regions: tuple[int, ...], path: str) -> dict[int, tuple[s
     """Tokens still on each region, top first; a region left out has none."""
     if not isinstance(doc, Mapping):
         raise InvalidRecord(path, "expected an object: region id → scoring tokens")
+    if len(doc) > MAX_REGIONS:
+        raise InvalidRecord(path, f"at most {MAX_REGIONS} regions, not {len(doc)}")
     out: dict[int, tuple[str, ...]] = {r: () for r in regions}
     for key, stack in doc.items():
+        region = _region_id(key)
+        if region is None:
+            raise InvalidRecord(path, f"a region id is an integer, not {brief(key)}")
         at = join(path, key)
-        region = int(key) if key.lstrip("-").isdigit() else None
         if region not in out:
             raise InvalidRecord(at, f"region {key} is not on the map")
         if not isinstance(stack, list) or len(stack) > 2:
             raise InvalidRecord(at, "expected a list of at most 2 scoring tokens, top first")
         for i, token in enumerate(stack):
             if token not in box.PHASES:
-                raise InvalidRecord(f"{at}[{i}]", f"unknown scoring token {token!r}")
+                raise InvalidRecord(f"{at}[{i}]", f"unknown scoring token {brief(token)}")
         out[region] = tuple(stack)
     return out
+
+
+def _region_id(key: str) -> int | None:
+    """The region id a ``scoring`` key writes in ASCII decimal digits, or None."""
+    digits = key[1:] if key.startswith("-") else key
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= len(str(MAX_REGION_ID))):
+        return None
+    return int(key)
 
 
 def _moonlight(

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate
 
+from domain import bounds
+from domain.bounds import Int, List, Text
 from domain.hexes import Hex, fmt
 from domain.wolves import components as box
 from domain.wolves.actions import (
@@ -53,6 +55,29 @@ VERSION = 1
 GAME = "the-wolves"
 SLOTS = 1 + len(box.DEFAULT_TERRAIN_TILES)
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+# Bounds of what a record may hold: every number, string and list is checked against one
+# of these before the engine sees it, so nothing read can overflow a database column.
+MAX_COORD = 1000
+"""Largest ``|x|`` or ``|y|`` of a hex (the box's maps stay within 25)."""
+MAX_TEXT = 64
+"""Longest player name, colour or rules version."""
+MAX_META_KEYS, MAX_META_KEY, MAX_META_VALUE = 32, 64, 1000
+"""Most ``meta`` entries, longest key and longest value."""
+MAX_SEED = bounds.INT64_MAX
+MAX_STALL_LIMIT = 1000
+"""Largest ``stall_limit_rounds`` (W-12; the digital edition uses 10)."""
+MAX_MAP_HEXES, MAX_REGIONS, MAX_REGION_ID = 1000, 64, 999
+"""Most hexes and regions of a custom map, and the largest ``|id|`` of a region."""
+MAX_TILES = 1 + len(box.TILE_TERRAINS)
+"""The start tile and every region tile, each dealt at most once."""
+MAX_WOLF_STEPS = 16
+"""Most wolves one Move lists (W-6.1: the spread track reaches 4)."""
+MAX_PATH = 32
+"""Most hexes a wolf's ``path`` may list (W-6.1: the speed track reaches 5)."""
+MAX_BONUS_TOKENS = 2 * len(box.TRACKS) + box.LAIRS + len(box.PREY_TYPES) + 1
+"""Most bonus tokens of one kind a seat can hold: every one the tracks, lairs, prey and
+the two-player start (W-11) can give."""
 
 __all__ = [
     "FORMAT", "GAME", "VERSION", "InvalidRecord", "Record", "action_from_json", "action_to_json",
@@ -97,18 +122,6 @@ class Base(Schema):
         unknown = EXCLUDE
 
 
-class Int(fields.Integer):
-    """A JSON integer: no floats, strings or booleans."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(strict=True, **kwargs)
-
-    def _validated(self, value: Any) -> int:
-        if isinstance(value, bool):
-            raise self.make_error("invalid", input=value)
-        return super()._validated(value)
-
-
 class Bool(fields.Field):
     """A JSON ``true`` or ``false``, nothing else."""
 
@@ -125,25 +138,37 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def on_board(value: int) -> bool:
+    """True for a hex coordinate within ``MAX_COORD``."""
+    return -MAX_COORD <= value <= MAX_COORD
+
+
 class HexField(fields.Field):
     """A hex ``[x, y]`` (W-1), loaded as a tuple."""
 
-    default_error_messages = {"invalid": "A hex is [x, y]: a list of two integers."}
+    default_error_messages = {
+        "invalid": "A hex is [x, y]: a list of two integers.",
+        "range": f"a hex coordinate is an integer from {-MAX_COORD} to {MAX_COORD}",
+    }
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Hex:
         if not isinstance(value, list | tuple) or len(value) != 2 or not all(map(is_int, value)):
             raise self.make_error("invalid")
+        if not (on_board(value[0]) and on_board(value[1])):
+            raise self.make_error("range")
         return (value[0], value[1])
+
+
+class Choice(validate.OneOf):
+    """A choice validator whose message quotes at most the start of a wrong value."""
+
+    def _format_error(self, value: Any) -> str:
+        return super()._format_error(value[:32] + "…" if len(value) > 32 else value)
 
 
 def one_of(what: str, choices: typing.Iterable[str]) -> validate.OneOf:
     """A choice validator with a message that names the field's meaning."""
-    return validate.OneOf(tuple(choices), error=f"unknown {what} {{input!r}} (one of {{choices}})")
-
-
-def text(**kwargs: Any) -> fields.String:
-    """A non-empty string."""
-    return fields.String(validate=validate.Length(min=1), **kwargs)
+    return Choice(tuple(choices), error=f"unknown {what} {{input!r}} (one of {{choices}})")
 
 
 # --- players and setup ----------------------------------------------------------------------
@@ -152,8 +177,8 @@ def text(**kwargs: Any) -> fields.String:
 class PlayerSchema(Base):
     """``{"name", "color", "terrain"}``: a seat and its home terrain."""
 
-    name = text(required=True)
-    color = text(required=True)
+    name = Text(MAX_TEXT, required=True)
+    color = Text(MAX_TEXT, required=True)
     terrain = fields.String(required=True, validate=one_of("terrain", box.TERRAINS))
 
     @post_load
@@ -165,24 +190,20 @@ class PreySchema(Base):
     """``{"type": "hare", "count": 2}``: a prey stack."""
 
     type = fields.String(required=True, validate=one_of("prey", box.PREY_TYPES))
-    count = Int(required=True, validate=validate.Range(1, 4))
+    count = Int(1, 4, required=True)
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> tuple[str, int]:
         return (data["type"], data["count"])
 
 
-SCORING = fields.List(
-    fields.String(validate=one_of("scoring token", box.PHASES)),
-    load_default=list,
-    validate=validate.Length(max=2),
-)
+SCORING = List(fields.String(validate=one_of("scoring token", box.PHASES)), 2, load_default=list)
 
 
 class RegionTileSchema(Base):
     """A region tile as dealt: number, centre, rotation, scoring tokens top first, prey."""
 
-    tile = Int(required=True, validate=validate.Range(1, len(box.TILE_TERRAINS)))
+    tile = Int(1, len(box.TILE_TERRAINS), required=True)
     center = HexField(required=True)
     rotated = Bool(load_default=False)
     scoring = SCORING
@@ -223,7 +244,7 @@ class MapHexSchema(Base):
     terrain = fields.String(
         required=True, validate=one_of("terrain", (*box.TERRAINS, box.WATER, box.CHASM))
     )
-    region = Int(allow_none=True)
+    region = Int(-MAX_REGION_ID, MAX_REGION_ID, allow_none=True)
     marker = fields.String(allow_none=True, validate=one_of("marker", (box.LONE_WOLF, box.PREY)))
     side = fields.String(allow_none=True, validate=one_of("side", ("north", "south")))
 
@@ -237,7 +258,7 @@ class MapHexSchema(Base):
 class MapRegionSchema(Base):
     """One region of a custom map: id, scoring tokens top first, prey stack."""
 
-    id = Int(required=True)
+    id = Int(-MAX_REGION_ID, MAX_REGION_ID, required=True)
     scoring = SCORING
     prey = fields.Nested(PreySchema, allow_none=True)
 
@@ -249,8 +270,9 @@ class MapRegionSchema(Base):
 class MapSchema(Base):
     """A custom map: ``{"hexes": […], "regions": […]}``."""
 
-    hexes = fields.List(fields.Nested(MapHexSchema), required=True, validate=validate.Length(min=1))
-    regions = fields.List(fields.Nested(MapRegionSchema), load_default=list)
+    hexes = List(fields.Nested(MapHexSchema), MAX_MAP_HEXES, required=True,
+                 validate=validate.Length(min=1))  # fmt: skip
+    regions = List(fields.Nested(MapRegionSchema), MAX_REGIONS, load_default=list)
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> CustomMap:
@@ -274,21 +296,25 @@ class MapSchema(Base):
         return CustomMap(tuple(data["hexes"]), tuple(data["regions"]))
 
 
-_OPTION_CHECKS: dict[str, validate.Validator] = {
-    "lone_wolves_per_region": validate.Range(1, 3),
-    "stall_limit_rounds": validate.Range(min=1),
+OPTION_RANGES: dict[str, tuple[int, int]] = {
+    "lone_wolves_per_region": (1, 3),
+    "stall_limit_rounds": (1, MAX_STALL_LIMIT),
 }
+"""The values each integer option (W-12) may take."""
 
 
 def _options_schema() -> type[Schema]:
-    """The W-12 options schema, one field per :class:`Options` field (so both stay in step)."""
+    """The W-12 options schema, one field per :class:`Options` field (so both stay in step);
+    every integer option has its range in :data:`OPTION_RANGES`."""
     hints = typing.get_type_hints(Options)
     attrs: dict[str, fields.Field] = {}
     for f in dataclasses.fields(Options):
         args = typing.get_args(hints[f.name])
         base = next((a for a in args if a is not type(None)), hints[f.name])
-        kind = {bool: Bool, int: Int, str: fields.String}.get(base, fields.Raw)
-        attrs[f.name] = kind(allow_none=type(None) in args, validate=_OPTION_CHECKS.get(f.name))
+        if base is not bool:
+            attrs[f.name] = Int(*OPTION_RANGES[f.name], allow_none=type(None) in args)
+        else:
+            attrs[f.name] = Bool(allow_none=type(None) in args)
     return Base.from_dict(attrs, name="OptionsSchema")
 
 
@@ -298,17 +324,18 @@ OptionsSchema = _options_schema()
 class SetupSchema(Base):
     """A game's setup: tiles (or a custom map), options, terrain tiles, seed."""
 
-    seed = Int(allow_none=True)
+    seed = Int(0, MAX_SEED, allow_none=True)
     options = fields.Nested(OptionsSchema, load_default=dict)
-    tiles = fields.List(TileEntry())
+    tiles = List(TileEntry(), MAX_TILES)
     map = fields.Nested(MapSchema)
-    terrain_tiles = fields.List(
-        fields.List(
-            fields.String(validate=one_of("terrain", box.TERRAINS)),
+    terrain_tiles = List(
+        List(
+            fields.String(validate=one_of("terrain", box.TERRAINS)), 2,
             validate=validate.Length(equal=2, error="A terrain tile is [front, back]."),
         ),
+        SLOTS - 1,
         validate=validate.Length(equal=SLOTS - 1, error=f"There are {SLOTS - 1} terrain tiles."),
-    )
+    )  # fmt: skip
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> Setup:
@@ -475,8 +502,8 @@ def _opt(kind: type[fields.Field] = HexField, **kwargs: Any) -> fields.Field:
 class PaySchema(Base):
     """``{"tiles": [slot, …], "bonus_terrain": n}``; both optional."""
 
-    tiles = fields.List(Int(validate=validate.Range(0, SLOTS - 1)), allow_none=True)
-    bonus_terrain = _opt(Int, validate=validate.Range(min=0))
+    tiles = List(Int(0, SLOTS - 1), SLOTS, allow_none=True)
+    bonus_terrain = Int(0, MAX_BONUS_TOKENS, allow_none=True, load_default=None)
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> Pay:
@@ -487,7 +514,7 @@ class PaySchema(Base):
 class ActionSchema(Base):
     """Every action has ``type`` and ``player`` (the seat acting)."""
 
-    player = Int(required=True, validate=validate.Range(min=0))
+    player = Int(0, MAX_PLAYERS - 1, required=True)
 
 
 class PaidSchema(ActionSchema):
@@ -502,7 +529,7 @@ class WolfStepSchema(Base):
     src = HexField(data_key="from", required=True)
     dst = HexField(data_key="to", required=True)
     wolf = _opt(fields.String, validate=one_of("wolf", ("alpha", "pack")))
-    path = fields.List(HexField(), allow_none=True, load_default=None)
+    path = List(HexField(), MAX_PATH, allow_none=True, load_default=None)
     push_to = _opt()
 
     @post_load
@@ -535,7 +562,7 @@ class PassSchema(ActionSchema):
 
 
 class MoveSchema(PaidSchema):
-    moves = fields.List(fields.Nested(WolfStepSchema), required=True)
+    moves = List(fields.Nested(WolfStepSchema), MAX_WOLF_STEPS, required=True)
 
     @post_load
     def make(self, data: dict[str, Any], **kwargs: Any) -> Move:
@@ -634,7 +661,7 @@ def _hex(value: Any) -> Hex:
     if type(value) is not list or len(value) != 2:
         raise Unusual
     x, y = value
-    if type(x) is not int or type(y) is not int:
+    if type(x) is not int or type(y) is not int or not (on_board(x) and on_board(y)):
         raise Unusual
     return (x, y)
 
@@ -657,10 +684,12 @@ def _pay(doc: dict[str, Any]) -> Pay:
         raise Unusual
     tiles, bonus = value.get("tiles"), value.get("bonus_terrain")
     if tiles is not None:
-        if type(tiles) is not list or not all(type(t) is int and 0 <= t < SLOTS for t in tiles):
+        if type(tiles) is not list or len(tiles) > SLOTS:
+            raise Unusual
+        if not all(type(t) is int and 0 <= t < SLOTS for t in tiles):
             raise Unusual
         tiles = tuple(tiles)
-    if bonus is not None and (type(bonus) is not int or bonus < 0):
+    if bonus is not None and (type(bonus) is not int or not 0 <= bonus <= MAX_BONUS_TOKENS):
         raise Unusual
     return Pay(tiles, bonus)
 
@@ -670,7 +699,7 @@ def _step(doc: Any) -> WolfStep:
         raise Unusual
     path = doc.get("path")
     if path is not None:
-        if type(path) is not list:
+        if type(path) is not list or len(path) > MAX_PATH:
             raise Unusual
         path = tuple(map(_hex, path))
     wolf = _choice(doc.get("wolf"), ("alpha", "pack"), optional=True)
@@ -684,7 +713,7 @@ def quick_action(doc: Any) -> Action | None:
     if type(doc) is not dict:
         return None
     seat = doc.get("player")
-    if type(seat) is not int or seat < 0:
+    if type(seat) is not int or not 0 <= seat < MAX_PLAYERS:
         return None
     try:
         match doc.get("type"):
@@ -692,7 +721,7 @@ def quick_action(doc: Any) -> Action | None:
                 return Draft(seat, _hex(doc["hex"]))
             case "move":
                 moves = doc["moves"]
-                if type(moves) is not list:
+                if type(moves) is not list or len(moves) > MAX_WOLF_STEPS:
                     return None
                 return Move(seat, tuple(map(_step, moves)), _pay(doc))
             case "den":
@@ -797,11 +826,11 @@ class RecordSchema(Base):
     """A ``howl.game`` document (after its header is checked)."""
 
     meta = fields.Raw(load_default=dict)
-    players = fields.List(fields.Nested(PlayerSchema))
+    players = List(fields.Nested(PlayerSchema), MAX_PLAYERS)
     setup = fields.Nested(SetupSchema)
     start = fields.Raw()
     actions = ActionList(required=True)
-    rules = fields.String(allow_none=True, load_default=None)
+    rules = Text(MAX_TEXT, allow_none=True, load_default=None)
 
 
 RECORD_SCHEMA = RecordSchema()
@@ -846,7 +875,7 @@ def parse(data: bytes | str | Mapping[str, Any], kind: str = "record") -> Mappin
     if isinstance(data, Mapping):
         return data
     try:
-        doc = json.loads(data, parse_constant=_no_constant)
+        doc = bounds.loads(data)
     except UnicodeDecodeError:
         raise InvalidRecord("", "not UTF-8 text") from None
     except json.JSONDecodeError as err:
@@ -859,10 +888,6 @@ def parse(data: bytes | str | Mapping[str, Any], kind: str = "record") -> Mappin
     return doc
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
 def check_header(doc: Mapping[str, Any], fmt_name: str, path: str = "") -> None:
     """``format``, ``version`` and ``game`` are the ones this reader speaks."""
     for key, want in (("format", fmt_name), ("version", VERSION), ("game", GAME)):
@@ -871,7 +896,7 @@ def check_header(doc: Mapping[str, Any], fmt_name: str, path: str = "") -> None:
             raise InvalidRecord(at, f"missing: expected {json.dumps(want)}")
         got = doc[key]
         if got != want or type(got) is not type(want):
-            raise InvalidRecord(at, f"expected {json.dumps(want)}, got {json.dumps(got)}")
+            raise InvalidRecord(at, f"expected {json.dumps(want)}, got {bounds.brief(got)}")
 
 
 def check_map_hexes(hexes: Iterator[tuple[str, Hex]], gmap: GameMap) -> None:
@@ -881,6 +906,24 @@ def check_map_hexes(hexes: Iterator[tuple[str, Hex]], gmap: GameMap) -> None:
             raise InvalidRecord(path, f"{fmt(h)} is not on the map")
 
 
+def check_meta(meta: Any) -> Mapping[str, str]:
+    """``meta``: at most ``MAX_META_KEYS`` strings, keys and values bounded text."""
+    if not isinstance(meta, Mapping):
+        raise InvalidRecord("meta", "expected a JSON object of strings")
+    if len(meta) > MAX_META_KEYS:
+        raise InvalidRecord("meta", f"at most {MAX_META_KEYS} entries, not {len(meta)}")
+    for key, value in meta.items():
+        problem = bounds.text_problem(key, MAX_META_KEY)
+        if problem is not None:
+            raise InvalidRecord("meta", f"a key {problem}")
+        if not isinstance(value, str):
+            raise InvalidRecord(f"meta.{key}", "expected a string")
+        problem = bounds.text_problem(value, MAX_META_VALUE)
+        if problem is not None:
+            raise InvalidRecord(f"meta.{key}", problem)
+    return meta
+
+
 def read_record(data: bytes | str | Mapping[str, Any]) -> Record:
     """A :class:`Record` from its JSON (bytes, text or decoded), or :class:`InvalidRecord`."""
     from domain.wolves.positions import from_position
@@ -888,12 +931,7 @@ def read_record(data: bytes | str | Mapping[str, Any]) -> Record:
     doc = parse(data)
     check_header(doc, FORMAT)
     loaded = load(RECORD_SCHEMA, doc)
-    meta = loaded["meta"]
-    if not isinstance(meta, Mapping):
-        raise InvalidRecord("meta", "expected a JSON object of strings")
-    for key, value in meta.items():
-        if not isinstance(value, str):
-            raise InvalidRecord(f"meta.{key}", "expected a string")
+    meta = check_meta(loaded["meta"])
     start: State | None = None
     setup: Setup | None = loaded.get("setup")
     if "start" in loaded:

@@ -16,6 +16,7 @@ domain.wolves.replay.RecordError: action 0: W-6: it is seat 0's turn, not seat 1
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,9 @@ from domain.wolves.setup import Player
 from domain.wolves.state import State, initial_state
 
 __all__ = ["RecordError", "Replay", "Summary", "describe", "initial", "replay"]
+
+CHECK_EVERY = 16
+"""Actions replayed between two calls of a replay's ``check``."""
 
 
 class RecordError(Exception):
@@ -90,8 +94,14 @@ def written_start(text: str) -> State:
     return initial_state(seats, setup_from_written(doc["setup"]))
 
 
-def replay(record: Record, at: int | None = None) -> Replay:
-    """Play the first ``at`` actions (all by default); an illegal one raises RecordError."""
+def replay(
+    record: Record, at: int | None = None, check: Callable[[], None] | None = None
+) -> Replay:
+    """Play the first ``at`` actions (all by default); an illegal one raises RecordError.
+
+    ``check``, when given, is called before the first action and every ``CHECK_EVERY``
+    actions after it: whatever it raises ends the replay (a caller's work budget).
+    """
     actions = record.actions if at is None else record.actions[:at]
     if at is not None and not 0 <= at <= len(record.actions):
         raise ValueError(f"at={at} is outside 0 to {len(record.actions)}")
@@ -99,6 +109,8 @@ def replay(record: Record, at: int | None = None) -> Replay:
     state = start
     steps: list[list[Event]] = []
     for index, action in enumerate(actions):
+        if check is not None and index % CHECK_EVERY == 0:
+            check()
         try:
             state, events = play(state, action)
         except IllegalAction as err:

@@ -11,12 +11,21 @@ self-played records are cached under ``var/bench/`` (they take minutes to play).
 - ``catch_up_parallel_events_per_s``: the same with one folding process per CPU.
 - ``stats_query_ms``: ``ReadModels.stats()`` with no filter (the dashboard's default
   view) over 10,000 games whose summaries are written straight into the tables.
+- ``rebuild_read_stall_ms``: the longest read (a page of the game list) any of 16 reading
+  threads waited while ``howl projections rebuild`` ran in a process of its own, against
+  the longest read of the same clients without a rebuild; ``rebuild_events_per_s`` is that
+  rebuild's pace.
+
+``HOWL_BENCH_GAMES`` sets how many games are stored (default 1,000).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
+import threading
 import time
 import uuid
 from concurrent.futures import ProcessPoolExecutor
@@ -30,7 +39,8 @@ from domain.store import GameLibrary, StoreConfig, store_env
 from domain.wolves import components as box
 from projections.readmodels import ReadModels
 
-GAMES = 1000
+GAMES = int(os.environ.get("HOWL_BENCH_GAMES") or 1000)
+READERS = 16
 STATS_GAMES = 10_000
 SEED = 7
 ACTION_MIX = {"move": 40, "den": 12, "howl": 8, "lair": 4, "dominate": 5, "pass": 3}
@@ -164,10 +174,77 @@ def bench_stats(url: str) -> None:
     )  # fmt: skip
 
 
+def _reads(url: str, seconds: float | None, done: threading.Event | None = None) -> list[float]:
+    """Per-read latencies (ms) of ``READERS`` threads paging the game list, each with
+    connections of its own, for ``seconds`` or until ``done`` is set."""
+    latencies: list[float] = []
+    errors: list[BaseException] = []
+    deadline = time.perf_counter() + (seconds or 1e9)
+
+    def read(index: int) -> None:
+        with ReadModels(url, pool_size=1) as models:
+            sort = ("-uploaded_at", "top_vp", "players", "-turns")[index % 4]
+            while time.perf_counter() < deadline and not (done and done.is_set()):
+                started = time.perf_counter()
+                try:
+                    page = models.list_games(limit=20, sort=sort)
+                    assert page.total > 0, "a reader saw no games"
+                except BaseException as exc:  # noqa: BLE001 - reported below
+                    errors.append(exc)
+                    return
+                latencies.append((time.perf_counter() - started) * 1000)
+
+    threads = [threading.Thread(target=read, args=(i,)) for i in range(READERS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[:3]
+    return latencies
+
+
+def bench_rebuild(url: str) -> None:
+    """``howl projections rebuild`` while 16 clients read the game list."""
+    with GameLibrary.open(url) as library, ReadModels(url) as models:
+        events = library.recorder.max_notification_id() or 0
+        progress(f"projections: catching up the live read models over {events} events")
+        models.catch_up(library)
+    quiet = _reads(url, 5.0)
+    progress(f"projections: rebuilding under {READERS} reading clients")
+    done = threading.Event()
+    env = {**os.environ, "HOWL_DATABASE_URL": url, "HOWL_DATABASE_SCHEMA": ""}
+    howl = str(Path(sys.executable).with_name("howl"))
+    reading: list[list[float]] = []
+    readers = threading.Thread(target=lambda: reading.append(_reads(url, None, done)))
+    readers.start()
+    try:
+        time.sleep(0.5)
+        started = time.perf_counter()
+        subprocess.run([howl, "projections", "rebuild"], env=env, check=True, capture_output=True)
+        elapsed = time.perf_counter() - started
+        time.sleep(0.5)
+    finally:
+        done.set()
+        readers.join()
+    during = reading[0]
+    report(
+        "projections", "rebuild_read_stall_ms", max(during), "ms", target=500,
+        target_of="value", readers=READERS, reads=len(during),
+        p95=round(percentile(during, 95), 3), p50=round(percentile(during, 50), 3),
+        baseline=round(max(quiet), 3), baseline_metric="read_max_ms_without_rebuild",
+        baseline_p95=round(percentile(quiet, 95), 3),
+    )  # fmt: skip
+    report(
+        "projections", "rebuild_events_per_s", events / elapsed, "1/s", median_of=1,
+        events=events, seconds=round(elapsed, 3), readers=READERS,
+    )  # fmt: skip
+
+
 def run() -> None:
     """Measure and report the projections metrics."""
     paths = records()
     with bench_database() as url:
         fill(url, paths)
         bench_catch_up(url)
+        bench_rebuild(url)
         bench_stats(url)

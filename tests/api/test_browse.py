@@ -44,12 +44,15 @@ def test_lists_public_games_newest_first_in_pages(shared: Shared) -> None:
     assert [i["game_id"] for i in oldest_first] == [i["game_id"] for i in reversed(items)]
 
 
-def test_private_games_are_listed_for_token_holders_only(shared: Shared) -> None:
+def test_private_games_are_listed_for_their_uploader_only(shared: Shared) -> None:
     anonymous, _ = all_pages(shared.client)
     assert shared.ids[PRIVATE_GAME] not in {i["game_id"] for i in anonymous}
-    member, total = all_pages(shared.server.as_user(TOKENS["bo"]))
+    uploader, total = all_pages(shared.server.as_user(TOKENS["ana"]))
     assert total == len(SHARED_GAMES)
-    assert shared.ids[PRIVATE_GAME] in {i["game_id"] for i in member}
+    assert shared.ids[PRIVATE_GAME] in {i["game_id"] for i in uploader}
+    other, total = all_pages(shared.server.as_user(TOKENS["bo"]))
+    assert total == len(public_names())
+    assert shared.ids[PRIVATE_GAME] not in {i["game_id"] for i in other}
     assert shared.server.as_user("wrong").get("/api/games").status == 403
 
 

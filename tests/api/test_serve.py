@@ -1,60 +1,22 @@
-"""``howl serve`` in production: granian workers serve the API and the dashboard, reviews run
-in a process of their own at a lower priority, and SIGTERM stops every process it started."""
+"""``howl serve`` in production: granian workers serve the API and the dashboard, a worker that
+dies is replaced, reviews run in a process of their own at a lower priority, and SIGTERM stops
+every process it started."""
 
 from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
-import sys
+import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from pathlib import Path
 from urllib.request import urlopen
 
 from tests.api.client import Client
 from tests.api.conftest import TOKENS, record_of
 from tests.api.contract import Contract
-
-
-def _session(sid: int) -> dict[int, int]:
-    """The processes of session ``sid``: pid → nice value (Linux's /proc)."""
-    found = {}
-    for entry in Path("/proc").iterdir():
-        with suppress(OSError):
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            if entry.name.isdigit() and int(fields[3]) == sid:
-                found[int(entry.name)] = int(fields[16])
-    return found
-
-
-@contextmanager
-def howl_serve(env: dict[str, str]) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """``howl serve`` in a session of its own, with ``env``; yields it and its URL."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    howl = Path(sys.executable).with_name("howl")
-    proc = subprocess.Popen(
-        [str(howl), "serve", "--port", str(port)], env={**os.environ, **env},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with suppress(OSError), urlopen(f"{url}/api/health", timeout=5) as health:
-                if health.status == 200:
-                    break
-            assert proc.poll() is None and time.monotonic() < deadline, "howl serve did not start"
-            time.sleep(0.2)
-        yield proc, url
-    finally:
-        with suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+from tests.api.serving import granian_workers, howl_serve, session_processes
 
 
 def test_serve_runs_granian_workers_and_a_niced_analysis_and_stops_them_all(
@@ -77,13 +39,58 @@ def test_serve_runs_granian_workers_and_a_niced_analysis_and_stops_them_all(
         while client.get(f"/api/games/{game_id}/analysis").json["status"] == "queued":
             assert time.monotonic() < deadline, "the review was not taken"
             time.sleep(0.1)
-        processes = _session(proc.pid)
+        processes = session_processes(proc.pid)
         assert len(processes) >= 4  # the server, 2 workers, the analysis (and its reviewers)
         assert 10 in processes.values() and processes[proc.pid] == 0
 
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 0
-        deadline = time.monotonic() + 10
-        while _session(proc.pid):
-            assert time.monotonic() < deadline, f"left running: {_session(proc.pid)}"
-            time.sleep(0.1)
+        _stops_cleanly(proc)
+
+
+def _stops_cleanly(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 0
+    deadline = time.monotonic() + 10
+    while session_processes(proc.pid):
+        assert time.monotonic() < deadline, f"left running: {session_processes(proc.pid)}"
+        time.sleep(0.1)
+
+
+def test_a_killed_worker_is_replaced_while_requests_stream(tmp_path: Path) -> None:
+    env = {
+        "HOWL_DATABASE_URL": f"sqlite:///{tmp_path / 'howl.sqlite3'}",
+        "HOWL_WORKERS": "2", "HOWL_THREADS": "2", "HOWL_ANALYSIS": "off",
+    }  # fmt: skip
+    with howl_serve(env) as (proc, url):
+        workers = granian_workers(proc.pid)
+        assert len(workers) == 2
+        answers: list[tuple[float, bool]] = []
+        streaming = True
+
+        def stream() -> None:
+            while streaming:
+                ok = False
+                with suppress(OSError), urlopen(f"{url}/api/health", timeout=2) as health:
+                    ok = health.status == 200
+                answers.append((time.monotonic(), ok))
+                time.sleep(0.02)
+
+        thread = threading.Thread(target=stream)
+        thread.start()
+        try:
+            time.sleep(0.5)
+            victim = min(workers)
+            os.kill(victim, signal.SIGKILL)
+            killed = time.monotonic()
+            while len(granian_workers(proc.pid) - {victim}) < 2:
+                assert time.monotonic() < killed + 10, "the killed worker was not replaced"
+                time.sleep(0.05)
+            time.sleep(1)  # answers from both workers again
+        finally:
+            streaming = False
+            thread.join()
+        after = [(at, ok) for at, ok in answers if at > killed]
+        first = min(at for at, ok in after if ok)
+        assert first - killed < 5
+        assert all(ok for at, ok in after if at >= first), "a request failed after the respawn"
+        assert proc.poll() is None
+        _stops_cleanly(proc)

@@ -1,0 +1,140 @@
+"""Request bodies at the Flask app's door, whatever server runs it.
+
+Before any view runs (:func:`check_body`): a refusal the serving front decided
+(:mod:`api.front`) is raised; a write under ``/api`` with a body needs a known bearer token
+before the body is read (401/403 problems); a JSON body must be UTF-8 (RFC 8259: else 415)
+and, unless it is an uploaded record (whose reader answers 422 ``invalid_record``), nested at
+most :data:`MAX_DEPTH` deep (else 400). Flask's JSON parsing (Dash's callbacks) is orjson's
+(:class:`StrictJSON`): UTF-8 only, no ``NaN``, no lone surrogates, bounded depth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+from flask import Flask, request
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.exceptions import BadRequest, UnsupportedMediaType
+
+from api.auth import CHALLENGE, token_name
+from api.problems import Problem
+from api.services import services
+from dashboard.app import body_limit
+
+REFUSAL = "howl.refusal"
+"""The WSGI environment's key of a refusal the front decided before reading the body."""
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+MAX_DEPTH = 1024
+"""Deepest nesting of arrays and objects a JSON body may have (orjson's own limit)."""
+BOMS = {
+    b"\x00\x00\xfe\xff": "UTF-32", b"\xff\xfe\x00\x00": "UTF-32",
+    b"\xfe\xff": "UTF-16", b"\xff\xfe": "UTF-16",
+}  # fmt: skip
+UTF8 = ("utf-8", "utf8")
+RECORD_UPLOAD = "games.upload"
+"""The endpoint whose JSON body is a record, read (and bounded) by the record reader."""
+
+
+def write_refusal(
+    method: str, path: str, tokens: Mapping[str, str], authorization: str | None
+) -> Problem | None:
+    """The 401 or 403 problem for a write under ``/api`` without a known token, else None.
+
+    >>> write_refusal("POST", "/api/games", {"ana": "t"}, "Bearer t") is None
+    True
+    >>> write_refusal("POST", "/api/games", {"ana": "t"}, None).code
+    401
+    """
+    if method not in WRITES or not (path == "/api" or path.startswith("/api/")):
+        return None
+    try:
+        if token_name(tokens, authorization) is not None:
+            return None
+    except Problem as exc:
+        return exc
+    return Problem(401, "missing_token", "This needs Authorization: Bearer <token>.", CHALLENGE)
+
+
+def is_json(mimetype: str) -> bool:
+    """Whether a body of ``mimetype`` is read as JSON (uploads take a typeless body as JSON).
+
+    >>> is_json("application/json"), is_json("application/problem+json"), is_json("text/csv")
+    (True, True, False)
+    """
+    return mimetype in ("application/json", "text/json", "") or mimetype.endswith("+json")
+
+
+def utf16_or_32(data: bytes) -> str | None:
+    """The encoding of a JSON text that is UTF-16 or UTF-32 (by its byte order mark, or the
+    NUL bytes around its first character, always ASCII in JSON), else None.
+
+    >>> utf16_or_32('{"a": 1}'.encode("utf-16-le")), utf16_or_32(b'{"a": 1}')
+    ('UTF-16', None)
+    """
+    for bom, name in BOMS.items():
+        if data.startswith(bom):
+            return name
+    head = data[:4]
+    if len(head) == 4 and head.count(0) == 3:
+        return "UTF-32"
+    return "UTF-16" if 0 in head[:2] else None
+
+
+def too_deep(data: bytes) -> bool:
+    """Whether a JSON text nests arrays and objects more than :data:`MAX_DEPTH` deep.
+
+    >>> too_deep(b"[" * 2000 + b"]" * 2000), too_deep(b"[[1]]")
+    (True, False)
+    """
+    if data.count(b"[") + data.count(b"{") <= MAX_DEPTH:  # too few brackets to be that deep
+        return False
+    try:
+        orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        return str(exc).startswith("depth limit exceeded")
+    return False
+
+
+def check_body() -> None:
+    """Before every request: the checks of this module's docstring, in that order."""
+    refusal = request.environ.get(REFUSAL)
+    if refusal is not None:
+        raise refusal
+    request.max_content_length = body_limit(request.path, services().settings.max_upload_bytes)
+    chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    if not request.content_length and not chunked:
+        return
+    tokens = services().settings.api_tokens
+    refused = write_refusal(request.method, request.path, tokens,
+                            request.headers.get("Authorization"))  # fmt: skip
+    if refused is not None:
+        raise refused
+    if not is_json(request.mimetype):
+        return
+    charset = request.mimetype_params.get("charset", "utf-8").lower()
+    if charset not in UTF8:
+        raise UnsupportedMediaType(f"JSON bodies are UTF-8 (RFC 8259), not {charset}.")
+    data = request.get_data(cache=True)
+    encoding = utf16_or_32(data)
+    if encoding is not None:
+        raise UnsupportedMediaType(f"JSON bodies are UTF-8 (RFC 8259); this one is {encoding}.")
+    if request.endpoint != RECORD_UPLOAD and too_deep(data):
+        raise BadRequest(f"The JSON body nests arrays and objects more than {MAX_DEPTH} deep.")
+
+
+class StrictJSON(DefaultJSONProvider):
+    """Flask's JSON provider, parsing with orjson (strict RFC 8259, depth at most 1024)."""
+
+    sort_keys = False
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return orjson.loads(s)
+
+
+def install(app: Flask) -> None:
+    """Check every request's body with :func:`check_body`, before any other hook; parse JSON
+    with :class:`StrictJSON`."""
+    app.json = StrictJSON(app)
+    app.before_request_funcs.setdefault(None, []).insert(0, check_body)  # before any other
