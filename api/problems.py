@@ -29,6 +29,9 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "invalid_parameters": ("Invalid parameters", "A query, form or path parameter is "
                            "malformed (`errors` maps each one to its messages)."),
     "unknown_game": ("Unknown game", "No game with this id is stored."),
+    "other_rules_version": ("Other rules version", "The game was stored under another rules "
+                            "version (`rules_version`) than the engine plays now, so it cannot "
+                            "be continued; nothing was stored."),
     "unknown_branch": ("Unknown branch", "No what-if branch with this id is stored."),
     "unknown_step": ("Unknown step", "The game has no such step (`limit` is its last)."),
     "unknown_player": ("Unknown player", "No stored game has a seat with this name."),

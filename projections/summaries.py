@@ -8,6 +8,7 @@ names (``GAME_COLUMNS``, ``SEAT_COLUMNS``) ready for the read-model tables.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from domain.wolves import components as box
@@ -109,7 +110,8 @@ def summarize(
     scores = [dict(zip(SCORE_FIELDS, score, strict=True)) for score in fold.vp]
     finished = fold.finished
     winners = [players[s["seat"]].name for s in scores if s["place"] == 1] if finished else []
-    options = table.setup.options
+    # the stall limit in force: the big map implies one (W-12)
+    options = replace(table.setup.options, stall_limit_rounds=table.stall_limit)
     game = {
         "players": len(players),
         **{col: option_value(getattr(options, name)) for name, col in OPTION_COLUMNS.items()},

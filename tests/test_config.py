@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert (settings.host, settings.port) == ("127.0.0.1", 8050)
     assert dict(settings.api_tokens) == {}
     assert settings.max_upload_bytes == 2 * 1024 * 1024
-    assert (settings.workers, settings.threads) == (1, 4)
+    assert (settings.workers, settings.threads) == (os.cpu_count() or 1, 4)
     assert (settings.max_actions, settings.cached_games) == (5000, 128)
     assert (settings.analysis, settings.analysis_playouts, settings.analysis_candidates) == (
         True, 6, 3,

@@ -16,8 +16,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from domain.wolves.components import RULES_VERSION
 from domain.wolves.events import TurnEnded
 from domain.wolves.players import seats, self_play
-from domain.wolves.records import Record, write_record
+from domain.wolves.records import MAX_SEED, Record, write_record
 from domain.wolves.setup import Options, generate_setup
+
+MAX_GAMES = 1_000_000
+SEED_STRIDE = 100_003
+"""Game ``i`` of a run with ``--seed S`` has the setup seed ``S * SEED_STRIDE + i``."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,7 @@ def simulate_one(
     index: int, players: int, seed: int, kind: str, options: Options
 ) -> tuple[bytes, Outcome]:
     """The canonical record of self-play game number ``index`` and what it produced."""
-    game_seed = seed * 100_003 + index
+    game_seed = seed * SEED_STRIDE + index
     setup = generate_setup(players, game_seed, options)
     game = self_play(seats(players, game_seed), setup, kind, game_seed)
     meta = {"title": f"Self-play #{index + 1}", "source": f"howl simulate --player {kind}"}
@@ -83,8 +87,14 @@ def _job(args: tuple[int, int, int, str, Options, Path]) -> Outcome:
     show_default=True,
     help="Player count, or a range such as 2..5 (games cycle through it).",
 )
-@click.option("--games", default=10, show_default=True, type=click.IntRange(1, 1_000_000))
-@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--games", default=10, show_default=True, type=click.IntRange(1, MAX_GAMES))
+@click.option(
+    "--seed",
+    default=1,
+    show_default=True,
+    type=click.IntRange(0, MAX_SEED // SEED_STRIDE - MAX_GAMES),
+    help="Seed of the first game's setup and players; every record's seed fits records.md's.",
+)
 @click.option(
     "--player",
     "kind",

@@ -20,7 +20,13 @@ from api.schemas import BranchInfo, Position
 from api.services import Services, services
 from api.uploads import record_problem
 from domain.store import GameLibrary, UnknownGame
-from domain.store.branches import branch_id_for, branch_info, branch_state_at, save_branch
+from domain.store.branches import (
+    OtherRules,
+    branch_id_for,
+    branch_info,
+    branch_state_at,
+    save_branch,
+)
 from domain.wolves.analysis.whatif import outcome, what_if
 from domain.wolves.positions import to_position
 from domain.wolves.records import InvalidRecord, action_from_json, action_to_json, read_record
@@ -84,6 +90,9 @@ def create_branch(svc: Services, parent_id: UUID, step: int, docs: Sequence[Any]
     except RecordError as exc:
         exc.index -= step  # the branch's own actions count
         raise record_problem(exc) from None
+    except OtherRules as exc:
+        raise Problem(409, "other_rules_version", f"{exc}.",
+                      rules_version=exc.rules_version) from None  # fmt: skip
     response = json_response(describe(library, branch_id), 200 if known else 201)
     response.headers["Location"] = url_for("branches.branch", branch_id=branch_id)
     return response

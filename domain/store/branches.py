@@ -84,6 +84,19 @@ class Branch(Aggregate):
         self.events += 1
 
 
+class OtherRules(ValueError):
+    """A branch of a game stored under another rules version: the current engine cannot
+    continue the stored events of another one."""
+
+    def __init__(self, parent_id: UUID, rules_version: str) -> None:
+        super().__init__(
+            f"Game {parent_id} was stored under rules {rules_version}; branches are played "
+            f"under {box.RULES_VERSION} and cannot continue it (howl migrate shows what the "
+            "current rules make of it)"
+        )
+        self.rules_version = rules_version
+
+
 @dataclass(frozen=True)
 class BranchInfo:
     """A stored branch: its parent, where it leaves it, its actions."""
@@ -100,9 +113,13 @@ def save_branch(
 ) -> UUID:
     """Check the branch with the engine and store it; returns its id.
 
-    Raises ``UnknownGame`` for an unknown parent, ``ValueError`` for a step outside the
-    game and ``RecordError`` for an illegal action (nothing is stored then).
+    Raises ``UnknownGame`` for an unknown parent, :class:`OtherRules` for a parent stored
+    under another rules version, ``ValueError`` for a step outside the game and
+    ``RecordError`` for an illegal action (nothing is stored then).
     """
+    stored_under = library.info(parent_id).rules_version
+    if stored_under != box.RULES_VERSION:
+        raise OtherRules(parent_id, stored_under)
     parent = read_record(library.record(parent_id))
     played = replay(branch_record(parent, step, actions))
     docs = [action_to_json(a) for a in actions]

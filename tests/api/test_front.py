@@ -17,6 +17,7 @@ from urllib.request import urlopen
 import pytest
 
 from api.config import Settings
+from dashboard.app import CALLBACKS, body_limit
 from tests.api.conftest import TOKENS, record_of
 from tests.api.serving import closed, connect, head, howl_serve, read_answer
 
@@ -137,11 +138,12 @@ def test_an_anonymous_write_is_refused_before_its_body(
 
 
 def test_a_declared_length_over_the_limit_is_413_before_the_body(served: Served) -> None:
-    for path in ("/api/games", served.branches, "/_dash-update-component"):
+    for path in ("/api/games", served.branches, CALLBACKS):
+        limit = body_limit(path, LIMIT)  # a dashboard callback has room for an upload over LIMIT
         with connect(served.url, timeout=5) as sock:
-            sock.sendall(head("POST", path, {**AUTH, **JSON, "Content-Length": str(LIMIT + 1)}))
+            sock.sendall(head("POST", path, {**AUTH, **JSON, "Content-Length": str(limit + 1)}))
             answer = read_answer(sock)
-            assert answer[0] == 413 and str(LIMIT) in str(problem(answer)["detail"])
+            assert answer[0] == 413 and str(limit) in str(problem(answer)["detail"])
             assert closed(sock)
 
 

@@ -84,7 +84,9 @@ def test_a_token_entered_once_uploads_and_is_kept_for_the_tab(
 
 
 def fits_in_header(page: Page, width: int, parts: tuple[str, ...]) -> None:
-    """Each of ``parts`` lies inside the header and the window's width."""
+    """Each of ``parts`` lies inside the header and the window's width (measured at the top
+    of the page, so that no scrolling moves the header between two measures)."""
+    page.evaluate("window.scrollTo({top: 0, behavior: 'instant'})")
     header = page.locator("header").bounding_box()
     assert header is not None
     for part in parts:

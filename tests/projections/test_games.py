@@ -59,6 +59,9 @@ def test_filters(store: Store) -> None:
         assert names(option="big_map") == {"2p-08-big-map"}
         assert names(option="lone_wolves_per_region=3") == {"3p-08-three-lone-wolves"}
         assert names(option="auto_push,stall_limit_rounds=10") == {"4p-09-auto-push-stall-10"}
+        # the big map implies a stall limit of 10 (W-12), and its summary says so
+        limited = {"4p-09-auto-push-stall-10", "2p-08-big-map"}
+        assert names(option="stall_limit_rounds=10") == limited
         assert names(option="random_terrain") == {"5p-07-random-terrain"}
         assert names(player="eli") == {"5p-07-random-terrain"}
         bo_won = {n for n in CORPUS if winners(n) == {1}} - {"5p-01-heuristic"}
