@@ -24,8 +24,7 @@ def test_a_branch_of_an_old_game_is_refused_through_http(
         "POST", f"/api/games/{game_id}/branches", json_body={"step": last, "actions": actions}
     )
     assert reply.status == 409
-    assert (reply.json["type"].rsplit("/", 1)[-1], reply.json["rules_version"]) == (
-        "other_rules_version", "wolves-1",
-    )  # fmt: skip
+    assert reply.json["type"].endswith("other_rules_version")
+    assert reply.json["rules_version"] == "wolves-1"
     with server.library() as library:
         assert not library.exists(branch_id_for(game_id, last, actions))

@@ -121,6 +121,7 @@ def test_the_header_fits_at_phone_and_desktop_width(
     assert page.evaluate("document.documentElement.scrollWidth") <= wide
 
     page.click("#auth-clear")
+    expect(page.locator("#auth-status")).to_have_text("No token: reading only.")
     page.goto(f"{server.url}/replay/{game_id}")
     page.locator("#analysis-run").click()
     refusal = page.locator("#analysis-status .refused")
