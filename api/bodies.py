@@ -21,6 +21,7 @@ from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 from api.auth import CHALLENGE, token_name
 from api.problems import Problem
 from api.services import services
+from api.uploads import is_json, utf16_or_32
 from dashboard.app import body_limit
 
 REFUSAL = "howl.refusal"
@@ -28,10 +29,6 @@ REFUSAL = "howl.refusal"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 MAX_DEPTH = 1024
 """Deepest nesting of arrays and objects a JSON body may have (orjson's own limit)."""
-BOMS = {
-    b"\x00\x00\xfe\xff": "UTF-32", b"\xff\xfe\x00\x00": "UTF-32",
-    b"\xfe\xff": "UTF-16", b"\xff\xfe": "UTF-16",
-}  # fmt: skip
 UTF8 = ("utf-8", "utf8")
 RECORD_UPLOAD = "games.upload"
 """The endpoint whose JSON body is a record, read (and bounded) by the record reader."""
@@ -55,31 +52,6 @@ def write_refusal(
     except Problem as exc:
         return exc
     return Problem(401, "missing_token", "This needs Authorization: Bearer <token>.", CHALLENGE)
-
-
-def is_json(mimetype: str) -> bool:
-    """Whether a body of ``mimetype`` is read as JSON (uploads take a typeless body as JSON).
-
-    >>> is_json("application/json"), is_json("application/problem+json"), is_json("text/csv")
-    (True, True, False)
-    """
-    return mimetype in ("application/json", "text/json", "") or mimetype.endswith("+json")
-
-
-def utf16_or_32(data: bytes) -> str | None:
-    """The encoding of a JSON text that is UTF-16 or UTF-32 (by its byte order mark, or the
-    NUL bytes around its first character, always ASCII in JSON), else None.
-
-    >>> utf16_or_32('{"a": 1}'.encode("utf-16-le")), utf16_or_32(b'{"a": 1}')
-    ('UTF-16', None)
-    """
-    for bom, name in BOMS.items():
-        if data.startswith(bom):
-            return name
-    head = data[:4]
-    if len(head) == 4 and head.count(0) == 3:
-        return "UTF-32"
-    return "UTF-16" if 0 in head[:2] else None
 
 
 def too_deep(data: bytes) -> bool:

@@ -19,7 +19,36 @@ from domain.wolves.replay import RecordError
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
-JSON_TYPES = ("application/json", "text/json", "")
+BOMS = {
+    b"\x00\x00\xfe\xff": "UTF-32", b"\xff\xfe\x00\x00": "UTF-32",
+    b"\xfe\xff": "UTF-16", b"\xff\xfe": "UTF-16",
+}  # fmt: skip
+"""Byte order marks of the JSON encodings that are not UTF-8."""
+
+
+def is_json(mimetype: str) -> bool:
+    """Whether a body of ``mimetype`` is read as JSON (uploads take a typeless body as JSON).
+
+    >>> is_json("application/json"), is_json("application/problem+json"), is_json("text/csv")
+    (True, True, False)
+    """
+    return mimetype in ("application/json", "text/json", "") or mimetype.endswith("+json")
+
+
+def utf16_or_32(data: bytes) -> str | None:
+    """The encoding of a JSON text that is UTF-16 or UTF-32 (by its byte order mark, or the
+    NUL bytes around its first character, always ASCII in JSON), else None.
+
+    >>> utf16_or_32('{"a": 1}'.encode("utf-16-le")), utf16_or_32(b'{"a": 1}')
+    ('UTF-16', None)
+    """
+    for bom, name in BOMS.items():
+        if data.startswith(bom):
+            return name
+    head = data[:4]
+    if len(head) == 4 and head.count(0) == 3:
+        return "UTF-32"
+    return "UTF-16" if 0 in head[:2] else None
 
 
 class SizedBodies:
@@ -51,8 +80,12 @@ def record_body() -> tuple[bytes, Mapping[str, Any]]:
             missing = {"form": {"file": ["Missing data for required field."]}}
             raise Problem(400, "invalid_parameters", "A multipart upload has its record in "
                           "the `file` field.", errors=missing)  # fmt: skip
-        return file.read(), request.form
-    if mimetype in JSON_TYPES or mimetype.endswith("+json"):
+        data = file.read()
+        encoding = utf16_or_32(data)
+        if encoding is not None:
+            raise UnsupportedMediaType(f"Records are UTF-8 (RFC 8259); this one is {encoding}.")
+        return data, request.form
+    if is_json(mimetype):
         return request.get_data(cache=False), {}
     raise UnsupportedMediaType("Send the record as application/json or multipart/form-data.")
 

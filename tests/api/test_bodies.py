@@ -51,6 +51,10 @@ def test_json_bodies_are_utf8_nested_at_most_1024_deep_and_checked_after_the_tok
             assert "UTF-8" in wrong.json["detail"]
     upload16 = record_of("3p-00-heuristic").decode().encode("utf-16")
     assert ana.upload(upload16, check=False).status == 415
+    for encoding in ("utf-16", "utf-32-le"):
+        filed = ana.upload_file(record_of("3p-00-heuristic").decode().encode(encoding),
+                                check=False)  # fmt: skip
+        assert filed.status == 415 and "UTF-8" in filed.json["detail"], filed.body[:200]
 
     made = ana.request("POST", branches, body=branch_body(),
                        content_type="application/json; charset=UTF-8")  # fmt: skip
