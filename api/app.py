@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Blueprint, Flask, current_app, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from werkzeug.wrappers import Response
@@ -16,7 +18,7 @@ from api.routes import branches, games, meta, stats
 from api.schemas import TEXT_RULE, text_errors
 from api.services import SERVICES_KEY, Services, services
 from api.uploads import SizedBodies
-from dashboard.app import create_dash
+from dashboard.app import body_limit, create_dash
 from domain.store import UnknownGame
 from projections import db
 
@@ -97,7 +99,7 @@ def create_app(settings: Settings | None = None, analysis_worker: bool = True) -
     app.register_blueprint(bp)
     dash = create_dash(app)
     app.after_request(SecurityHeaders(page_policy(dash.csp_hashes())))
-    sized = SizedBodies(app.wsgi_app, settings.max_upload_bytes)
+    sized = SizedBodies(app.wsgi_app, partial(body_limit, limit=settings.max_upload_bytes))
     app.wsgi_app = CachedAnswers(sized, svc.bodies)  # type: ignore[method-assign]
     bodies.install(app)
     return app

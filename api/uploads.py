@@ -52,17 +52,19 @@ def utf16_or_32(data: bytes) -> str | None:
 
 
 class SizedBodies:
-    """WSGI middleware: a chunked body is read first, up to one byte over ``limit``, and sent
-    on with its ``Content-Length``, so that one over the limit is refused with 413 like any
-    other (werkzeug would cut it at the limit)."""
+    """WSGI middleware: a chunked body is read first, up to one byte over ``limit(path)``
+    (the body limit of the request's path), and sent on with its ``Content-Length``, so that
+    one over the limit is refused with 413 like any other (werkzeug would cut it at the
+    limit)."""
 
-    def __init__(self, app: WSGIApplication, limit: int) -> None:
+    def __init__(self, app: WSGIApplication, limit: Callable[[str], int]) -> None:
         self.app = app
         self.limit = limit
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if environ.pop("HTTP_TRANSFER_ENCODING", None) is not None:
-            stream, chunks, left = environ["wsgi.input"], [], self.limit + 1
+            left = self.limit(environ.get("PATH_INFO", "")) + 1
+            stream, chunks = environ["wsgi.input"], []
             while left > 0 and (chunk := stream.read(left)):
                 chunks.append(chunk)
                 left -= len(chunk)

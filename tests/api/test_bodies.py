@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from dashboard.app import CALLBACKS
 from tests.api.conftest import TOKENS, Server, record_of
+from tests.api.serving import connect, head, read_answer
 
 DEEP = b"[" * 100_000 + b"]" * 100_000
 
@@ -59,3 +61,22 @@ def test_json_bodies_are_utf8_nested_at_most_1024_deep_and_checked_after_the_tok
     made = ana.request("POST", branches, body=branch_body(),
                        content_type="application/json; charset=UTF-8")  # fmt: skip
     assert made.status == 201, made.body[:200]
+
+
+def test_chunked_callback_bodies_have_the_callbacks_body_limit(
+    fresh_server: Callable[..., Server],
+) -> None:
+    """A chunked body gets the limit of its path, as one with a length does: a callback
+    over the upload limit is read whole, not cut at that limit."""
+    server = fresh_server(max_upload_bytes=1024)
+    body = json.dumps({"output": "x", "outputs": {"id": "x", "property": "y"}, "inputs": [],
+                       "changedPropIds": [], "pad": "a" * 4096}).encode()  # fmt: skip
+    sized = server.client.request("POST", CALLBACKS, body=body, content_type="application/json",
+                                  check=False)  # fmt: skip
+    assert sized.status == 400 and "names no callback" in sized.json["detail"]
+    with connect(server.live.url) as sock:
+        headers = {"Content-Type": "application/json", "Transfer-Encoding": "chunked"}
+        sock.sendall(head("POST", CALLBACKS, headers))
+        sock.sendall(b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
+        status, _, answer = read_answer(sock)
+    assert (status, json.loads(answer)["detail"]) == (400, sized.json["detail"])
