@@ -15,7 +15,7 @@ from urllib.parse import unquote_to_bytes
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from domain.bounds import text_problem
+from domain.bounds import INT32_MAX, text_problem
 from domain.wolves import components as box
 from domain.wolves.records import MAX_PLAYERS, MIN_PLAYERS
 from projections.filters import option_clause
@@ -61,7 +61,7 @@ ProblemSchema = Problem
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 LATEST = datetime(9999, 12, 30, tzinfo=UTC)
 """The upload times ``since``/``until`` may name (a date ``until`` reaches a day further)."""
-MAX_OFFSET = 2**31 - 1
+MAX_OFFSET = INT32_MAX
 """Largest ``from`` of an events page: what both databases store as an integer."""
 MAX_NAME = 200
 """Longest player name a parameter may carry."""

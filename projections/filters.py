@@ -8,6 +8,7 @@ from typing import Any
 
 from marshmallow import validate
 
+from domain.bounds import INT32_MAX, text_problem
 from domain.wolves.records import OptionsSchema
 from domain.wolves.setup import Options
 from projections.summaries import OPTION_COLUMNS, name_key, option_value
@@ -15,14 +16,12 @@ from projections.tables import SEATS, timestamp
 
 DEFAULTS = {name: option_value(getattr(Options(), name)) for name in OPTION_COLUMNS}
 """Each option's stored value when it is not used (W-12)."""
-INT_COLUMN_MAX = 2**31 - 1
-"""Largest value of an INTEGER column on PostgreSQL (and so on both backends)."""
 
 
 def _value_range(name: str) -> tuple[int, int]:
     """The values an integer option may take: what the record reader accepts, within what
     the read models' columns hold."""
-    low, high = 0, INT_COLUMN_MAX
+    low, high = 0, INT32_MAX
     for check in OptionsSchema().fields[name].validators:
         if isinstance(check, validate.Range):
             low = max(low, int(check.min)) if check.min is not None else low
@@ -114,11 +113,7 @@ def storable(text: str) -> bool:
     >>> storable("Ana"), storable("A\\x00"), storable("\\ud800")
     (True, False, False)
     """
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return "\x00" not in text
+    return text_problem(text, len(text)) is None
 
 
 def moment(value: date | datetime, end: bool = False) -> str:

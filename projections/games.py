@@ -11,6 +11,7 @@ from uuid import UUID
 
 import orjson
 
+from domain.bounds import INT32_MAX
 from domain.wolves.setup import Options
 from projections.filters import Where
 from projections.sql import Database
@@ -68,8 +69,6 @@ def game_json(row: dict[str, Any]) -> dict[str, Any]:
     }  # fmt: skip
 
 
-INT_COLUMN_MAX = 2**31 - 1
-"""Largest value of an INTEGER column on PostgreSQL (and so on both backends)."""
 MAX_TEXT_CURSOR = 1000
 """Longest sort value a cursor may carry (a title)."""
 
@@ -95,7 +94,7 @@ def _sort_value(key: str, value: Any) -> bool:
             return datetime.fromisoformat(value).tzinfo is not None
         except ValueError:
             return False
-    return type(value) is int and 0 <= value <= INT_COLUMN_MAX
+    return type(value) is int and 0 <= value <= INT32_MAX
 
 
 def decode_cursor(cursor: str, sort: str) -> tuple[Any, str]:
