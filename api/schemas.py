@@ -108,11 +108,9 @@ def _text(raw: bytes) -> str | None:
 
 def _raw_path(environ: Mapping[str, Any]) -> bytes:
     """The request path's bytes, percent-decoded: from the raw request line when the server
-    kept it (an ASGI scope's ``raw_path``, ``RAW_URI``, ``REQUEST_URI``: ``PATH_INFO`` may
-    have replaced invalid UTF-8)."""
-    scope = environ.get("asgi.scope")
-    raw = scope.get("raw_path") if isinstance(scope, Mapping) else None
-    raw = raw or environ.get("RAW_URI") or environ.get("REQUEST_URI")
+    kept it (werkzeug's ``RAW_URI`` or ``REQUEST_URI``), else ``PATH_INFO`` (where granian,
+    under ``howl serve``, has already replaced bytes that are not UTF-8 by U+FFFD)."""
+    raw = environ.get("RAW_URI") or environ.get("REQUEST_URI")
     if isinstance(raw, bytes):
         return unquote_to_bytes(raw.partition(b"?")[0])
     if raw:
