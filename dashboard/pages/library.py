@@ -175,11 +175,18 @@ def upload_error(err: Exception) -> html.Div:
     return html.Div([html.B("Not a game record: "), str(err)], className="upload-error")
 
 
-def upload(contents: Any, filename: Any, token: Any) -> tuple[Any, Any]:
+def upload(contents: Any, filename: Any, token: Any) -> tuple[Any, Any, Any]:
     """Store an uploaded record as the token's name, then open its replay; or show why it
-    was refused (no token, an unknown one) or rejected."""
+    was refused (no token, an unknown one) or rejected. The upload area is emptied either
+    way, so dropping the same file again (say, once a token is entered) is a new upload."""
     if not isinstance(contents, str) or not contents:
-        return no_update, no_update
+        return no_update, no_update, no_update
+    shown, path = _upload(contents, filename, token)
+    return shown, path, None
+
+
+def _upload(contents: str, filename: Any, token: Any) -> tuple[Any, Any]:
+    """What ``upload`` shows of a dropped file, and the replay to open (or ``no_update``)."""
     filename = text(filename, MAX_TEXT)
     try:
         uploader = data.writer(token, "Uploading")
@@ -263,6 +270,7 @@ def register(app: Dash) -> None:
     app.callback(
         Output("library-upload-result", "children"),
         Output("url", "pathname"),
+        Output("library-upload", "contents"),
         Input("library-upload", "contents"),
         State("library-upload", "filename"),
         State("auth-token", "data"),
