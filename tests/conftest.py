@@ -25,6 +25,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 from api.app import create_app
 from api.config import Settings
 from api.services import services
+from dashboard.pages import replay
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -34,6 +35,15 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+@pytest.fixture(autouse=True)
+def replay_cache_cleared() -> Iterator[None]:
+    """After each test, forget the replay pages' prepared games: their cache holds the game
+    library of each app that served one, which would keep every test's library (and its
+    PostgreSQL datastore) alive until the interpreter exits."""
+    yield
+    replay.prepared.cache_clear()
 
 
 @pytest.fixture(scope="module")
