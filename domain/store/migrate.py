@@ -14,13 +14,14 @@ from uuid import UUID
 from domain.store.library import GameLibrary
 from domain.wolves import codec
 from domain.wolves.components import RULES_VERSION
-from domain.wolves.records import read_record
+from domain.wolves.records import InvalidRecord, read_record
 from domain.wolves.replay import RecordError, replay
 from domain.wolves.scoring import final_scores
 
 UNCHANGED, EVENTS, RESULT, ILLEGAL = "unchanged", "events", "result", "illegal"
 """How a game fares under the current rules: the same events; other events but the same
-result (finished or not, scores); another result; or a record the rules now reject."""
+result (finished or not, scores); another result; or a record the rules (or the record
+reader's bounds) now reject."""
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,10 @@ class Recheck:
 def recheck(library: GameLibrary, game_id: UUID) -> Recheck:
     """Replay a stored game's record with the current engine and compare with what is stored."""
     info = library.info(game_id)
-    record = read_record(library.record(game_id))
+    try:
+        record = read_record(library.record(game_id))
+    except InvalidRecord as err:  # stored before the reader bounded what it reads
+        return Recheck(game_id, info.rules_version, ILLEGAL, f"the record reader refuses it: {err}")
     try:
         now = replay(record)
     except RecordError as err:

@@ -17,10 +17,10 @@ from uuid import UUID
 
 from domain.store import GameLibrary, game_id_for, record_digest
 from domain.store.game import Game
-from domain.store.migrate import RESULT, UNCHANGED, recheck_all
+from domain.store.migrate import ILLEGAL, RESULT, UNCHANGED, recheck_all
 from domain.wolves.components import RULES_VERSION
 from domain.wolves.positions import to_position
-from domain.wolves.records import read_record
+from domain.wolves.records import MAX_META_KEYS, canonical_json, read_record
 from domain.wolves.replay import replay
 from domain.wolves.scoring import final_scores
 from tests.store.conftest import record_bytes
@@ -29,11 +29,12 @@ STORED = Path(__file__).parents[1] / "fixtures" / "stored" / "wolves-1-2p-05-heu
 OLD = json.loads(STORED.read_text())
 
 
-def store_old_game(library: GameLibrary) -> UUID:
-    """Save the fixture's stream as the ``wolves-1`` engine stored it."""
-    digest = record_digest(OLD["record"].encode())
+def store_old_game(library: GameLibrary, record: str = OLD["record"]) -> UUID:
+    """Save the fixture's stream as the ``wolves-1`` engine stored it (with ``record`` as
+    its record)."""
+    digest = record_digest(record.encode())
     game = Game(
-        digest=digest, record=OLD["record"], uploaded_by=None, title=None, tags=[],
+        digest=digest, record=record, uploaded_by=None, title=None, tags=[],
         visibility="public", rules_version=OLD["rules_version"], actions=OLD["actions"],
     )  # fmt: skip
     for step, kind, data in OLD["events"]:
@@ -67,3 +68,15 @@ def test_migrate_reports_the_old_game_whose_result_would_change(library: GameLib
     assert (found.game_id, found.rules_version, found.change) == (game_id, "wolves-1", RESULT)
     assert found.detail == "finished → in progress"
     assert {r.game_id: r.change for r in recheck_all(library, every=True)}[current] == UNCHANGED
+
+
+def test_migrate_reports_an_old_record_the_reader_now_refuses(library: GameLibrary) -> None:
+    doc = json.loads(OLD["record"])
+    doc["meta"] = {f"note{i}": "kept" for i in range(MAX_META_KEYS + 1)}  # once allowed
+    game_id = store_old_game(library, canonical_json(doc).decode())
+    (found,) = recheck_all(library)
+    assert (found.game_id, found.change) == (game_id, ILLEGAL)
+    assert found.detail == (
+        f"the record reader refuses it: meta: at most {MAX_META_KEYS} entries, not "
+        f"{MAX_META_KEYS + 1}"
+    )
