@@ -42,8 +42,7 @@ def layout() -> html.Div:
                 html.Div(["Drop a game record (.json) here, or ", html.A("choose a file")]),
                 id="library-upload",
                 className="upload",
-                multiple=False,
-                accept=".json,application/json",
+                multiple=False,  # no ``accept``: the browser would drop another file unsaid
             ),
             dcc.Loading(html.Div(id="library-upload-result"), type="dot"),
             html.Div(

@@ -146,6 +146,11 @@ def test_illegal_and_invalid_records_show_the_engine_error(
          "buffer": json.dumps(invalid).encode()},
     )  # fmt: skip
     expect(shown).to_contain_text(f"at {caught.value.path}")
+    page.set_input_files(  # not a .json file: the server says why, the browser does not hide it
+        "#library-upload input[type=file]",
+        {"name": "notes.txt", "mimeType": "text/plain", "buffer": b"my notes"},
+    )
+    expect(shown).to_contain_text("malformed JSON")
     expect(page).to_have_url(live_server.url + "/")
     expect(page.get_by_text("No games yet.")).to_be_visible()
 
