@@ -7,14 +7,18 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from domain.wolves import components as box
 from domain.wolves.actions import Action
 from domain.wolves.legal import legal_actions, sample_move
-from domain.wolves.records import Record
+from domain.wolves.positions import to_position
+from domain.wolves.records import Record, read_record, record_to_json
+from domain.wolves.replay import replay
 from domain.wolves.rules import play
 from domain.wolves.setup import Player, Setup, generate_setup
 from domain.wolves.state import State, initial_state
@@ -75,3 +79,19 @@ def random_game(n: int, seed: int, max_actions: int | None = None) -> Game:
     """A random ``n``-player game on a generated setup (cached: treat it as read-only)."""
     rng = random.Random(seed)
     return play_out(random_players(n, rng), generate_setup(n, seed), seed, max_actions)
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "the-wolves"
+"""The fixture corpus of complete games."""
+
+
+@cache
+def started_record(name: str = "3p-00-heuristic", at: int = 40) -> str:
+    """The fixture game ``name`` as a record that starts from its position after ``at``
+    actions (a ``start`` position instead of a setup) and plays the rest."""
+    record = read_record((FIXTURES / f"{name}.json").read_bytes())
+    doc = record_to_json(record)
+    del doc["setup"]
+    doc["start"] = to_position(replay(record, at=at).state)
+    doc["actions"] = doc["actions"][at:]
+    return json.dumps(doc)

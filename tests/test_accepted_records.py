@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 
 from domain.store import GameLibrary, StoreConfig
 from domain.store.uploads import prepare_record
-from domain.wolves.positions import to_position
-from domain.wolves.records import InvalidRecord, read_record, record_to_json
-from domain.wolves.replay import RecordError, replay
+from domain.wolves.records import InvalidRecord
+from domain.wolves.replay import RecordError
 from projections.readmodels import ReadModels
+from tests.games import started_record
 
 FIXTURES = Path(__file__).parent / "fixtures" / "the-wolves"
 BASES = ("2p-00-heuristic", "2p-07-random-terrain", "3p-00-heuristic", "5p-00-heuristic", "start")
@@ -39,12 +39,7 @@ ODD = (None, 1.5, 1e308, [], {}, [0, 0], [1000, -1000], [2**70, 0], "7", True)
 def _base(name: str) -> str:
     if name != "start":
         return (FIXTURES / f"{name}.json").read_text()
-    record = read_record((FIXTURES / "3p-00-heuristic.json").read_bytes())
-    doc = record_to_json(record)
-    del doc["setup"]
-    doc["start"] = to_position(replay(record, at=40).state)
-    doc["actions"] = doc["actions"][40:]
-    return json.dumps(doc)
+    return started_record()
 
 
 def paths(doc: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:

@@ -24,17 +24,15 @@ import json
 import os
 import random
 import shutil
-import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
-from common import percentile, progress, report
+from common import howl_serve, percentile, progress, report
 from throwaway_pg import _free_port, bench_database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,32 +49,12 @@ GZIP = {"Accept-Encoding": "gzip"}
 Request = tuple[str, str, bytes | None, dict[str, str]]
 
 
-@contextmanager
-def howl_serve(url: str) -> Iterator[int]:
+def serving(url: str) -> AbstractContextManager[int]:
     """``howl serve`` (granian, ``WORKERS`` × ``THREADS``) on ``url``; yields its port."""
-    port = _free_port()
-    env = {
-        **os.environ, "HOWL_DATABASE_URL": url, "HOWL_PORT": str(port),
-        "HOWL_API_TOKENS": f"bench:{TOKEN}", "HOWL_WORKERS": str(WORKERS),
-        "HOWL_THREADS": str(THREADS),
-    }  # fmt: skip
-    howl = Path(sys.executable).with_name("howl")
-    proc = subprocess.Popen([str(howl), "serve"], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)  # fmt: skip
-    try:
-        deadline = time.monotonic() + 60
-        while call(port, ("GET", "/api/health", None, {}))[0] != 200:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError("howl serve did not start")
-            time.sleep(0.2)
-        yield port
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    return howl_serve(_free_port(), {
+        "HOWL_DATABASE_URL": url, "HOWL_API_TOKENS": f"bench:{TOKEN}",
+        "HOWL_WORKERS": str(WORKERS), "HOWL_THREADS": str(THREADS),
+    })  # fmt: skip
 
 
 def call(port: int, request: Request, conn: http.client.HTTPConnection | None = None) -> tuple[
@@ -182,7 +160,7 @@ def run() -> None:
     records = [p.read_bytes() for p in sorted(FIXTURES.glob("*.json")) if ".expected" not in p.name]
     steps = [len(json.loads(r)["actions"]) for r in records]
     progress(f"api: starting PostgreSQL and howl serve ({WORKERS} workers x {THREADS} threads)")
-    with bench_database() as url, howl_serve(url) as port:
+    with bench_database() as url, serving(url) as port:
         progress(f"api: uploading {len(records)} fixture games from {CLIENTS} clients")
         ids, wall, failed = upload_all(port, records)
         report("api", "upload_games_per_s", len(ids) / wall, "1/s", clients=CLIENTS,

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
+import signal
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager, suppress
 from functools import partial
 from pathlib import Path
 
@@ -66,3 +70,38 @@ def self_played(
                 (cache / f"{i:05d}.json").write_bytes(data)
         files = sorted(cache.glob("*.json"))
     return files[:games]
+
+
+@contextmanager
+def howl_serve(port: int, env: dict[str, str]) -> Iterator[int]:
+    """``howl serve`` on ``port`` with the ``HOWL_…`` settings ``env`` (in its own session, so
+    that a worker left behind can be killed); yields the port once its health answers."""
+    howl = Path(sys.executable).with_name("howl")
+    proc = subprocess.Popen([str(howl), "serve"], env={**os.environ, **env, "HOWL_PORT": str(port)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not _healthy(port):
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("howl serve did not start")
+            time.sleep(0.2)
+        yield port
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def _healthy(port: int) -> bool:
+    with suppress(OSError):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        try:
+            conn.request("GET", "/api/health")
+            return conn.getresponse().status == 200
+        finally:
+            conn.close()
+    return False

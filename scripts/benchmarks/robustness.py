@@ -20,18 +20,15 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import signal
 import socket
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 
-from common import percentile, progress, report
+from common import howl_serve, percentile, progress, report
 from throwaway_pg import _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,35 +41,12 @@ SECONDS = 8.0
 TARGET_MS = 200
 
 
-@contextmanager
-def howl_serve(database: str) -> Iterator[int]:
+def serving(database: str) -> AbstractContextManager[int]:
     """``howl serve`` on ``database``; yields its port."""
-    port = _free_port()
-    env = {
-        **os.environ, "HOWL_DATABASE_URL": database, "HOWL_PORT": str(port),
-        "HOWL_API_TOKENS": f"bench:{TOKEN}", "HOWL_WORKERS": str(WORKERS),
-        "HOWL_THREADS": str(THREADS), "HOWL_ANALYSIS": "off",
-    }  # fmt: skip
-    howl = Path(sys.executable).with_name("howl")
-    proc = subprocess.Popen([str(howl), "serve"], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with suppress(OSError):
-                if request(port, "GET", "/api/health")[0] == 200:
-                    break
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError("howl serve did not start")
-            time.sleep(0.2)
-        yield port
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    return howl_serve(_free_port(), {
+        "HOWL_DATABASE_URL": database, "HOWL_API_TOKENS": f"bench:{TOKEN}",
+        "HOWL_WORKERS": str(WORKERS), "HOWL_THREADS": str(THREADS), "HOWL_ANALYSIS": "off",
+    })  # fmt: skip
 
 
 def request(port: int, method: str, path: str, body: bytes | None = None,
@@ -172,7 +146,7 @@ def run() -> None:
     with tempfile.TemporaryDirectory() as folder:
         database = f"sqlite:///{Path(folder) / 'howl.sqlite3'}"
         progress(f"robustness: howl serve ({WORKERS} workers x {THREADS} threads) on SQLite")
-        with howl_serve(database) as port:
+        with serving(database) as port:
             status, body = request(port, "POST", "/api/games", HEAVY.read_bytes())
             assert status in (200, 201), body
             game_id = json.loads(body)["game_id"]

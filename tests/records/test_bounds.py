@@ -8,7 +8,6 @@ import copy
 import json
 import time
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,6 @@ from domain.wolves.positions import (
     MAX_PIECES,
     MAX_REGION_POINTS,
     MAX_REGION_TOKENS,
-    to_position,
 )
 from domain.wolves.records import (
     MAX_BONUS_TOKENS,
@@ -38,7 +36,7 @@ from domain.wolves.records import (
     read_record,
     record_to_json,
 )
-from domain.wolves.replay import replay
+from tests.games import started_record
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "the-wolves"
 Doc = dict[str, Any]
@@ -49,19 +47,11 @@ def fixture(name: str) -> Doc:
     return json.loads((FIXTURES / f"{name}.json").read_text())
 
 
-@cache
-def _started() -> str:
-    game = read_record((FIXTURES / "3p-00-heuristic.json").read_bytes())
-    doc = record_to_json(game)
-    del doc["setup"]
-    doc["start"] = to_position(replay(game, at=40).state)
-    doc["actions"] = doc["actions"][40:]
-    return json.dumps(doc)
 
 
 def started() -> Doc:
     """A record starting from the position after 40 actions of a three-player game."""
-    return json.loads(_started())
+    return json.loads(started_record())
 
 
 def invalid(doc: Any) -> InvalidRecord:
