@@ -448,13 +448,22 @@ class Analysis(ma.Schema):
                           metadata={"description": "why a `failed` review failed"})  # fmt: skip
 
 
+def _action_list(value: Any) -> None:
+    """A non-empty JSON array: its entries are read as actions once their count is checked
+    against ``HOWL_MAX_ACTIONS`` (reading a huge list entry by entry here would cost more)."""
+    if not isinstance(value, list) or not value:
+        raise ma.ValidationError("A non-empty list of action objects.")
+
+
 class BranchRequest(ma.Schema):
     """A what-if branch: leave the game after ``step`` actions and play ``actions``."""
 
     step = fields.Integer(required=True, validate=validate.Range(0, MAX_OFFSET),
                           metadata={"description": "actions of the game kept"})  # fmt: skip
-    actions = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1),
-                          metadata={"description": "records.md action objects"})  # fmt: skip
+    actions = fields.Raw(required=True, validate=_action_list, metadata={
+        "type": "array", "items": {"type": "object"}, "minItems": 1,
+        "description": "records.md action objects, read once their count is checked",
+    })  # fmt: skip
 
 
 class Outcome(Open):

@@ -132,6 +132,13 @@ def test_a_bad_branch_is_refused_and_stores_nothing(fresh_server: Callable[..., 
     too_far = user.request("POST", path, json_body={"step": 10_000, "actions": docs[:1]})
     assert too_far.status == 400 and "step" in too_far.json["errors"]["json"]
     assert user.request("POST", path, json_body={"step": STEP, "actions": []}).status == 400
+    for actions in ({}, "move", None):
+        odd = user.request("POST", path, json_body={"step": STEP, "actions": actions})
+        assert odd.status == 400
+    not_an_action = user.request("POST", path, json_body={"step": STEP, "actions": [1]})
+    assert (not_an_action.status, not_an_action.json["path"]) == (422, "actions[0]")
+    crowd = user.request("POST", path, json_body={"step": STEP, "actions": [{}] * 100_000})
+    assert (crowd.status, crowd.json["type"].rsplit("-", 1)[-1]) == (422, "too_many_actions")
     assert user.request("POST", path, json_body={"actions": docs}).status == 400
     elsewhere = f"/api/games/{uuid.uuid4()}/branches"
     assert user.request("POST", elsewhere, json_body={"step": 0, "actions": docs}).status == 404
