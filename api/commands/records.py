@@ -79,8 +79,11 @@ def replay_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
     elif state.drafting:
         now = f"draft pick {state.draft_picks + 1}, {player} to pick"
     else:
-        left = state.actions_left
-        now = f"{player} to act ({left} action{'s' if left != 1 else ''} left)"
+        left, tokens = state.actions_left, state.boards[state.player].bonus_action
+        now = f"{player} to act ({left} action{'s' if left != 1 else ''} left"
+        if state.out_of_actions:  # W-6: a token may still be spent, or the turn passed
+            now += f", {tokens} bonus action token{'s' if tokens != 1 else ''} to spend or keep"
+        now += ")"
     click.echo(f"after {step} of {len(record.actions)} actions: Moonlight date {state.date}, {now}")
 
 

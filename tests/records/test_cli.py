@@ -14,7 +14,7 @@ from domain.wolves.actions import Pass
 from domain.wolves.positions import to_position
 from domain.wolves.records import write_record
 from domain.wolves.scoring import final_scores
-from tests.games import Game
+from tests.games import FIXTURES, Game
 
 HOWL = Path(sys.executable).with_name("howl")
 
@@ -87,3 +87,13 @@ def test_score_json(record_file: Path, game3: Game) -> None:
     ]  # fmt: skip
     current = json.loads(howl("score", str(record_file), "--json", "--at", "90").stdout)
     assert current["scores"] == [dataclasses.asdict(s) for s in final_scores(game3.states[90])]
+
+
+def test_replay_text_names_the_token_a_player_out_of_actions_holds() -> None:
+    """W-6: with no action left, a bonus action token may still be spent (or kept by passing);
+    in 2p-00-heuristic Bo is there after 8 actions, holding the second seat's token."""
+    fixture = str(FIXTURES / "2p-00-heuristic.json")
+    held = howl("replay", fixture, "--at", "8")
+    assert held.returncode == 0
+    assert b"Bo to act (0 actions left, 1 bonus action token to spend or keep)" in held.stdout
+    assert b"(1 action left)\n" in howl("replay", fixture, "--at", "7").stdout
