@@ -157,10 +157,7 @@ def branch_events(library: GameLibrary, branch_id: UUID) -> list[GameEvent]:
     found = [e for e in stored if isinstance(e, Branch.Happened)]
     if not found:
         branch_info(library, branch_id)  # raises for an unknown branch
-    return [
-        GameEvent(i, e.step, codec.from_stored(e.type, e.data))
-        for i, e in enumerate(found)
-    ]
+    return [GameEvent(i, e.step, codec.from_stored(e.type, e.data)) for i, e in enumerate(found)]
 
 
 def branch_state_at(library: GameLibrary, branch_id: UUID, step: int | None = None) -> State:

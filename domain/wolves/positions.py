@@ -369,7 +369,8 @@ def _check_occupancy(piece: Piece, here: tuple[Piece, ...], h: Hex, at: str) -> 
         if piece.kind in ("den", "lair") and other.kind in ("den", "lair"):
             raise InvalidRecord(at, f"{fmt(h)} already holds a {other.kind} (W-6)")
         if other.player != piece.player and {piece.kind, other.kind} not in (
-            {"den", "alpha"}, {"den", "pack"}
+            {"den", "alpha"},
+            {"den", "pack"},
         ):
             owner = "the automaton" if other.player is None else f"seat {other.player}"
             raise InvalidRecord(

@@ -13,13 +13,12 @@ True
 >>> read_record(b'{"format": "howl.game", "version": 2}')
 Traceback (most recent call last):
 ...
-domain.wolves.records.InvalidRecord: version: expected 1, got 2
+domain.ruleset.InvalidRecord: version: expected 1, got 2
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import typing
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -27,9 +26,11 @@ from typing import TYPE_CHECKING, Any
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate
 
-from domain import bounds
+from domain import bounds, documents
 from domain.bounds import Int, List, Text
+from domain.documents import canonical_json, check_meta, join, parse
 from domain.hexes import Hex, fmt
+from domain.ruleset import InvalidRecord
 from domain.wolves import components as box
 from domain.wolves.actions import (
     Action,
@@ -62,7 +63,6 @@ MAX_COORD = 1000
 """Largest ``|x|`` or ``|y|`` of a hex (the box's maps stay within 25)."""
 MAX_TEXT = 64
 """Longest player name, colour or rules version."""
-MAX_META_KEYS, MAX_META_KEY, MAX_META_VALUE = 32, 64, 1000
 """Most ``meta`` entries, longest key and longest value."""
 MAX_SEED = bounds.INT64_MAX
 MAX_STALL_LIMIT = 1000
@@ -84,20 +84,6 @@ __all__ = [
     "canonical_json", "read_record", "record_to_json", "setup_from_json", "setup_to_json",
     "write_record",
 ]  # fmt: skip
-
-
-class InvalidRecord(ValueError):
-    """A document that is not a well-formed record or position, with the JSON path at fault."""
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}" if path else message)
-        self.path = path
-        self.message = message
-
-    def to_json(self) -> dict[str, str]:
-        """``{"error": "invalid_record", "path": "actions[12].hex", "message": …}``."""
-        return {"error": "invalid_record", "path": self.path, "message": self.message}
-
 
 
 @dataclass(frozen=True)
@@ -367,8 +353,10 @@ def _check_tiles(entries: list[Any]) -> tuple[Hex | None, list[RegionTile]]:
             if start is not None:
                 raise ValidationError({"tiles": {i: {"tile": ["A second start tile."]}}})
             start = entry[1]
-            name, hexes = "the start tile", [(entry[1][0] + ox, entry[1][1] + oy)
-                                             for (ox, oy), _, _ in box.START_TILE]
+            name, hexes = (
+                "the start tile",
+                [(entry[1][0] + ox, entry[1][1] + oy) for (ox, oy), _, _ in box.START_TILE],
+            )
         else:
             if entry.tile in numbers:
                 raise ValidationError({"tiles": {i: {"tile": [f"Tile {entry.tile} twice."]}}})
@@ -836,13 +824,6 @@ class RecordSchema(Base):
 RECORD_SCHEMA = RecordSchema()
 
 
-def join(path: str, key: str | int) -> str:
-    """A JSON path one step further: ``join("actions", 3)`` is ``actions[3]``."""
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else key
-
-
 def first_error(messages: Any, path: str = "") -> InvalidRecord:
     """The first problem of marshmallow's nested error messages, with its JSON path."""
     while True:
@@ -870,33 +851,11 @@ def load(schema: Schema, doc: Any, path: str = "") -> Any:
         raise first_error(err.messages, path) from None
 
 
-def parse(data: bytes | str | Mapping[str, Any], kind: str = "record") -> Mapping[str, Any]:
-    """A JSON object from bytes, text or an already decoded mapping."""
-    if isinstance(data, Mapping):
-        return data
-    try:
-        doc = bounds.loads(data)
-    except UnicodeDecodeError:
-        raise InvalidRecord("", "not UTF-8 text") from None
-    except json.JSONDecodeError as err:
-        where = f"line {err.lineno}, column {err.colno}"
-        raise InvalidRecord("", f"malformed JSON: {err.msg} ({where})") from None
-    except ValueError as err:
-        raise InvalidRecord("", f"malformed JSON: {err}") from None
-    if not isinstance(doc, dict):
-        raise InvalidRecord("", f"a {kind} is a JSON object")
-    return doc
-
-
 def check_header(doc: Mapping[str, Any], fmt_name: str, path: str = "") -> None:
     """``format``, ``version`` and ``game`` are the ones this reader speaks."""
-    for key, want in (("format", fmt_name), ("version", VERSION), ("game", GAME)):
-        at = join(path, key)
-        if key not in doc:
-            raise InvalidRecord(at, f"missing: expected {json.dumps(want)}")
-        got = doc[key]
-        if got != want or type(got) is not type(want):
-            raise InvalidRecord(at, f"expected {json.dumps(want)}, got {bounds.brief(got)}")
+    documents.check_header(
+        doc, ((("format", fmt_name), ("version", VERSION), ("game", GAME))), path
+    )
 
 
 def check_map_hexes(hexes: Iterator[tuple[str, Hex]], gmap: GameMap) -> None:
@@ -904,24 +863,6 @@ def check_map_hexes(hexes: Iterator[tuple[str, Hex]], gmap: GameMap) -> None:
     for path, h in hexes:
         if h not in gmap.terrain:
             raise InvalidRecord(path, f"{fmt(h)} is not on the map")
-
-
-def check_meta(meta: Any) -> Mapping[str, str]:
-    """``meta``: at most ``MAX_META_KEYS`` strings, keys and values bounded text."""
-    if not isinstance(meta, Mapping):
-        raise InvalidRecord("meta", "expected a JSON object of strings")
-    if len(meta) > MAX_META_KEYS:
-        raise InvalidRecord("meta", f"at most {MAX_META_KEYS} entries, not {len(meta)}")
-    for key, value in meta.items():
-        problem = bounds.text_problem(key, MAX_META_KEY)
-        if problem is not None:
-            raise InvalidRecord("meta", f"a key {problem}")
-        if not isinstance(value, str):
-            raise InvalidRecord(f"meta.{key}", "expected a string")
-        problem = bounds.text_problem(value, MAX_META_VALUE)
-        if problem is not None:
-            raise InvalidRecord(f"meta.{key}", problem)
-    return meta
 
 
 def read_record(data: bytes | str | Mapping[str, Any]) -> Record:
@@ -983,12 +924,6 @@ def record_to_json(record: Record) -> dict[str, Any]:
     return doc
 
 
-def canonical_json(doc: Any) -> bytes:
-    """Canonical bytes: sorted keys, compact separators, UTF-8, no trailing newline."""
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
 def write_record(record: Record) -> bytes:
     """The record's canonical JSON bytes; ``read_record(write_record(r)) == r``."""
     return canonical_json(record_to_json(record))
-

@@ -11,67 +11,25 @@
 >>> replay(Record(players=players, setup=generate_setup(3, seed=1), actions=(Draft(1, (5, 7)),)))
 Traceback (most recent call last):
 ...
-domain.wolves.replay.RecordError: action 0: W-6: it is seat 0's turn, not seat 1's
+domain.replays.RecordError: action 0: W-6: it is seat 0's turn, not seat 1's
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import orjson
 
-from domain.wolves.events import Event, FinalScore
-from domain.wolves.evolve import fold
-from domain.wolves.records import Record, action_to_json, read_record, setup_from_written
-from domain.wolves.rules import IllegalAction, play
+from domain import replays
+from domain.replays import RecordError, Replay
+from domain.wolves.events import FinalScore
+from domain.wolves.records import Record, read_record, setup_from_written
 from domain.wolves.scoring import final_scores
 from domain.wolves.setup import Player
 from domain.wolves.state import State, initial_state
 
 __all__ = ["RecordError", "Replay", "Summary", "describe", "initial", "replay"]
-
-CHECK_EVERY = 16
-"""Actions replayed between two calls of a replay's ``check``."""
-
-
-class RecordError(Exception):
-    """A record whose action at ``index`` breaks rule ``rule``: the record is rejected whole."""
-
-    def __init__(self, index: int, action: dict[str, Any], rule: str, message: str) -> None:
-        super().__init__(f"action {index}: {rule}: {message}")
-        self.index = index
-        self.action = action
-        self.rule = rule
-        self.message = message
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"error": "illegal_action", "index", "action", "rule", "message"}`` (records.md)."""
-        return {
-            "error": "illegal_action",
-            "index": self.index,
-            "action": self.action,
-            "rule": self.rule,
-            "message": self.message,
-        }
-
-
-@dataclass
-class Replay:
-    """A record played through: the state before, the events of each action, the state after."""
-
-    initial: State
-    state: State
-    steps: list[list[Event]]
-
-    def state_at(self, n: int) -> State:
-        """The state after the first ``n`` replayed actions (a fold over their events)."""
-        if not 0 <= n <= len(self.steps):
-            raise ValueError(f"step {n} is outside 0 to {len(self.steps)}")
-        if n == len(self.steps):
-            return self.state
-        return fold(self.initial, [e for events in self.steps[:n] for e in events])
 
 
 def initial(record: Record) -> State:
@@ -97,26 +55,10 @@ def written_start(text: str) -> State:
 def replay(
     record: Record, at: int | None = None, check: Callable[[], None] | None = None
 ) -> Replay:
-    """Play the first ``at`` actions (all by default); an illegal one raises RecordError.
+    """:func:`domain.replays.replay` of a record of The Wolves."""
+    from domain.wolves.ruleset import WOLVES
 
-    ``check``, when given, is called before the first action and every ``CHECK_EVERY``
-    actions after it: whatever it raises ends the replay (a caller's work budget).
-    """
-    actions = record.actions if at is None else record.actions[:at]
-    if at is not None and not 0 <= at <= len(record.actions):
-        raise ValueError(f"at={at} is outside 0 to {len(record.actions)}")
-    start = initial(record)
-    state = start
-    steps: list[list[Event]] = []
-    for index, action in enumerate(actions):
-        if check is not None and index % CHECK_EVERY == 0:
-            check()
-        try:
-            state, events = play(state, action)
-        except IllegalAction as err:
-            raise RecordError(index, action_to_json(action), err.rule, err.message) from None
-        steps.append(events)
-    return Replay(start, state, steps)
+    return replays.replay(WOLVES, record, at, check)
 
 
 @dataclass(frozen=True)

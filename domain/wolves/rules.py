@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import partial
 
 from domain.hexes import Hex, distance, fmt, is_path, steps_within
+from domain.ruleset import IllegalAction
 from domain.wolves import components as box
 from domain.wolves import events as ev
 from domain.wolves.actions import (
@@ -36,15 +37,6 @@ from domain.wolves.state import Piece, State, initial_state
 Emit = Callable[[ev.Event], None]
 
 __all__ = ["IllegalAction", "close_turn", "decide", "play", "initial_state"]
-
-
-class IllegalAction(Exception):
-    """An action the rules forbid, with the rule id it breaks (``W-6.4``)."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(f"{rule}: {message}")
-        self.rule = rule
-        self.message = message
 
 
 def decide(state: State, action: Action) -> list[ev.Event]:

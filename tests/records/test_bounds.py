@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from domain.documents import MAX_META_KEYS, MAX_META_VALUE
 from domain.wolves.positions import (
     MAX_DATE,
     MAX_PIECES,
@@ -23,8 +24,6 @@ from domain.wolves.records import (
     MAX_BONUS_TOKENS,
     MAX_COORD,
     MAX_MAP_HEXES,
-    MAX_META_KEYS,
-    MAX_META_VALUE,
     MAX_PATH,
     MAX_REGION_ID,
     MAX_SEED,

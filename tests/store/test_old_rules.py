@@ -15,12 +15,13 @@ import json
 from pathlib import Path
 from uuid import UUID
 
+from domain.documents import MAX_META_KEYS
 from domain.store import GameLibrary, game_id_for, record_digest
 from domain.store.game import Game
 from domain.store.migrate import ILLEGAL, RESULT, UNCHANGED, recheck_all
 from domain.wolves.components import RULES_VERSION
 from domain.wolves.positions import to_position
-from domain.wolves.records import MAX_META_KEYS, canonical_json, read_record
+from domain.wolves.records import canonical_json, read_record
 from domain.wolves.replay import replay
 from domain.wolves.scoring import final_scores
 from tests.store.conftest import record_bytes

@@ -1,0 +1,78 @@
+"""Reading and writing the JSON documents every game shares (``howl.game``, ``howl.position``).
+
+A reader parses bytes once (:func:`parse`, bounded by :mod:`domain.bounds`), checks the
+header its format speaks (:func:`check_header`) and reports any problem as an
+:class:`~domain.ruleset.InvalidRecord` naming the JSON path (:func:`join`). Writers give
+canonical bytes (:func:`canonical_json`), so one game always serialises the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from domain import bounds
+from domain.ruleset import InvalidRecord
+
+MAX_META_KEYS, MAX_META_KEY, MAX_META_VALUE = 32, 64, 1000
+"""A record's ``meta``: how many entries, how long a key and a value may be."""
+
+
+def join(path: str, key: str | int) -> str:
+    """A JSON path one step further: ``join("actions", 3)`` is ``actions[3]``."""
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def parse(data: bytes | str | Mapping[str, Any], kind: str = "record") -> Mapping[str, Any]:
+    """A JSON object from bytes, text or an already decoded mapping."""
+    if isinstance(data, Mapping):
+        return data
+    try:
+        doc = bounds.loads(data)
+    except UnicodeDecodeError:
+        raise InvalidRecord("", "not UTF-8 text") from None
+    except json.JSONDecodeError as err:
+        where = f"line {err.lineno}, column {err.colno}"
+        raise InvalidRecord("", f"malformed JSON: {err.msg} ({where})") from None
+    except ValueError as err:
+        raise InvalidRecord("", f"malformed JSON: {err}") from None
+    if not isinstance(doc, dict):
+        raise InvalidRecord("", f"a {kind} is a JSON object")
+    return doc
+
+
+def check_header(doc: Mapping[str, Any], want: Iterable[tuple[str, Any]], path: str = "") -> None:
+    """Each ``(key, value)`` of ``want`` is in ``doc`` with that very value and type."""
+    for key, value in want:
+        at = join(path, key)
+        if key not in doc:
+            raise InvalidRecord(at, f"missing: expected {json.dumps(value)}")
+        got = doc[key]
+        if got != value or type(got) is not type(value):
+            raise InvalidRecord(at, f"expected {json.dumps(value)}, got {bounds.brief(got)}")
+
+
+def check_meta(meta: Any) -> Mapping[str, str]:
+    """``meta``: at most ``MAX_META_KEYS`` strings, keys and values bounded text."""
+    if not isinstance(meta, Mapping):
+        raise InvalidRecord("meta", "expected a JSON object of strings")
+    if len(meta) > MAX_META_KEYS:
+        raise InvalidRecord("meta", f"at most {MAX_META_KEYS} entries, not {len(meta)}")
+    for key, value in meta.items():
+        problem = bounds.text_problem(key, MAX_META_KEY)
+        if problem is not None:
+            raise InvalidRecord("meta", f"a key {problem}")
+        if not isinstance(value, str):
+            raise InvalidRecord(f"meta.{key}", "expected a string")
+        problem = bounds.text_problem(value, MAX_META_VALUE)
+        if problem is not None:
+            raise InvalidRecord(f"meta.{key}", problem)
+    return meta
+
+
+def canonical_json(doc: Any) -> bytes:
+    """Canonical bytes: sorted keys, compact separators, UTF-8, no trailing newline."""
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()

@@ -1,0 +1,66 @@
+"""The registry of rulesets: a record's ``"game"`` names the ruleset that reads it.
+
+>>> ruleset("the-wolves").title
+'The Wolves'
+>>> ruleset("chess")
+Traceback (most recent call last):
+...
+domain.games.UnknownGame: game: no game 'chess': known games are the-wolves
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from domain.ruleset import InvalidRecord, Ruleset
+
+_RULESETS: dict[str, Ruleset] = {}
+
+
+class UnknownGame(InvalidRecord):
+    """A ``"game"`` no registered ruleset plays (an ``invalid_record`` at path ``game``)."""
+
+    def __init__(self, name: object) -> None:
+        super().__init__(
+            "game", f"no game {name!r}: known games are {', '.join(sorted(_RULESETS))}"
+        )
+        self.name = name
+
+
+def register(rules: Ruleset) -> Ruleset:
+    """Make ``rules`` the ruleset of records whose ``"game"`` is ``rules.name``."""
+    _RULESETS[rules.name] = rules
+    return rules
+
+
+def unregister(name: str) -> None:
+    """Forget the ruleset named ``name`` (a test's own game)."""
+    _RULESETS.pop(name, None)
+
+
+def ruleset(name: object) -> Ruleset:
+    """The ruleset registered as ``name``; ``UnknownGame`` when none is."""
+    found = _RULESETS.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise UnknownGame(name)
+    return found
+
+
+def of_document(doc: Mapping[str, Any]) -> Ruleset:
+    """The ruleset of a parsed record or position: by its ``"game"`` (``UnknownGame``)."""
+    return ruleset(doc.get("game"))
+
+
+def rulesets() -> Iterator[Ruleset]:
+    """Every registered ruleset, by name."""
+    return iter([_RULESETS[name] for name in sorted(_RULESETS)])
+
+
+def _register_builtin() -> None:
+    from domain.wolves.ruleset import WOLVES
+
+    register(WOLVES)
+
+
+_register_builtin()

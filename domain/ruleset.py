@@ -1,0 +1,232 @@
+"""The ruleset interface: what every game gives the store, the projections and both faces.
+
+A game plugs into Howl by providing one object that satisfies :class:`Ruleset` and
+registering it in :mod:`domain.games` under its record ``"game"`` name (the way
+python-chess finds a variant class from a PGN header). Everything outside the game's own
+package — the store, the projections, the API, the dashboard's frame — works through this
+interface only: records and positions are read and written by it, its states are folded
+from its events, its per-step :class:`StepFacts` feed the timelines and its
+:class:`SeatScore` rows the summaries and statistics.
+
+States, actions and events are the game's own types; the frame treats them as opaque
+values and only hands them back to the same ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+JSON = Any
+"""A JSON-able value (dicts, lists, strings, numbers, booleans, None)."""
+
+
+class InvalidRecord(ValueError):
+    """A document that is not a well-formed record or position, with the JSON path at fault."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+        self.message = message
+
+    def to_json(self) -> dict[str, str]:
+        """``{"error": "invalid_record", "path": "actions[12].hex", "message": …}``."""
+        return {"error": "invalid_record", "path": self.path, "message": self.message}
+
+
+class IllegalAction(Exception):
+    """An action the rules forbid, with the rule id it breaks (``W-6.4``, ``M-3``)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who sits at a seat, as every game records it (a game may know more about a seat)."""
+
+    name: str
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScore:
+    """A seat's score now: the ``total`` that ranks it, its ``place`` (1 = first, shared on
+    a tie) and the ``parts`` the total is made of, in the game's own words and order."""
+
+    seat: int
+    total: int
+    place: int
+    parts: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Milestone:
+    """Something a timeline marks at a step: ``kind`` a stable key (``region_scored``,
+    ``round_won``), ``text`` what a person reads, ``seats`` the seats it favours."""
+
+    kind: str
+    text: str
+    seats: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StepFacts:
+    """What one step of a game shows: who acted and how, a readable label, whose turn it is
+    after it (None once finished), the milestones it reached, every seat's score, and the
+    game's own chart numbers (JSON-able, read only by the game's board view)."""
+
+    player: int | None
+    action: str | None
+    label: str
+    turn: int | None
+    finished: bool
+    scores: tuple[SeatScore, ...]
+    milestones: tuple[Milestone, ...] = ()
+    numbers: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@runtime_checkable
+class GameRecord(Protocol):
+    """A record as every ruleset reads it: who played, its metadata and its actions."""
+
+    @property
+    def players(self) -> Sequence[Any]: ...
+    @property
+    def meta(self) -> Mapping[str, str]: ...
+    @property
+    def actions(self) -> Sequence[Any]: ...
+
+
+class Bot(Protocol):
+    """A computer player: picks an action for the seat whose turn it is."""
+
+    def choose(self, state: Any) -> Any: ...
+
+
+class Ruleset(Protocol):
+    """One game's rules, records and facts: the only thing the frame knows of a game."""
+
+    name: str
+    """The record's ``"game"`` (``the-wolves``, ``moonlight``): the registry key."""
+    title: str
+    """The game's name as people write it (``The Wolves``)."""
+    rules_version: str
+    """The version of the rules contract this engine implements (``wolves-2``)."""
+    seats: range
+    """How many seats a game may have."""
+    reviewable: bool
+    """Whether the review (coaching) engine knows this game."""
+    bots: Mapping[str, Callable[[int], Bot]]
+    """Computer players by name (``random``, ``heuristic``), each built from a seed."""
+
+    # --- records and positions ---------------------------------------------------------
+    def read_record(self, doc: Mapping[str, JSON]) -> GameRecord:
+        """The record a parsed ``howl.game`` document holds; ``InvalidRecord`` (with the JSON
+        path) when it is not well formed."""
+        ...
+
+    def write_record(self, record: GameRecord) -> bytes:
+        """The record's canonical JSON bytes (what names a stored game)."""
+        ...
+
+    def written_start(self, text: str) -> Any:
+        """The state before the first action of a record this ruleset wrote and checked
+        before (a stored one): may trust it and skip reading its actions."""
+        ...
+
+    def read_position(self, doc: Mapping[str, JSON]) -> Any:
+        """The state a ``howl.position`` document holds; ``InvalidRecord`` when malformed."""
+        ...
+
+    def write_position(self, state: Any) -> dict[str, JSON]:
+        """The state as a ``howl.position`` document."""
+        ...
+
+    def read_action(self, doc: JSON, path: str = "") -> Any:
+        """One action in records.md form; ``InvalidRecord`` naming ``path`` when malformed."""
+        ...
+
+    def write_action(self, action: Any) -> dict[str, JSON]:
+        """One action in records.md form."""
+        ...
+
+    # --- rules -------------------------------------------------------------------------
+    def start(self, record: GameRecord) -> Any:
+        """The state before the record's first action."""
+        ...
+
+    def play(self, state: Any, action: Any) -> tuple[Any, Sequence[Any]]:
+        """The state after ``action`` and the events it caused (the action as settled plus
+        everything the rules made happen); ``IllegalAction`` when the rules forbid it.
+        ``state`` is left unchanged."""
+        ...
+
+    def evolve(self, state: Any, event: Any) -> Any:
+        """The state after ``event``; ``state`` is left unchanged."""
+        ...
+
+    def fold(self, state: Any, events: Iterable[Any]) -> Any:
+        """The state after every event in order; ``state`` is left unchanged."""
+        ...
+
+    def legal_actions(self, state: Any) -> Iterable[Any]:
+        """Every action the rules allow now (none once the game is finished)."""
+        ...
+
+    def turn(self, state: Any) -> int | None:
+        """The seat to act now; None once the game is finished."""
+        ...
+
+    def finished(self, state: Any) -> bool:
+        """Whether the game is over."""
+        ...
+
+    def scores(self, state: Any) -> tuple[SeatScore, ...]:
+        """Every seat's score now (final once finished), with its places."""
+        ...
+
+    def score_json(self, state: Any) -> dict[str, JSON]:
+        """``howl score --json``: the scores in the document the game's contract gives."""
+        ...
+
+    def self_play(self, seats: int, bots: Sequence[str], seed: int) -> GameRecord:
+        """A whole game played by ``bots`` (one name per seat, from :attr:`bots`), the same
+        game for the same arguments."""
+        ...
+
+    # --- events ------------------------------------------------------------------------
+    def encode_event(self, event: Any) -> tuple[str, dict[str, JSON]]:
+        """An event as the store keeps it: its type name and its JSON fields."""
+        ...
+
+    def decode_event(self, kind: str, data: Mapping[str, JSON]) -> Any:
+        """The event the store keeps as type ``kind`` and fields ``data``."""
+        ...
+
+    def follow(self, names: Sequence[str], start: Any) -> Follower:
+        """A :class:`Follower` of one game from ``start`` (its seats named ``names``)."""
+        ...
+
+
+class Follower(Protocol):
+    """Follows one game step by step, from the events the store keeps, and tells what each
+    step shows. It owns its copy of the state (and may change it in place)."""
+
+    @property
+    def state(self) -> Any:
+        """The state after the steps taken so far (read only)."""
+        ...
+
+    def first(self) -> StepFacts:
+        """The facts of step 0: the position before the first action."""
+        ...
+
+    def step(self, events: Sequence[Any]) -> StepFacts:
+        """Take in the events of the next action; the facts of the step it makes.
+        ``numbers`` holds the game's chart numbers that changed at this step (step 0 holds
+        them all)."""
+        ...

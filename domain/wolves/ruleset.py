@@ -1,0 +1,122 @@
+"""*The Wolves* as a :class:`~domain.ruleset.Ruleset`: the engine's parts behind the interface."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from domain.ruleset import Bot, Follower, SeatScore
+from domain.wolves import codec
+from domain.wolves import components as box
+from domain.wolves.actions import Action
+from domain.wolves.events import Event
+from domain.wolves.evolve import evolve, fold
+from domain.wolves.legal import legal_actions
+from domain.wolves.players import make_bot, seats, self_play
+from domain.wolves.positions import from_position, to_position
+from domain.wolves.records import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Record,
+    action_from_json,
+    action_to_json,
+    read_record,
+    write_record,
+)
+from domain.wolves.replay import initial, written_start
+from domain.wolves.rules import play
+from domain.wolves.scoring import final_scores
+from domain.wolves.setup import generate_setup
+from domain.wolves.state import State
+from domain.wolves.timeline import WolvesFollower
+
+BREAKDOWN = (
+    "regions", "spread", "speed", "howl", "lairs", "prey", "pack", "region_tokens",
+    "wolves_on_map",
+)  # fmt: skip
+"""A seat's score parts (records.md ``howl score``), in the contract's order."""
+
+
+class Wolves:
+    """The Wolves (Pandasaurus, 2022), rules contract W-1 … W-12."""
+
+    name = "the-wolves"
+    title = "The Wolves"
+    rules_version = box.RULES_VERSION
+    seats = range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    reviewable = True
+    bots: Mapping[str, Callable[[int], Bot]] = {
+        "random": lambda seed: make_bot("random", seed),
+        "heuristic": lambda seed: make_bot("heuristic", seed),
+    }
+
+    def read_record(self, doc: Mapping[str, Any]) -> Record:
+        return read_record(doc)
+
+    def write_record(self, record: Any) -> bytes:
+        return write_record(record)
+
+    def written_start(self, text: str) -> State:
+        return written_start(text)
+
+    def read_position(self, doc: Mapping[str, Any]) -> State:
+        return from_position(doc)
+
+    def write_position(self, state: State) -> dict[str, Any]:
+        return to_position(state)
+
+    def read_action(self, doc: Any, path: str = "") -> Action:
+        return action_from_json(doc, path)
+
+    def write_action(self, action: Action) -> dict[str, Any]:
+        return action_to_json(action)
+
+    def start(self, record: Any) -> State:
+        return initial(record)
+
+    def play(self, state: State, action: Action) -> tuple[State, Sequence[Event]]:
+        return play(state, action)
+
+    def evolve(self, state: State, event: Event) -> State:
+        return evolve(state, event)
+
+    def fold(self, state: State, events: Iterable[Event]) -> State:
+        return fold(state, list(events))
+
+    def legal_actions(self, state: State) -> Iterable[Action]:
+        return legal_actions(state)
+
+    def turn(self, state: State) -> int | None:
+        return None if state.finished else state.player
+
+    def finished(self, state: State) -> bool:
+        return state.finished
+
+    def scores(self, state: State) -> tuple[SeatScore, ...]:
+        return tuple(
+            SeatScore(s.seat, s.total, s.place, {k: getattr(s, k) for k in BREAKDOWN})
+            for s in final_scores(state)
+        )
+
+    def score_json(self, state: State) -> dict[str, Any]:
+        return {"scores": [dataclasses.asdict(s) for s in final_scores(state)]}
+
+    def self_play(self, seats_: int, bots: Sequence[str], seed: int) -> Record:
+        setup = generate_setup(seats_, seed=seed)
+        game = self_play(seats(seats_, seed), setup, list(bots), seed)
+        return Record(players=game.players, setup=setup, actions=game.actions)
+
+    def encode_event(self, event: Event) -> tuple[str, dict[str, Any]]:
+        doc = codec.stored(event)
+        return doc["type"], doc["data"]
+
+    def decode_event(self, kind: str, data: Mapping[str, Any]) -> Event:
+        return codec.from_stored(kind, data)
+
+    def follow(self, names: Sequence[str], start: State) -> Follower:
+        return WolvesFollower(names, start)
+
+
+WOLVES = Wolves()
+"""The Wolves' ruleset (registered in :mod:`domain.games`)."""
