@@ -6,7 +6,7 @@ when done or the error when failed, a queue number, a claim count (each claim bu
 so two workers never take one review) and a heartbeat (Unix seconds) that a running
 review refreshes. It is a projection: dropping the table loses nothing that
 asking again cannot recompute, and results of other settings keys live side by side.
-The same SQL runs on SQLite and PostgreSQL through :func:`projections.db.connect`.
+The same SQL runs on SQLite and PostgreSQL through :class:`projections.db.Database`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.wolves.analysis.review import Settings
-from projections.db import backend_of, connect
+from projections.db import Database
 
 TABLE = "analyses"
 STALE_SECONDS = 600.0
@@ -56,33 +56,29 @@ def settings_from_json(text: str) -> Settings:
 
 
 class Analyses:
-    """The ``analyses`` table of the database at ``url`` (created on first use)."""
+    """The ``analyses`` table of the database at ``url`` (created on first use; a
+    connection per use, in the schema the URL names)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.postgres = backend_of(url) == "postgresql"
+        self.db = Database(url, schema=None, pool_size=0)
 
     @contextmanager
-    def _connection(self) -> Iterator[Any]:
-        """A connection in a transaction, committed on success and closed after."""
-        conn = connect(self.url)
-        try:
-            if self.url not in _made:
-                with _made_lock:
-                    conn.execute(_DDL)
-                    conn.commit()
-                    if not self.url.endswith(":memory:"):
-                        _made.add(self.url)
+    def _connection(self, read: bool = False) -> Iterator[Any]:
+        """A connection in a transaction (``read``: a read-only snapshot), committed on
+        success and closed after; the table is made first on the first use."""
+        if self.url in _made:
+            with self.db.reading() if read else self.db.connect() as conn:
+                yield conn
+            return
+        with _made_lock, self.db.connect() as conn:
+            self.db.execute(conn, _DDL)
             yield conn
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
-        finally:
-            conn.close()
+        if not self.url.endswith(":memory:"):
+            _made.add(self.url)
 
     def _run(self, conn: Any, query: str, params: tuple[Any, ...] = ()) -> Any:
-        return conn.execute(query.replace("?", "%s") if self.postgres else query, params)
+        return self.db.execute(conn, query, params)
 
     def enqueue(self, game_id: UUID | str, settings: Settings, force: bool = False) -> str:
         """Ask for a review; returns the row's status. ``force`` redoes a done or failed one."""
@@ -113,7 +109,7 @@ class Analyses:
 
     def status(self, game_id: UUID | str, settings_key: str) -> dict[str, Any]:
         """``{"status", "progress", "result", "error", "settings_key"}``; ``none``: never asked."""
-        with self._connection() as conn:
+        with self._connection(read=True) as conn:
             row = self._run(
                 conn,
                 f"SELECT status, progress, result, error FROM {TABLE} "

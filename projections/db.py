@@ -1,10 +1,21 @@
-"""Database URLs and DB-API connections for the two supported stores: SQLite and PostgreSQL."""
+"""The one way to the read models' database (SQLite or PostgreSQL, the store's own): its URL,
+its connections (:func:`connect`), and :class:`Database`, the same queries on both.
+
+Queries are written once with ``?`` placeholders; :meth:`Database.sql` turns them into
+psycopg's ``%s`` for PostgreSQL. PostgreSQL connections come from a small pool (or one per
+use) and use the store's schema (``search_path``); SQLite gets a connection per use.
+"""
 
 from __future__ import annotations
 
+import re
 import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     import psycopg
@@ -12,6 +23,15 @@ if TYPE_CHECKING:
 Backend = Literal["sqlite", "postgresql"]
 
 _SQLITE_PREFIX = "sqlite:///"
+SQLITE_BUSY_TIMEOUT = 30.0
+"""Seconds a SQLite connection waits for another's write lock."""
+CONNECT_TIMEOUT = 10
+"""Seconds a PostgreSQL connection may take to open."""
+READ_GATE = 0x486F7772
+"""The PostgreSQL advisory lock every read transaction takes shared, first: a swap of the
+read-model tables takes it exclusive, so it waits for the reads under way (holding no
+table they need) and the reads after it wait for the swap, then read the new tables."""
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def backend_of(url: str) -> Backend:
@@ -39,19 +59,32 @@ def sqlite_path(url: str) -> str:
     return url[len(_SQLITE_PREFIX) :]
 
 
-def connect(url: str) -> sqlite3.Connection | psycopg.Connection:
-    """Open a DB-API connection to the store at ``url``; the caller closes it.
+def _pg_options(schema: str | None) -> dict[str, Any]:
+    """psycopg's connection options: the timeout, and ``schema`` as the ``search_path``
+    (None: the URL's own)."""
+    options: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT}
+    if schema is not None:
+        options["options"] = f"-c search_path={schema}"
+    return options
 
-    For SQLite the file's folder is created when missing.
+
+def connect(url: str, schema: str | None = None) -> sqlite3.Connection | psycopg.Connection:
+    """Open a DB-API connection to the database at ``url``; the caller closes it.
+
+    SQLite: the file's folder is made when missing; the connection is in WAL mode, waits
+    up to ``SQLITE_BUSY_TIMEOUT`` for a lock, and begins transactions only when told
+    (``BEGIN``). PostgreSQL: ``schema`` is the ``search_path`` (None: the URL's own).
     """
     if backend_of(url) == "sqlite":
         path = sqlite_path(url)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        return sqlite3.connect(path)
+        conn = sqlite3.connect(path, timeout=SQLITE_BUSY_TIMEOUT, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        return conn
     import psycopg
 
-    return psycopg.connect(url, connect_timeout=10)
+    return psycopg.connect(url, **_pg_options(schema))
 
 
 def ping(url: str) -> None:
@@ -65,3 +98,164 @@ def ping(url: str) -> None:
             raise RuntimeError(f"unexpected answer to SELECT 1: {row!r}")
     finally:
         conn.close()
+
+
+@cache
+def _pg_sql(query: str) -> str:
+    return query.replace("%", "%%").replace("?", "%s")
+
+
+class Database:
+    """Connections to the database at ``url``.
+
+    ``schema`` (PostgreSQL only) is the ``search_path``, made when missing; None keeps the
+    URL's own. ``pool_size`` PostgreSQL connections are pooled; 0 opens one per use.
+    """
+
+    def __init__(self, url: str, schema: str | None = "public", pool_size: int = 5) -> None:
+        self.url = url
+        self.backend = backend_of(url)
+        if schema is not None and not _IDENTIFIER.fullmatch(schema):
+            raise ValueError(f"schema must be a plain SQL identifier, got {schema!r}")
+        self.schema = schema
+        self.pool_size = pool_size
+        self._pool: Any = None
+        self._schema_made = False
+        self._lock = threading.Lock()
+
+    @property
+    def postgres(self) -> bool:
+        """True on PostgreSQL."""
+        return self.backend == "postgresql"
+
+    def sql(self, query: str) -> str:
+        """``query`` in this backend's placeholder style."""
+        return _pg_sql(query) if self.postgres else query
+
+    @contextmanager
+    def connect(self) -> Iterator[Any]:
+        """A connection in a transaction: committed on success, rolled back on error."""
+        if self.postgres and self.pool_size:
+            with self._pg_pool().connection() as conn:
+                yield conn
+            return
+        conn = self._open()
+        try:
+            if not self.postgres:
+                conn.execute("BEGIN IMMEDIATE")
+            yield conn
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        finally:
+            conn.close()
+
+    @contextmanager
+    def reading(self) -> Iterator[Any]:
+        """A read-only connection whose reads all see one snapshot (no write lock on SQLite;
+        on PostgreSQL, behind the :data:`READ_GATE`)."""
+        if self.postgres and self.pool_size:
+            with self._pg_pool().connection() as conn:
+                _behind_gate(conn)
+                yield conn
+            return
+        conn = self._open()
+        try:
+            if self.postgres:
+                _behind_gate(conn)
+            else:
+                conn.execute("BEGIN")
+            yield conn
+        finally:
+            conn.rollback()
+            conn.close()
+
+    def execute(self, conn: Any, query: str, params: Sequence[Any] = ()) -> Any:
+        """Run one statement on ``conn``; returns its cursor."""
+        return conn.execute(self.sql(query), params)
+
+    def executemany(self, conn: Any, query: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once per row of parameters."""
+        if not rows:
+            return
+        if self.postgres:
+            with conn.cursor() as cursor:
+                cursor.executemany(self.sql(query), rows)
+        else:
+            conn.executemany(query, rows)
+
+    def insert(
+        self, conn: Any, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Insert ``rows`` of ``columns`` into ``table`` (COPY on PostgreSQL)."""
+        if not rows:
+            return
+        names = ", ".join(columns)
+        if not self.postgres:
+            marks = ", ".join("?" * len(columns))
+            conn.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+            return
+        with conn.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+
+    def fetchall(self, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """All rows of a read query."""
+        with self.reading() as conn:
+            return list(self.execute(conn, query, params).fetchall())
+
+    def close(self) -> None:
+        """Close the PostgreSQL pool (a later use opens a new one)."""
+        with self._lock:
+            if self._pool is not None:
+                self._pool.close()
+                self._pool = None
+
+    def _open(self) -> Any:
+        """A new connection of its own (:func:`connect`), in the schema, made first."""
+        if self.postgres:
+            self._ensure_schema()
+        return connect(self.url, self.schema)
+
+    def _pg_pool(self) -> Any:
+        self._ensure_schema()
+        with self._lock:
+            if self._pool is None:
+                from psycopg_pool import ConnectionPool
+
+                self._pool = ConnectionPool(
+                    self.url,
+                    min_size=1,
+                    max_size=self.pool_size,
+                    kwargs=_pg_options(self.schema),
+                    check=ConnectionPool.check_connection,  # drop ones a restart broke
+                    open=True,
+                )
+            return self._pool
+
+    def _ensure_schema(self) -> None:
+        """Make the schema on first use (``CREATE SCHEMA IF NOT EXISTS``, committed alone)."""
+        schema = self.schema
+        if self._schema_made or schema is None:
+            return
+        from psycopg import sql
+
+        with self._lock:
+            if self._schema_made:
+                return
+            conn: Any = connect(self.url)
+            try:
+                conn.execute(
+                    sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema))
+                )
+                conn.commit()
+            finally:
+                conn.close()
+            self._schema_made = True
+
+
+def _behind_gate(conn: Any) -> None:
+    """Begin a PostgreSQL read-only snapshot behind the :data:`READ_GATE`."""
+    conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+    conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (READ_GATE,))

@@ -13,8 +13,8 @@ import orjson
 
 from domain.bounds import INT32_MAX
 from domain.wolves.setup import Options
+from projections.db import Database
 from projections.filters import Where
-from projections.sql import Database
 from projections.summaries import GAME_COLUMNS, OPTION_COLUMNS, SEAT_COLUMNS, seat_json
 from projections.tables import GAMES, SEATS, TIMELINES
 from projections.timeline import expand

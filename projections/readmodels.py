@@ -24,7 +24,7 @@ from projections import games, statistics, tables
 from projections.filters import game_filters
 from projections.games import GamePage
 from projections.runner import Failure, Progress, Runner
-from projections.sql import Database
+from projections.db import Database
 
 if TYPE_CHECKING:
     from api.config import Settings
@@ -53,7 +53,7 @@ class ReadModels:
         delay: float = 0.0,
         workers: int = 1,
     ) -> None:
-        self.db = Database(url, schema, pool_size)
+        self.db = Database(url, schema or "public", pool_size)
         self.runner = Runner(self.db, batch_size, delay, workers)
         self.rebuilder = Runner(self.db, batch_size, delay, workers, tables.BESIDE)
         self._ready = False

@@ -39,7 +39,7 @@ from eventsourcing.persistence import JSONTranscoder, Notification, PersistenceE
 from domain.store import Game, GameLibrary
 from projections import tables
 from projections.builds import Build, Projected, attempt, error_text, meta_change, reload
-from projections.sql import Database
+from projections.db import Database
 from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS
 
 Progress = Callable[[int, int], None]

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.wolves import components as box
+from projections.db import Database
 from projections.filters import Where, game_filters
-from projections.sql import Database
 from projections.summaries import ACTION_TYPES, name_key
 from projections.tables import GAMES, SEATS
 

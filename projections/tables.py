@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from projections.sql import READ_GATE, Database
+from projections.db import READ_GATE, Database
 from projections.summaries import OPTION_COLUMNS, SEAT_COLUMNS
 
 VERSION = 5
@@ -233,7 +233,7 @@ def _retried(change: Callable[[bool], T]) -> T:
 
 
 def _take_live(db: Database, conn: Any, wait: bool) -> None:
-    """On PostgreSQL, take the :data:`~projections.sql.READ_GATE` and then the live tables
+    """On PostgreSQL, take the :data:`~projections.db.READ_GATE` and then the live tables
     that exist, waiting at most ``SWAP_LOCK_WAIT`` (``wait``): the reads under way finish
     first, and those that come later wait for the swap's commit (SQLite's readers read
     their snapshot, old tables included, and need no lock)."""
