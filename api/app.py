@@ -10,17 +10,18 @@ from werkzeug.wrappers import Response
 
 from api import bodies, docs
 from api.caching import CachedAnswers
-from api.config import Settings
 from api.headers import SecurityHeaders, page_policy
 from api.openapi import create_api
-from api.problems import Problem, problem
+from api.problems import Problem, problem, problem_of
 from api.routes import branches, games, meta, stats
 from api.schemas import TEXT_RULE, text_errors
-from api.services import SERVICES_KEY, Services, services
 from api.uploads import SizedBodies
 from dashboard.app import body_limit, create_dash
 from domain.store import UnknownGame
 from projections import db
+from services.config import Settings
+from services.refusals import Refusal
+from services.shared import SERVICES_KEY, Services, services
 
 __all__ = ["create_app"]
 
@@ -67,6 +68,11 @@ def unknown_game(exc: UnknownGame) -> Response:
     return problem(Problem(404, "unknown_game", f"No game {exc.game_id} is stored."))
 
 
+def refused(exc: Refusal) -> Response:
+    """The problem a refusal of the shared services means (``store_cannot_write``…)."""
+    return problem(problem_of(exc))
+
+
 def start_analysis() -> None:
     """Before a request: make sure the process's analysis worker runs (on the first request,
     so neither building the app nor the dev server's reloading parent starts one)."""
@@ -91,6 +97,7 @@ def create_app(settings: Settings | None = None, analysis_worker: bool = True) -
     app.json.sort_keys = False
     api = create_api(app)  # its HTTPException handler answers every error as a problem
     app.register_error_handler(UnknownGame, unknown_game)
+    app.register_error_handler(Refusal, refused)
     app.before_request(start_analysis)
     app.before_request(api_only)
     for blueprint in (meta.blp, games.blp, branches.blp, stats.blp):

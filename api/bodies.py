@@ -18,11 +18,12 @@ from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
-from api.auth import CHALLENGE, token_name
-from api.problems import Problem
-from api.services import services
+from api.problems import CHALLENGE, Problem, problem_of
 from api.uploads import is_json, utf16_or_32
 from dashboard.app import body_limit
+from services.refusals import Refusal
+from services.shared import services
+from services.tokens import token_name
 
 REFUSAL = "howl.refusal"
 """The WSGI environment's key of a refusal the front decided before reading the body."""
@@ -49,8 +50,8 @@ def write_refusal(
     try:
         if token_name(tokens, authorization) is not None:
             return None
-    except Problem as exc:
-        return exc
+    except Refusal as exc:
+        return problem_of(exc)
     return Problem(401, "missing_token", "This needs Authorization: Bearer <token>.", CHALLENGE)
 
 

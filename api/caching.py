@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -26,6 +24,7 @@ from werkzeug.wrappers import Response
 from api import __version__
 from api.headers import HEADERS
 from domain.wolves.components import RULES_VERSION
+from services.bodies import BodyCache, RequestKey
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -96,10 +95,6 @@ def accepts_gzip(accept_encoding: str | None) -> bool:
     return parse_accept_header(accept_encoding)["gzip"] > 0
 
 
-RequestKey = tuple[str, str, bool]
-"""A GET request as far as an immutable answer depends on it: path, query, gzip coding."""
-
-
 def request_key(environ: WSGIEnvironment) -> RequestKey:
     """The :data:`RequestKey` of a request."""
     gzipped = accepts_gzip(environ.get("HTTP_ACCEPT_ENCODING"))
@@ -117,56 +112,6 @@ def immutable_headers(
         return headers
     coding = [("Content-Encoding", "gzip")] if gzipped else []
     return [("Content-Type", mimetype), ("Content-Length", str(length)), *coding, *headers]
-
-
-class BodyCache:
-    """Rendered bodies by ETag, least recently used dropped beyond ``budget`` bytes; and the
-    ETag and media type answering each request answered so far (the last ``requests``)."""
-
-    def __init__(self, budget: int = 64 * 1024 * 1024, requests: int = 65536) -> None:
-        self.budget = budget
-        self.requests = requests
-        self._bodies: OrderedDict[str, bytes] = OrderedDict()
-        self._answers: OrderedDict[RequestKey, tuple[str, str]] = OrderedDict()
-        self._size = 0
-        self._lock = threading.Lock()
-
-    def get(self, tag: str) -> bytes | None:
-        """The body cached for ``tag``, if any."""
-        with self._lock:
-            body = self._bodies.get(tag)
-            if body is not None:
-                self._bodies.move_to_end(tag)
-            return body
-
-    def get_or_render(self, tag: str, render: Callable[[], bytes]) -> bytes:
-        """The body cached for ``tag``, else ``render()`` (then cached if small enough)."""
-        body = self.get(tag)
-        if body is not None:
-            return body
-        body = render()
-        if len(body) <= self.budget // 8:
-            with self._lock:
-                if tag not in self._bodies:
-                    self._bodies[tag] = body
-                    self._size += len(body)
-                while self._size > self.budget:
-                    _, dropped = self._bodies.popitem(last=False)
-                    self._size -= len(dropped)
-        return body
-
-    def remember(self, key: RequestKey, tag: str, mimetype: str) -> None:
-        """Remember that the request ``key`` is answered by the body tagged ``tag``."""
-        with self._lock:
-            self._answers[key] = tag, mimetype
-            self._answers.move_to_end(key)
-            if len(self._answers) > self.requests:
-                self._answers.popitem(last=False)
-
-    def answer(self, key: RequestKey) -> tuple[str, str] | None:
-        """The tag and media type answering the request ``key``, if remembered."""
-        with self._lock:
-            return self._answers.get(key)
 
 
 class CachedAnswers:

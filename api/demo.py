@@ -5,10 +5,9 @@ from __future__ import annotations
 from rich.progress import track
 
 from api.commands.simulate import simulate_one
-from api.config import Settings
-from api.library import open_library
 from domain.wolves.setup import Options
-from projections.readmodels import ReadModels
+from services.config import Settings
+from services.library import open_library, open_read_models
 
 DEMO_GAMES = 12
 DEMO_SEED = 2022
@@ -25,6 +24,6 @@ def seed_demo(settings: Settings) -> int:
         for i in track(range(DEMO_GAMES), description="seeding demo games"):
             data, _ = simulate_one(i, 2 + i % 4, DEMO_SEED, "heuristic", Options())
             library.upload(data, uploaded_by="demo", tags=("demo",))
-        with ReadModels.from_settings(settings) as models:
+        with open_read_models(settings) as models:
             models.catch_up(library)
     return DEMO_GAMES

@@ -38,8 +38,8 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, RequestTim
 from api.app import create_app
 from api.bodies import REFUSAL, write_refusal
 from api.caching import CachedAnswers
-from api.config import Settings
 from dashboard.app import body_limit
+from services.config import Settings
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment

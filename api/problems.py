@@ -14,6 +14,8 @@ from flask import json
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
+from services.refusals import Refusal
+
 PROBLEM_JSON = "application/problem+json"
 
 PROBLEM_KINDS: dict[str, tuple[str, str]] = {
@@ -41,6 +43,8 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
                            "nothing was stored (reads still work; `/api/health` says so)."),
 }  # fmt: skip
 """Problem kinds Howl answers with: kind → (title, meaning)."""
+CHALLENGE = {"WWW-Authenticate": 'Bearer realm="howl"'}
+"""What a 401 answer asks for: a bearer token (RFC 6750)."""
 
 
 class Problem(HTTPException):
@@ -70,6 +74,16 @@ class Problem(HTTPException):
 
     def get_headers(self, environ: Any = None, scope: Any = None) -> list[tuple[str, str]]:
         return [*super().get_headers(environ, scope), *self.headers.items()]
+
+
+def problem_of(refusal: Refusal) -> Problem:
+    """The problem a refusal of the shared services means (a 401 asks for a bearer token).
+
+    >>> problem_of(Refusal(422, "too_costly", "Over 5 s.", limit=5)).extra
+    {'limit': 5}
+    """
+    headers = CHALLENGE if refusal.status == 401 else None
+    return Problem(refusal.status, refusal.kind, refusal.detail, headers, **refusal.extra)
 
 
 def _validation_detail(errors: Any) -> str:

@@ -16,13 +16,13 @@ from granian import Granian
 from granian.constants import Interfaces, Loops, TaskImpl
 
 from api.app import create_app
-from api.config import Settings
 from api.demo import seed_demo
 from api.front import front_app
-from api.library import analyses_url, store_config
-from api.services import runs_analysis
 from projections import db
 from projections.analysis_worker import start_worker
+from services.config import Settings
+from services.library import analyses_url, store_config
+from services.shared import runs_analysis
 
 STOP_SECONDS = 30
 """How long a worker may take to finish its requests when stopping before it is killed."""

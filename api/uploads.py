@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -13,8 +12,9 @@ from werkzeug.exceptions import UnsupportedMediaType
 
 from api.problems import Problem
 from api.schemas import UploadFields
-from domain.wolves.records import InvalidRecord, parse
+from domain.wolves.records import InvalidRecord
 from domain.wolves.replay import RecordError
+from services.uploads import read_upload
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -111,30 +111,13 @@ def upload_fields(query: Mapping[str, Any], form: Mapping[str, Any]) -> dict[str
 def read_document(body: bytes, max_actions: int) -> Mapping[str, Any]:
     """The record's JSON object, with no more than ``max_actions`` actions.
 
-    Raises the 422 problems of :func:`record_problem`.
+    Raises the 422 problems of :func:`record_problem` (and the ``too_many_actions`` refusal of
+    :func:`services.uploads.read_upload`).
     """
     try:
-        doc = parse(body)
+        return read_upload(body, max_actions)
     except InvalidRecord as exc:
         raise record_problem(exc) from None
-    actions = doc.get("actions")
-    if isinstance(actions, list) and len(actions) > max_actions:
-        raise Problem(422, "too_many_actions", f"A record may have at most {max_actions} "
-                      f"actions; this one has {len(actions)}.", limit=max_actions)  # fmt: skip
-    return doc
-
-
-def work_budget(seconds: int) -> Callable[[], None]:
-    """A replay's ``check``: a 422 ``too_costly`` problem once this thread has spent more
-    than ``seconds`` of CPU time since the budget was made."""
-    deadline = time.thread_time() + seconds
-
-    def check() -> None:
-        if time.thread_time() > deadline:
-            detail = f"Checking the record took over {seconds} s of CPU time, its limit."
-            raise Problem(422, "too_costly", detail, limit=seconds)
-
-    return check
 
 
 def record_problem(exc: InvalidRecord | RecordError) -> Problem:

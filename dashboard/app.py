@@ -8,15 +8,14 @@ from urllib.parse import unquote
 
 from dash import Dash, Input, Output, State, dcc, html
 from dash.exceptions import DependencyException
-from flask import Flask, request
+from flask import Flask, current_app, request
 from werkzeug.exceptions import BadRequest, NotFound
 from werkzeug.wrappers import Response
 
-from api.problems import problem
-from api.services import services
 from dashboard import token
 from dashboard.inputs import text
 from dashboard.pages import library, player, replay, statistics
+from services.shared import services
 
 PAGES = {"/": "Library", "/statistics": "Statistics"}
 
@@ -111,8 +110,9 @@ def check_callback_request(app: Dash) -> None:
 
 
 def unknown_asset(_exc: DependencyException) -> Response:
-    """A 404 problem for a component-suite path that names no script Dash serves."""
-    return problem(NotFound("No such dashboard asset."))
+    """A 404 for a component-suite path that names no script Dash serves, answered as the
+    server answers any HTTP error (a problem document)."""
+    return current_app.handle_http_exception(NotFound("No such dashboard asset."))
 
 
 def create_dash(server: Flask) -> Dash:

@@ -1,18 +1,18 @@
-"""Where the dashboard reads and stores games: the app's shared services (``api.services``),
-the same library, read models and analysis settings the API uses."""
+"""Where the dashboard reads and stores games: the app's shared services
+(:mod:`services.shared`), the same library, read models and analysis settings the API uses."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from api.auth import token_name
-from api.problems import Problem
-from api.services import services
-from api.uploads import read_document
 from domain.store import GameLibrary, UnknownGame, UploadResult
 from projections.readmodels import ReadModels
 from projections.timeline import timeline
+from services.refusals import Refusal
+from services.shared import services
+from services.tokens import token_name
+from services.uploads import read_upload
 
 if TYPE_CHECKING:
     from domain.wolves.analysis.review import Settings as AnalysisSettings
@@ -51,8 +51,8 @@ def writer(token: object, doing: str) -> str:
         raise WriteRefused(403, "unknown_token", "This token is not accepted here.")
     try:
         name = token_name(tokens, f"Bearer {token.strip()}")
-    except Problem as err:
-        raise WriteRefused(err.code or 403, err.kind, "This token is not accepted here.") from None
+    except Refusal as err:
+        raise WriteRefused(err.status, err.kind, "This token is not accepted here.") from None
     assert name is not None  # None only for a request without a header
     return name
 
@@ -88,9 +88,10 @@ def fresh() -> ReadModels:
 
 def upload(raw: bytes, uploader: str) -> UploadResult:
     """Store a record as the API does: at most ``HOWL_MAX_ACTIONS`` actions, projected, its
-    review queued. Raises ``InvalidRecord``/``RecordError`` or a 422 ``Problem``."""
+    review queued. Raises ``InvalidRecord``/``RecordError`` or a ``Refusal`` (too many
+    actions, too costly to check, a store that cannot write)."""
     svc = services()
-    return svc.upload(read_document(raw, svc.settings.max_actions), uploader)
+    return svc.upload(read_upload(raw, svc.settings.max_actions), uploader)
 
 
 def game_timeline(game_id: UUID) -> list[dict[str, Any]]:

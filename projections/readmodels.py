@@ -21,13 +21,12 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from projections import games, statistics, tables
+from projections.db import Database
 from projections.filters import game_filters
 from projections.games import GamePage
 from projections.runner import Failure, Progress, Runner
-from projections.db import Database
 
 if TYPE_CHECKING:
-    from api.config import Settings
     from domain.store import GameLibrary
 
 __all__ = ["Failure", "GamePage", "Progress", "ReadModels"]
@@ -58,11 +57,6 @@ class ReadModels:
         self.rebuilder = Runner(self.db, batch_size, delay, workers, tables.BESIDE)
         self._ready = False
         self._lock = threading.Lock()
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> ReadModels:
-        """Read models on the configured store (``HOWL_DATABASE_URL``/``_SCHEMA``)."""
-        return cls(settings.database_url, settings.database_schema, pool_size=settings.db_pool_size)
 
     def close(self) -> None:
         """Close pooled connections (later calls open new ones)."""

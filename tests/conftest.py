@@ -23,9 +23,9 @@ from psycopg import sql
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from api.app import create_app
-from api.config import Settings
-from api.services import services
 from dashboard.pages import replay
+from services.config import Settings
+from services.shared import services
 
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from api.config import Settings, parse_api_tokens
+from services.config import Settings, parse_api_tokens
 
 
 def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

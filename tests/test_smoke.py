@@ -14,8 +14,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from api.app import create_app
-from api.config import Settings
 from projections import db
+from services.config import Settings
 from tests.conftest import LiveServer
 
 

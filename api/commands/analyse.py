@@ -40,8 +40,8 @@ def _load(target: str) -> tuple[Record, UUID | None]:
             raise click.BadParameter(f"not a game id nor a readable file: {exc}") from exc
         except InvalidRecord as exc:
             raise click.ClickException(f"invalid record: {exc}") from exc
-    from api.library import open_library
     from domain.store import UnknownGame
+    from services.library import open_library
 
     with open_library() as library:
         try:
@@ -118,9 +118,9 @@ def analyse(
             raise click.ClickException(f"illegal record: {exc}") from exc
     doc = result.to_json()
     if game_id is not None:
-        from api.config import Settings as AppSettings
-        from api.library import analyses_url
         from projections.analysis import Analyses
+        from services.config import Settings as AppSettings
+        from services.library import analyses_url
 
         Analyses(analyses_url(AppSettings.from_env())).save(game_id, settings, doc)
         console.print(f"saved as analysis {settings.key} of game {game_id}")

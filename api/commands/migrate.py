@@ -6,9 +6,9 @@ from collections import Counter
 
 import click
 
-from api.library import open_library
 from domain.store.migrate import EVENTS, ILLEGAL, RESULT, UNCHANGED, recheck_all
 from domain.wolves.components import RULES_VERSION
+from services.library import open_library
 
 
 @click.command("migrate")

@@ -16,10 +16,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from api.config import Settings
-from api.library import open_library
 from projections.readmodels import ReadModels
 from projections.tables import TrackingGone
+from services.config import Settings
+from services.library import open_library
 
 batch_option = click.option(
     "--batch-size",

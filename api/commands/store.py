@@ -21,11 +21,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from api.library import open_library
 from domain.store import GameLibrary, UnknownGame
 from domain.store.uploads import PreparedGame, prepare_record
 from domain.wolves.records import InvalidRecord, canonical_json
 from domain.wolves.replay import RecordError
+from services.library import open_library
 
 
 @dataclass(frozen=True)

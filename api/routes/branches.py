@@ -17,7 +17,6 @@ from api.caching import IMMUTABLE, immutable_json, json_response
 from api.openapi import ApiBlueprint
 from api.problems import Problem
 from api.schemas import BranchInfo, Position
-from api.services import Services, services
 from api.uploads import record_problem
 from domain.store import GameLibrary, UnknownGame
 from domain.store.branches import (
@@ -31,6 +30,7 @@ from domain.wolves.analysis.whatif import outcome, what_if
 from domain.wolves.positions import to_position
 from domain.wolves.records import InvalidRecord, action_from_json, action_to_json, read_record
 from domain.wolves.replay import RecordError
+from services.shared import Services, services
 
 blp = ApiBlueprint("branches", __name__, url_prefix="/api/branches",
                    description="What-if branches of games")  # fmt: skip

@@ -36,13 +36,13 @@ from api.schemas import (
     Timeline,
     UploadFields,
 )
-from api.services import services
 from api.uploads import read_document, record_body, record_problem, upload_fields
 from domain.store import UnknownGame
 from domain.wolves.records import InvalidRecord
 from domain.wolves.replay import RecordError
 from projections.analysis_worker import analysis_status, enqueue
 from projections.games import BadCursor
+from services.shared import services
 
 log = logging.getLogger(__name__)
 blp = ApiBlueprint("games", __name__, url_prefix="/api/games", description="Games of The Wolves")

@@ -10,8 +10,8 @@ from werkzeug.exceptions import ServiceUnavailable
 from api import __version__
 from api.openapi import ApiBlueprint
 from api.schemas import Health
-from api.services import services
 from projections import db
+from services.shared import services
 
 blp = ApiBlueprint("service", __name__, url_prefix="/api", description="The service itself")
 log = logging.getLogger(__name__)

@@ -10,8 +10,8 @@ from api.caching import NO_CACHE, json_response
 from api.openapi import ApiBlueprint
 from api.problems import Problem
 from api.schemas import MAX_NAME, StatsFilters
-from api.services import services
 from api.stats_schemas import PlayerProfile, Stats
+from services.shared import services
 
 blp = ApiBlueprint("statistics", __name__, url_prefix="/api", description="Statistics")
 

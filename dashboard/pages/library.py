@@ -11,7 +11,6 @@ from urllib.parse import quote
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 from flask import current_app
 
-from api.problems import Problem
 from dashboard import data
 from dashboard.inputs import MAX_TEXT, choice, integer, text, texts
 from dashboard.palette import TERRAIN_COLORS, player_color
@@ -19,6 +18,7 @@ from dashboard.token import refused
 from domain.wolves import components as box
 from domain.wolves.records import InvalidRecord
 from domain.wolves.replay import RecordError
+from services.refusals import Refusal
 
 PAGE_SIZE = 20
 SEATS = range(2, 6)
@@ -207,8 +207,8 @@ def _upload(contents: str, filename: Any, token: Any) -> tuple[Any, Any]:
         result = data.upload(raw, uploader)
     except (RecordError, InvalidRecord) as err:
         return upload_error(err), no_update
-    except Problem as err:  # too many actions, or not JSON
-        return upload_error(ValueError(err.description)), no_update
+    except Refusal as err:  # too many actions, too costly, or a store that cannot write
+        return upload_error(ValueError(err.detail)), no_update
     return html.Div(f"Stored {filename or 'the record'}.", className="upload-ok"), (
         f"/replay/{result.game_id}"
     )

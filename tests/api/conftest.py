@@ -18,9 +18,9 @@ from flask import Flask
 from werkzeug.serving import make_server
 
 from api.app import create_app
-from api.config import Settings
-from api.services import services
 from domain.store import GameLibrary
+from services.config import Settings
+from services.shared import services
 from tests.api.client import Client
 from tests.api.contract import Contract
 from tests.conftest import LiveServer
@@ -65,7 +65,7 @@ class Server:
 
     def library(self) -> GameLibrary:
         """A library on the server's store (the caller closes it)."""
-        from api.library import open_library
+        from services.library import open_library
 
         return open_library(self.live.settings)
 

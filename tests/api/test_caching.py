@@ -9,7 +9,7 @@ from itertools import product
 from typing import Any
 
 from api.caching import CachedAnswers
-from api.config import Settings
+from services.config import Settings
 from tests.api.conftest import TOKENS, Server, record_of, serving
 from tests.api.contract import Contract, Reply
 

@@ -16,8 +16,8 @@ from urllib.request import urlopen
 
 import pytest
 
-from api.config import Settings
 from dashboard.app import CALLBACKS, body_limit
+from services.config import Settings
 from tests.api.conftest import TOKENS, record_of
 from tests.api.serving import closed, connect, head, howl_serve, read_answer
 

@@ -7,11 +7,11 @@ import uuid
 
 import pytest
 
-from api.services import services
 from domain.wolves import codec
 from domain.wolves.positions import to_position
 from domain.wolves.records import read_record, write_record
 from domain.wolves.replay import initial, replay
+from services.shared import services
 from tests.api.client import Client
 from tests.api.conftest import Shared, record_of
 

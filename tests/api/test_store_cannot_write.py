@@ -19,7 +19,7 @@ import pytest
 from flask import Flask
 from psycopg import sql
 
-from api.config import Settings
+from services.config import Settings
 from tests.api.conftest import TOKENS, Server, record_of, serving
 from tests.api.contract import Contract, Reply
 

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from api.library import open_library
+from services.library import open_library
 from tests.conftest import LiveServer
 from tests.dashboard.callbacks import Answer, component_id, dependencies, find, outputs, post
 from tests.dashboard.conftest import FIXTURES

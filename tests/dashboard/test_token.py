@@ -12,7 +12,7 @@ from urllib.request import urlopen
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from api.library import open_library
+from services.library import open_library
 from tests.conftest import LiveServer
 from tests.dashboard.conftest import FIXTURES
 

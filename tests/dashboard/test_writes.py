@@ -13,8 +13,8 @@ from urllib.request import urlopen
 
 import pytest
 
-from api.library import analyses_url
 from projections.analysis_worker import analysis_status
+from services.library import analyses_url
 from tests.conftest import LiveServer
 from tests.dashboard.callbacks import Answer, call, dependencies, find
 from tests.dashboard.conftest import FIXTURES

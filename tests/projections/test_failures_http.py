@@ -10,10 +10,10 @@ import pytest
 from flask import Flask
 
 from api.app import create_app
-from api.config import Settings
 from projections import builds
 from projections.builds import Build, Projected
-from projections.readmodels import ReadModels
+from services.config import Settings
+from services.library import open_read_models
 from tests.api.conftest import TOKENS, Server, record_of, serving
 from tests.api.contract import Contract
 from tests.projections.poison import store_poison
@@ -89,7 +89,7 @@ def test_an_upload_that_cannot_be_projected_is_still_answered_as_stored(
     assert server.client.get("/api/health").json["failures"] == 1
     monkeypatch.setattr(builds, "project", project)
     settings = server.live.settings
-    with server.library() as library, ReadModels.from_settings(settings) as models:
+    with server.library() as library, open_read_models(settings) as models:
         assert models.retry(library) == ([game_id], [])
     assert server.client.get(f"/api/games/{game_id}").json["seats"]
     assert server.client.get("/api/health").json["status"] == "ok"

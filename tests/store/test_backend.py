@@ -7,9 +7,9 @@ import uuid
 import psycopg
 import pytest
 
-from api.config import Settings
-from api.library import open_library, store_config
 from domain.store import GameLibrary, StoreConfig, store_env
+from services.config import Settings
+from services.library import open_library, store_config
 from tests.store.conftest import record_bytes
 
 

@@ -1,11 +1,13 @@
-"""The game library (event store) and the analyses that Howl's settings point at."""
+"""The game library (event store), the read models and the analyses that Howl's settings
+point at."""
 
 from __future__ import annotations
 
-from api.config import Settings
 from domain.store import GameLibrary, StoreConfig
 from domain.wolves.analysis.review import Settings as AnalysisSettings
 from projections.db import backend_of
+from projections.readmodels import ReadModels
+from services.config import Settings
 
 
 def store_config(settings: Settings) -> StoreConfig:
@@ -25,6 +27,18 @@ def open_library(settings: Settings | None = None) -> GameLibrary:
     The caller closes it (``library.close()`` or ``with open_library() as library:``).
     """
     return GameLibrary.open(store_config(settings or Settings.from_env()))
+
+
+def open_read_models(settings: Settings | None = None) -> ReadModels:
+    """The :class:`ReadModels` in the configured store's database (``HOWL_DATABASE_URL``,
+    ``_SCHEMA``, ``HOWL_DB_POOL_SIZE``; default: settings from the environment).
+
+    The caller closes them (``models.close()`` or ``with open_read_models() as models:``).
+    """
+    settings = settings or Settings.from_env()
+    return ReadModels(
+        settings.database_url, settings.database_schema, pool_size=settings.db_pool_size
+    )
 
 
 def analyses_url(settings: Settings) -> str:

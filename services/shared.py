@@ -14,15 +14,21 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from api.caching import BodyCache
-from api.config import Settings
-from api.library import analyses_url, analysis_settings, open_library, store_config
-from api.problems import Problem
-from api.uploads import work_budget
 from domain.store import GameLibrary, UploadResult
 from domain.wolves.analysis.review import Settings as AnalysisSettings
 from projections.analysis_worker import AnalysisWorker, enqueue, start_worker
 from projections.readmodels import ReadModels
+from services.bodies import BodyCache
+from services.config import Settings
+from services.library import (
+    analyses_url,
+    analysis_settings,
+    open_library,
+    open_read_models,
+    store_config,
+)
+from services.refusals import Refusal
+from services.uploads import work_budget
 
 SERVICES_KEY = "howl.services"
 CATCH_UP_INTERVAL = 2.0
@@ -104,12 +110,13 @@ class Services:
         if self._read_models is None:
             with self._open_lock:
                 if self._read_models is None:
-                    self._read_models = ReadModels.from_settings(self.settings)
+                    self._read_models = open_read_models(self.settings)
         return self._read_models
 
     def upload(self, doc: Mapping[str, Any], uploader: str | None, **fields: Any) -> UploadResult:
-        """Store a record (``InvalidRecord``/``RecordError`` for a bad one: nothing is
-        stored), project it, and queue its review when it is new (``HOWL_ANALYSIS``).
+        """Store a record (``InvalidRecord``/``RecordError`` for a bad one, a 422
+        :class:`Refusal` ``too_costly`` past ``HOWL_MAX_CHECK_SECONDS``: nothing is stored),
+        project it, and queue its review when it is new (``HOWL_ANALYSIS``).
 
         Once stored, the game is the answer: catching up never raises (a game that cannot
         be projected is recorded as such, see :meth:`catch_up`)."""
@@ -126,7 +133,7 @@ class Services:
 
     @contextmanager
     def writing(self) -> Iterator[None]:
-        """Around a write to the store: a full or read-only store is a 503 problem
+        """Around a write to the store: a full or read-only store is a 503 :class:`Refusal`
         ``store_cannot_write`` (remembered in :attr:`write_failure` until a write succeeds);
         other errors go on as they are."""
         try:
@@ -137,7 +144,7 @@ class Services:
                 raise
             self.write_failure = reason
             log.error("the store cannot write (%s): %s", reason, exc)
-            raise Problem(503, "store_cannot_write", f"The store cannot write ({reason}). "
+            raise Refusal(503, "store_cannot_write", f"The store cannot write ({reason}). "
                           "Nothing was stored.") from exc  # fmt: skip
         self.write_failure = None
 

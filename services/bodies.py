@@ -1,0 +1,61 @@
+"""Rendered answers kept in one process's memory: bodies by tag, and which tag answers each
+request answered so far (the API's immutable answers, see ``api.caching``)."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+
+RequestKey = tuple[str, str, bool]
+"""A GET request as far as an immutable answer depends on it: path, query, gzip coding."""
+
+
+class BodyCache:
+    """Rendered bodies by ETag, least recently used dropped beyond ``budget`` bytes; and the
+    ETag and media type answering each request answered so far (the last ``requests``)."""
+
+    def __init__(self, budget: int = 64 * 1024 * 1024, requests: int = 65536) -> None:
+        self.budget = budget
+        self.requests = requests
+        self._bodies: OrderedDict[str, bytes] = OrderedDict()
+        self._answers: OrderedDict[RequestKey, tuple[str, str]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, tag: str) -> bytes | None:
+        """The body cached for ``tag``, if any."""
+        with self._lock:
+            body = self._bodies.get(tag)
+            if body is not None:
+                self._bodies.move_to_end(tag)
+            return body
+
+    def get_or_render(self, tag: str, render: Callable[[], bytes]) -> bytes:
+        """The body cached for ``tag``, else ``render()`` (then cached if small enough)."""
+        body = self.get(tag)
+        if body is not None:
+            return body
+        body = render()
+        if len(body) <= self.budget // 8:
+            with self._lock:
+                if tag not in self._bodies:
+                    self._bodies[tag] = body
+                    self._size += len(body)
+                while self._size > self.budget:
+                    _, dropped = self._bodies.popitem(last=False)
+                    self._size -= len(dropped)
+        return body
+
+    def remember(self, key: RequestKey, tag: str, mimetype: str) -> None:
+        """Remember that the request ``key`` is answered by the body tagged ``tag``."""
+        with self._lock:
+            self._answers[key] = tag, mimetype
+            self._answers.move_to_end(key)
+            if len(self._answers) > self.requests:
+                self._answers.popitem(last=False)
+
+    def answer(self, key: RequestKey) -> tuple[str, str] | None:
+        """The tag and media type answering the request ``key``, if remembered."""
+        with self._lock:
+            return self._answers.get(key)

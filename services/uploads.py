@@ -1,0 +1,49 @@
+"""An uploaded record within the limits every face applies: its actions (``HOWL_MAX_ACTIONS``)
+and the CPU time checking it may take (``HOWL_MAX_CHECK_SECONDS``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from domain.documents import parse
+from services.refusals import Refusal
+
+
+def read_upload(body: bytes, max_actions: int) -> Mapping[str, Any]:
+    """The record's JSON object in an upload's ``body``, with at most ``max_actions`` actions.
+
+    Raises ``InvalidRecord`` for bytes that are not a bounded JSON object
+    (:func:`domain.documents.parse`) and a 422 :class:`Refusal` ``too_many_actions`` (with its
+    ``limit``) for more actions.
+
+    >>> read_upload(b'{"actions": [1, 2, 3]}', 3)["actions"]
+    [1, 2, 3]
+    >>> read_upload(b'{"actions": [1, 2, 3]}', 2)
+    Traceback (most recent call last):
+    services.refusals.Refusal: A record may have at most 2 actions; this one has 3.
+    """
+    doc = parse(body)
+    actions = doc.get("actions")
+    if isinstance(actions, list) and len(actions) > max_actions:
+        raise Refusal(422, "too_many_actions", f"A record may have at most {max_actions} "
+                      f"actions; this one has {len(actions)}.", limit=max_actions)  # fmt: skip
+    return doc
+
+
+def work_budget(seconds: int) -> Callable[[], None]:
+    """A replay's ``check``: a 422 :class:`Refusal` ``too_costly`` (with its ``limit``) once this
+    thread has spent more than ``seconds`` of CPU time since the budget was made.
+
+    >>> work_budget(5)() is None
+    True
+    """
+    deadline = time.thread_time() + seconds
+
+    def check() -> None:
+        if time.thread_time() > deadline:
+            detail = f"Checking the record took over {seconds} s of CPU time, its limit."
+            raise Refusal(422, "too_costly", detail, limit=seconds)
+
+    return check
