@@ -9,8 +9,8 @@ from urllib.parse import unquote
 from dash import Dash, Input, Output, State, dcc, html
 from dash.exceptions import DependencyException
 from flask import Flask, current_app, request
-from werkzeug.exceptions import BadRequest, NotFound
-from werkzeug.wrappers import Response
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
 from dashboard import token
 from dashboard.inputs import text
@@ -109,7 +109,7 @@ def check_callback_request(app: Dash) -> None:
         raise BadRequest("Callback request: `changedPropIds` must be a list of strings.")
 
 
-def unknown_asset(_exc: DependencyException) -> Response:
+def unknown_asset(_exc: DependencyException) -> HTTPException | ResponseReturnValue:
     """A 404 for a component-suite path that names no script Dash serves, answered as the
     server answers any HTTP error (a problem document)."""
     return current_app.handle_http_exception(NotFound("No such dashboard asset."))
