@@ -63,11 +63,11 @@ def fit_message(box: tuple[int, int, int, int]) -> str:
     """Why cells spanning ``box`` (:func:`bounds`) break M-3's rectangle.
 
     >>> fit_message((0, 0, 4, 1))
-    'would spread the table over 5 columns × 2 rows, beyond 4 × 3 or 3 × 4'
+    'would spread the cards over 5 × 2 cells, beyond 4 × 3 or 3 × 4'
     """
     width, height = box[2] - box[0] + 1, box[3] - box[1] + 1
     return (
-        f"would spread the table over {width} columns × {height} rows, "
+        f"would spread the cards over {width} × {height} cells, "
         f"beyond {LONG} × {SHORT} or {SHORT} × {LONG}"
     )
 

@@ -125,23 +125,37 @@ def _place(turn: Turn, action: Place) -> None:
         begin_round(turn, turn.state.starter, named=False)
     state = turn.state
     if seat != state.player:
-        raise IllegalAction("M-2", f"it is seat {state.player}'s turn, not seat {seat}'s")
+        message = f"it is seat {state.player}'s turn, not seat {seat}'s"
+        if not state.cells:
+            message += (
+                f": seat {state.player} starts round {state.round} (a round_start action "
+                "names another seat)"
+            )
+        raise IllegalAction("M-2", message)
     pack = state.packs[seat]
     name = card_name(card)
     if card == LONE_WOLF and not pack.lone_wolf:
-        raise IllegalAction("M-6", f"seat {seat} holds no Lone Wolf: a round's winner gains it")
+        raise IllegalAction(
+            "M-6",
+            f"seat {seat} holds no Lone Wolf to place on {fmt(cell)}: a round's winner gains it",
+        )
     if pack.hand is not None:
         if card not in pack.hand:
             shown = ", ".join(_kind(c) for c in pack.hand) or "none"
-            raise IllegalAction("M-2", f"seat {seat} has no {_kind(card)} in hand (hand: {shown})")
+            raise IllegalAction(
+                "M-2",
+                f"seat {seat} has no {_kind(card)} in hand to place on {fmt(cell)} (hand: {shown})",
+            )
     elif pack.left[INDEX[card]] == 0:
-        raise IllegalAction("M-2", f"seat {seat} has no {_kind(card)} left in hand or deck")
+        raise IllegalAction(
+            "M-2", f"seat {seat} has no {_kind(card)} left in hand or deck to place on {fmt(cell)}"
+        )
     cells = state.cells
     faces = state.table.faces
     if not cells:
         if cell != FIRST:
             raise IllegalAction(
-                "M-3", f"the first card of a round goes on {fmt(FIRST)}: {name} not on {fmt(cell)}"
+                "M-3", f"{name} on {fmt(cell)}: the first card of a round goes on {fmt(FIRST)}"
             )
         turn.add(ev.CardPlaced(seat, card, cell))
     elif cell not in cells:

@@ -90,7 +90,7 @@ class MoonlightFollower:
             "cells": [self._cell(c) for c in sorted(state.cells)],
             "cleared": True,
         }
-        return self._facts(None, None, "start", (), numbers)
+        return self._facts(None, None, "setup", (), numbers)
 
     def step(self, events: Sequence[ev.Event]) -> StepFacts:
         before = self._state
