@@ -33,7 +33,7 @@ def describe(names: Sequence[str], event: ev.Event) -> str:
         case ev.CardPlaced(player=seat, card=card, cell=cell):
             return f"{names[seat]} places {card_name(card)} on {fmt(cell)}"
         case ev.CardCovered(player=seat, card=card, cell=cell, covered=under):
-            shown = "the Lone Wolf" if under == "lone_wolf" else str(under)
+            shown = "Lone Wolf" if under == "lone_wolf" else str(under)
             whose = f"{names[1 - seat]}'s {shown} on {fmt(cell)}"
             return f"{names[seat]} covers {whose} with {card_name(card)}"
         case ev.LastCardPlaced(player=seat):
