@@ -3,6 +3,16 @@
 An action the rules forbid raises :class:`~domain.ruleset.IllegalAction` with the rule id
 and a message naming the seat, the card and the cell; ``state`` is never changed.
 
+How the engine reads what the rules reference leaves open:
+
+- A round begins with its first action (a ``round_start`` or the first card): until then
+  the table still shows the last round as it was scored.
+- "The opponent's last or only visible card" is a card of a seat that shows no other.
+- After a seat places its last card the opponent always takes one more turn (if it holds
+  a card), and the round ends after it (M-4).
+- The loser of a round that does not end the game chooses its Alpha Power (an
+  ``alpha_power`` action) before the next round begins; it is recorded and has no effect.
+
 >>> from domain.ruleset import Seat
 >>> from domain.moonlight.actions import Place
 >>> from domain.moonlight.cards import assumed_setup

@@ -7,6 +7,7 @@ import pytest
 
 from domain.moonlight import events as ev
 from domain.moonlight.actions import Place
+from domain.moonlight.cards import Card
 from domain.moonlight.legal import legal_actions
 from domain.moonlight.rules import play
 from domain.moonlight.state import Placed
@@ -76,7 +77,7 @@ def test_m3_a_covered_card_is_covered_again_by_one_higher() -> None:
 
 
 @pytest.mark.parametrize("card", [1, 2, 4, 5])
-def test_m3_a_cover_by_any_other_value_is_illegal(card: int) -> None:
+def test_m3_a_cover_by_any_other_value_is_illegal(card: Card) -> None:
     state = playing(table("A2 B3 A3"), player=1)
     illegal(state, Place(1, card, (0, 0)), "M-3", f"a {card}", "the 2 on [0, 0]", "exactly one")
 
