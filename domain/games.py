@@ -5,7 +5,7 @@
 >>> ruleset("chess")
 Traceback (most recent call last):
 ...
-domain.games.UnknownGame: game: no game 'chess': known games are the-wolves
+domain.games.UnknownGame: game: no game 'chess': known games are moonlight, the-wolves
 """
 
 from __future__ import annotations
@@ -58,9 +58,11 @@ def rulesets() -> Iterator[Ruleset]:
 
 
 def _register_builtin() -> None:
+    from domain.moonlight.ruleset import MOONLIGHT
     from domain.wolves.ruleset import WOLVES
 
     register(WOLVES)
+    register(MOONLIGHT)
 
 
 _register_builtin()
