@@ -21,7 +21,7 @@ from domain.wolves import (
 )
 from domain.wolves import events as ev
 from domain.wolves.scoring import score_region
-from domain.wolves.state import State
+from domain.wolves.state import MoonlightPiece, State
 from tests.rules.scenario import grid_map, illegal, of_type, players, run, scenario, set_board
 
 #   x: 0  1  2  3  4  5  6  7  8  9
@@ -39,7 +39,7 @@ def moon(date: int, phases_scored: int = 0, actions_left: int = 2) -> State:
     """Seat 0 in region 1 by three lone wolves, a pack wolf of seat 1 on (0, 2); date ``date``."""
     pieces = {(1, 2): "A0 P0", (2, 2): "D0", (0, 2): "P1", (5, 2): "A1", (8, 2): "A2"}
     state = scenario(MOON, pieces=pieces, tokens=9, actions_left=actions_left)
-    state.moonlight = ("lone_wolf",) * date
+    state.moonlight = (MoonlightPiece("lone_wolf"),) * date
     state.phases_scored = phases_scored
     return state
 
@@ -57,7 +57,9 @@ def test_w7_dates_advance_on_howl_dominate_and_lair_only() -> None:
         state, _ = play(state, action)
         dates.append(state.date)
     assert dates == [0, 0, 1, 2, 3]
-    assert state.moonlight == ("lone_wolf", "pack:1", "den:0")
+    assert state.moonlight == (
+        MoonlightPiece("lone_wolf"), MoonlightPiece("pack", 1), MoonlightPiece("den", 0)
+    )  # fmt: skip
 
 
 def test_w7_phase_scored_at_the_end_of_the_turn() -> None:
@@ -164,7 +166,7 @@ def test_w8_tie_for_second_only_first_scores() -> None:
 
 def test_w8_scored_token_is_removed_and_points_land_on_boards() -> None:
     state = scenario(REGION, pieces={(0, 0): "L0", (1, 0): "A1"})
-    state.moonlight, state.phases_scored = ("lone_wolf",) * 17, 1  # quarter is due
+    state.moonlight, state.phases_scored = (MoonlightPiece("lone_wolf"),) * 17, 1  # quarter is due
     state, events = play(state, Pass(0))
     assert of_type(events, ev.PhaseScored) == [ev.PhaseScored("quarter")]
     assert state.scoring[1] == ()

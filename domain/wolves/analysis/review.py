@@ -331,7 +331,7 @@ def _context() -> BaseContext:
 def turning_points(steps: Sequence[StepReview], start: Evaluation, n: int) -> list[dict[str, Any]]:
     """The steps where the win probabilities moved most (at most :data:`TURNING_POINTS`)."""
     least = THRESHOLDS[-1][1] / n
-    swings = []
+    swings: list[dict[str, Any]] = []
     previous = start.win
     for s in steps:
         now = s.played.evaluation.win
@@ -402,8 +402,8 @@ def review(
         with ProcessPoolExecutor(workers, _context(), _init_worker, init) as pool:
             futures = [pool.submit(_review_in_worker, i, settings) for i in todo]
             for future in as_completed(futures):
-                result = future.result()
-                done[result.index] = result
+                reviewed = future.result()
+                done[reviewed.index] = reviewed
                 if progress:
                     progress(len(done), len(todo))
     steps = tuple(done[i] for i in sorted(done))
