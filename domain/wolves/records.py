@@ -59,7 +59,16 @@ from domain.wolves.actions import (
     UpgradeLair,
     WolfStep,
 )
-from domain.wolves.components import Dominable, Phase, PreyType, Terrain, WolfKind
+from domain.wolves.components import (
+    Dominable,
+    Ground,
+    Marker,
+    Phase,
+    PreyType,
+    Side,
+    Terrain,
+    WolfKind,
+)
 from domain.wolves.maps import GameMap, build_map, tile_hexes
 from domain.wolves.setup import CustomMap, MapHex, MapRegion, Options, Player, RegionTile, Setup
 
@@ -273,15 +282,26 @@ def _check_tiles(entries: list[RegionTile | Hex], path: str) -> tuple[Hex | None
     return start, tiles
 
 
+def _ground(value: Any, path: str) -> Ground:
+    return choice(value, path, "terrain", box.GROUNDS)
+
+
+def _marker(value: Any, path: str) -> Marker:
+    return choice(value, path, "marker", box.MARKERS)
+
+
+def _side(value: Any, path: str) -> Side:
+    return choice(value, path, "side", box.SIDES)
+
+
 def _map_hex(value: Any, path: str) -> MapHex:
     """One hex of a custom map."""
     doc = mapping(value, path)
     h = required(doc, "hex", path, read_hex)
-    terrain = required(doc, "terrain", path, lambda v, at: choice(v, at, "terrain", box.GROUNDS))
+    terrain = required(doc, "terrain", path, _ground)
     region = nullable(doc, "region", path, _region_id)
-    marker = nullable(doc, "marker", path, lambda v, at: choice(v, at, "marker", box.MARKERS))
-    side = nullable(doc, "side", path, lambda v, at: choice(v, at, "side", box.SIDES))
-    return MapHex(h, terrain, region, marker, side)
+    marker = nullable(doc, "marker", path, _marker)
+    return MapHex(h, terrain, region, marker, nullable(doc, "side", path, _side))
 
 
 def _region_id(value: Any, path: str) -> int:

@@ -61,11 +61,8 @@ def paths(doc: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every place inside a JSON value, as a tuple of keys and indexes."""
     found = [at]
     if isinstance(doc, dict | list):
-        items = doc.items() if isinstance(doc, dict) else enumerate(doc)
-    else:
-        items = iter(())
-    for key, value in items:
-        found += paths(value, (*at, key))
+        for key, value in doc.items() if isinstance(doc, dict) else enumerate(doc):
+            found += paths(value, (*at, key))
     return found
 
 
@@ -101,7 +98,7 @@ def variants() -> list[Any]:
 def place(path: str) -> list[str | int]:
     """The keys and indexes of a JSON path below ``AT``: ``.moves[0].to`` → moves, 0, to."""
     assert path.startswith(AT), path
-    rest, keys = path[len(AT) :], []
+    rest, keys = path[len(AT) :], list[str | int]()
     while rest:
         if rest.startswith("["):
             index, rest = rest[1:].split("]", 1)

@@ -16,6 +16,7 @@ from domain.wolves import (
     play,
 )
 from domain.wolves import events as ev
+from domain.wolves.components import Dominable
 from domain.wolves.state import MoonlightPiece, Piece
 from tests.rules.scenario import grid_map, illegal, of_type, run, scenario, set_board
 
@@ -186,7 +187,7 @@ def test_w6_2_den_target_restrictions() -> None:
     illegal(state, BuildDen(0, (1, 1), "speed"), "W-6.2", "[1, 1] is not a land hex")
     illegal(
         state,
-        BuildDen(0, (2, 2), "claws"),
+        BuildDen(0, (2, 2), "claws"),  # type: ignore[arg-type]  # not a track
         "W-6.2",
         "track must be one of spread, speed, howl, not claws",
     )
@@ -331,7 +332,7 @@ def test_w6_5_dominate_a_den_takes_a_den_from_a_track() -> None:
         ("D1 A1", "den", "seat 1 has a second piece on [2, 2]"),
     ],
 )
-def test_w6_5_dominate_targets(there: str, piece: str | None, words: str) -> None:
+def test_w6_5_dominate_targets(there: str, piece: Dominable | None, words: str) -> None:
     state = scenario(LAKE, pieces={(0, 2): "A0", (2, 2): there}, tokens=3)
     illegal(state, Dominate(0, (2, 2), piece=piece, track="howl"), "W-6.5", words)
 

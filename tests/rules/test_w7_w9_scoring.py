@@ -20,6 +20,7 @@ from domain.wolves import (
     play,
 )
 from domain.wolves import events as ev
+from domain.wolves.components import Phase
 from domain.wolves.scoring import score_region
 from domain.wolves.state import MoonlightPiece, State
 from tests.rules.scenario import grid_map, illegal, of_type, players, run, scenario, set_board
@@ -118,7 +119,7 @@ REGION = grid_map(
 
 
 def standings(
-    pieces: dict[tuple[int, int], str], phase: str = "quarter", seats: int = 3
+    pieces: dict[tuple[int, int], str], phase: Phase = "quarter", seats: int = 3
 ) -> list[tuple[int | None, int, int, int | None, int, bool]]:
     state = scenario(REGION, seats=seats, pieces=pieces)
     result = score_region(state, 1, phase)
@@ -136,7 +137,7 @@ def test_w8_lone_player_takes_first() -> None:
 @pytest.mark.parametrize(
     ("phase", "high", "low"), [("crescent", 4, 2), ("quarter", 6, 3), ("full", 8, 4)]
 )
-def test_w8_first_and_second_values(phase: str, high: int, low: int) -> None:
+def test_w8_first_and_second_values(phase: Phase, high: int, low: int) -> None:
     got = standings({(0, 0): "L0", (1, 0): "A1 D1", (3, 0): "P2"}, phase)
     assert got == [(0, 3, 0, 1, high, True), (1, 2, 1, 2, low, False), (2, 1, 0, None, 0, False)]
 
