@@ -2,8 +2,11 @@
 non-finite numbers and deep nesting, text without NUL or lone surrogates, bounded
 integers, and lists whose length is checked before their elements are read.
 
-Everything here is cheap: checks are constant time per value, and a list that is too long
-is refused before one element is looked at.
+The readers (:func:`integer`, :func:`text`, :func:`choice`, :func:`items`, …) each take a
+decoded JSON value and the JSON path it sits at, and return the value with its type or
+raise :class:`~domain.ruleset.InvalidRecord` naming that path. Everything here is cheap:
+checks are constant time per value, and a list that is too long is refused before one
+element is looked at.
 
 >>> text_problem("Ana", 64) is None
 True
@@ -17,9 +20,10 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, TypeGuard, TypeVar
 
-from marshmallow import ValidationError, fields, validate
+from domain.ruleset import InvalidRecord
 
 INT32_MAX = 2**31 - 1
 """The largest value of a PostgreSQL ``INTEGER`` column."""
@@ -65,56 +69,94 @@ def text_problem(value: str, most: int) -> str | None:
     return None
 
 
-class Text(fields.String):
+REQUIRED: Final = "Missing data for required field."
+"""The message for a required field a document leaves out."""
+NOT_NULL: Final = "Field may not be null."
+"""The message for a ``null`` where a value is needed."""
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    """True for a JSON integer (a Python int that is not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def integer(value: object, path: str, least: int, most: int) -> int:
+    """A JSON integer from ``least`` to ``most`` (no float, string or boolean)."""
+    if type(value) is int and least <= value <= most:  # the usual case, first
+        return value
+    if not is_int(value):
+        raise InvalidRecord(path, "Not a valid integer.")
+    if not least <= value <= most:
+        raise InvalidRecord(path, f"must be an integer from {least} to {most}")
+    return value
+
+
+def boolean(value: object, path: str) -> bool:
+    """A JSON ``true`` or ``false``, nothing else."""
+    if not isinstance(value, bool):
+        raise InvalidRecord(path, "Not a boolean.")
+    return value
+
+
+def string(value: object, path: str) -> str:
+    """A JSON string (its content is the caller's to check)."""
+    if not isinstance(value, str):
+        raise InvalidRecord(path, "Not a valid string.")
+    return value
+
+
+def text(value: object, path: str, most: int, least: int = 1) -> str:
     """A string of ``least``–``most`` characters with no NUL and no lone surrogate."""
-
-    def __init__(self, most: int, least: int = 1, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.most, self.least = most, least
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
-        text = super()._deserialize(value, attr, data, **kwargs)
-        problem = text_problem(text, self.most)
-        if problem is None and len(text) < self.least:
-            problem = "must not be empty"
-        if problem is not None:
-            raise ValidationError(problem)
-        return text
+    found = string(value, path)
+    problem = text_problem(found, most)
+    if problem is None and len(found) < least:
+        problem = "must not be empty"
+    if problem is not None:
+        raise InvalidRecord(path, problem)
+    return found
 
 
-def between(least: int, most: int) -> validate.Range:
-    """A range validator whose message names both limits."""
-    return validate.Range(least, most, error=f"must be an integer from {least} to {most}")
+Word = TypeVar("Word", bound=str)
 
 
-class Int(fields.Integer):
-    """A JSON integer from ``least`` to ``most``: no floats, strings or booleans."""
+def choice(value: object, path: str, what: str, choices: Sequence[Word]) -> Word:
+    """One of ``choices`` (a ``Literal`` type's strings); the message names ``what`` it is
+    and quotes at most the start of a wrong value.
 
-    def __init__(self, least: int, most: int, **kwargs: Any) -> None:
-        super().__init__(strict=True, validate=between(least, most), **kwargs)
-
-    def _validated(self, value: Any) -> int:
-        if isinstance(value, bool):
-            raise self.make_error("invalid", input=value)
-        return super()._validated(value)
-
-
-class List(fields.List):
-    """A list of at most ``most`` entries, its length checked before any entry is read."""
-
-    def __init__(self, inner: fields.Field, most: int, **kwargs: Any) -> None:
-        super().__init__(inner, **kwargs)
-        self.most = most
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        check_length(value, self.most)
-        return super()._deserialize(value, attr, data, **kwargs)
+    >>> choice("den", "piece", "piece", ("pack", "den"))
+    'den'
+    >>> choice("cub", "piece", "piece", ("pack", "den"))
+    Traceback (most recent call last):
+    ...
+    domain.ruleset.InvalidRecord: piece: unknown piece 'cub' (one of pack, den)
+    """
+    if type(value) is str and value in choices:  # the usual case, first
+        return choices[choices.index(value)]
+    found = string(value, path)
+    if found in choices:
+        return choices[choices.index(found)]
+    shown = found[:32] + "…" if len(found) > 32 else found
+    raise InvalidRecord(path, f"unknown {what} {shown!r} (one of {', '.join(choices)})")
 
 
-def check_length(value: Any, most: int) -> None:
-    """``ValidationError`` when ``value`` is a list or object of more than ``most`` entries."""
-    if isinstance(value, list | dict) and len(value) > most:
-        raise ValidationError(f"at most {most} entries, not {len(value)}")
+def items(value: object, path: str, most: int) -> Sequence[Any]:
+    """A JSON list of at most ``most`` entries, its length checked before any entry is read."""
+    if type(value) is list and len(value) <= most:  # the usual case, first
+        return value
+    if isinstance(value, list | tuple | dict) and len(value) > most:
+        raise InvalidRecord(path, f"at most {most} entries, not {len(value)}")
+    if not isinstance(value, list | tuple):
+        raise InvalidRecord(path, "Not a valid list.")
+    return value
+
+
+def mapping(value: object, path: str) -> Mapping[str, Any]:
+    """A JSON object."""
+    if type(value) is dict:  # the usual case, first
+        return value
+    if not isinstance(value, Mapping):
+        raise InvalidRecord(path, "Invalid input type.")
+    return value
 
 
 def brief(value: Any) -> str:

@@ -6,10 +6,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from marshmallow import validate
-
 from domain.bounds import INT32_MAX, text_problem
-from domain.wolves.records import OptionsSchema
+from domain.wolves.records import OPTION_RANGES
 from domain.wolves.setup import Options
 from projections.summaries import OPTION_COLUMNS, name_key, option_value
 from projections.tables import SEATS, timestamp
@@ -21,12 +19,8 @@ DEFAULTS = {name: option_value(getattr(Options(), name)) for name in OPTION_COLU
 def _value_range(name: str) -> tuple[int, int]:
     """The values an integer option may take: what the record reader accepts, within what
     the read models' columns hold."""
-    low, high = 0, INT32_MAX
-    for check in OptionsSchema().fields[name].validators:
-        if isinstance(check, validate.Range):
-            low = max(low, int(check.min)) if check.min is not None else low
-            high = min(high, int(check.max)) if check.max is not None else high
-    return low, high
+    low, high = OPTION_RANGES[name]
+    return max(0, low), min(INT32_MAX, high)
 
 
 VALUE_RANGES = {

@@ -41,7 +41,7 @@ def check_pieces(state: State) -> None:
 def check_boards(state: State) -> None:
     """Piece conservation per seat and at most 2 tiles showing a non-home terrain (W-5)."""
     table = state.table
-    on_moonlight = Counter(entry.split(":")[1] for entry in state.moonlight if ":" in entry)
+    on_moonlight = Counter(m.player for m in state.moonlight if m.player is not None)
     for seat, board in enumerate(state.boards):
         on_map = sum(p.player == seat for here in state.pieces.values() for p in here)
         drafted = table.draft_order[: state.draft_picks].count(seat)
@@ -55,7 +55,7 @@ def check_boards(state: State) -> None:
             + sum(box.START_WOLVES.values())
             - 2 * drafted
         )
-        assert on_map + supply + on_moonlight[str(seat)] == box.PIECES_PER_PLAYER, seat
+        assert on_map + supply + on_moonlight[seat] == box.PIECES_PER_PLAYER, seat
         showing = Counter(state.showing(seat, slot) for slot in range(6))
         home = table.players[seat].terrain
         assert all(n <= 2 for t, n in showing.items() if t != home), showing

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar, Literal
 
 from domain.hexes import Hex
+from domain.wolves.components import Dominable, Track, WolfKind
+
+ActionType = Literal["draft", "bonus_action", "move", "den", "lair", "howl", "dominate", "pass"]
+"""An action's ``type`` in a record (records.md "Actions")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +26,7 @@ class WolfStep:
 
     src: Hex
     dst: Hex
-    wolf: str | None = None
+    wolf: WolfKind | None = None
     path: tuple[Hex, ...] | None = None
     push_to: Hex | None = None
 
@@ -32,7 +37,7 @@ class Draft:
 
     player: int
     hex: Hex
-    type = "draft"
+    type: ClassVar[Literal["draft"]] = "draft"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +45,7 @@ class BonusAction:
     """Spend a bonus action token for one more action this turn (W-6)."""
 
     player: int
-    type = "bonus_action"
+    type: ClassVar[Literal["bonus_action"]] = "bonus_action"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +55,7 @@ class Move:
     player: int
     steps: tuple[WolfStep, ...]
     pay: Pay = Pay()
-    type = "move"
+    type: ClassVar[Literal["move"]] = "move"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +64,9 @@ class BuildDen:
 
     player: int
     hex: Hex
-    track: str
+    track: Track
     pay: Pay = Pay()
-    type = "den"
+    type: ClassVar[Literal["den"]] = "den"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +77,7 @@ class UpgradeLair:
     hex: Hex
     pay: Pay = Pay()
     push_to: Hex | None = None
-    type = "lair"
+    type: ClassVar[Literal["lair"]] = "lair"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +87,7 @@ class Howl:
     player: int
     hex: Hex
     pay: Pay = Pay()
-    type = "howl"
+    type: ClassVar[Literal["howl"]] = "howl"
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,9 +97,9 @@ class Dominate:
     player: int
     hex: Hex
     pay: Pay = Pay()
-    piece: str | None = None
-    track: str | None = None
-    type = "dominate"
+    piece: Dominable | None = None
+    track: Track | None = None
+    type: ClassVar[Literal["dominate"]] = "dominate"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +107,7 @@ class Pass:
     """End the turn, forfeiting the actions left."""
 
     player: int
-    type = "pass"
+    type: ClassVar[Literal["pass"]] = "pass"
 
 
 Action = Draft | BonusAction | Move | BuildDen | UpgradeLair | Howl | Dominate | Pass

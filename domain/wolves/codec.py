@@ -30,7 +30,8 @@ EVENT_TYPES: Mapping[str, type[ev.Event]] = types.MappingProxyType(
 
 def event_to_json(event: ev.Event) -> dict[str, Any]:
     """A JSON-able dict of ``event``, with its type name under ``"type"``."""
-    return {"type": type(event).__name__, **_encode_fields(_encoders(type(event)), event)}
+    cls: type = type(event)
+    return {"type": cls.__name__, **_encode_fields(_encoders(cls), event)}
 
 
 Stored = dict[str, Any]
@@ -48,7 +49,8 @@ def from_stored(kind: str, data: Mapping[str, Any]) -> ev.Event:
     cls = EVENT_TYPES.get(kind)
     if cls is None:
         raise ValueError(f"unknown event type {kind!r}")
-    return _decode(cls, data)
+    event: ev.Event = _decode(cls, data)
+    return event
 
 
 def event_from_json(doc: Mapping[str, Any]) -> ev.Event:

@@ -1,23 +1,58 @@
-"""What is in the box: terrains, tiles, layouts, track values and scoring numbers (W-2 … W-11)."""
+"""What is in the box: terrains, tiles, layouts, track values and scoring numbers (W-2 … W-11).
+
+The game's words are types: each ``Literal`` alias names the strings a record, a position
+and an event may hold, and its tuple (``TERRAINS``, ``TRACKS``, …) lists them in order.
+"""
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal, get_args
 
 from domain.hexes import Hex
 
-TERRAINS: Final = ("forest", "mountain", "grassland", "tundra", "desert")
-PREY_TYPES: Final = ("deer", "boar", "raccoon", "hare", "moose")
-TRACKS: Final = ("spread", "speed", "howl")
-PHASES: Final = ("crescent", "quarter", "full")
-WATER: Final = "water"
-CHASM: Final = "chasm"
+Terrain = Literal["forest", "mountain", "grassland", "tundra", "desert"]
+"""A land terrain: a home terrain, a tile side, a hex wolves may stand on."""
+Water = Literal["water"]
+Chasm = Literal["chasm"]
+Ground = Terrain | Water | Chasm
+"""What a hex of the map is: land, a water source or the start tile's chasm (W-2)."""
+PreyType = Literal["deer", "boar", "raccoon", "hare", "moose"]
+Track = Literal["spread", "speed", "howl"]
+"""An attribute track of a player board (W-5)."""
+Phase = Literal["crescent", "quarter", "full"]
+"""A Moonlight phase, and the region scoring token scored in it (W-7, W-8)."""
+WolfKind = Literal["alpha", "pack"]
+PieceKind = Literal["alpha", "pack", "den", "lair"]
+"""A player piece on the map (W-6 hierarchy: den < pack < alpha < lair)."""
+Dominable = Literal["pack", "den"]
+"""An enemy piece a Dominate may replace (W-6.5)."""
+LoneWolf = Literal["lone_wolf"]
+Prey = Literal["prey"]
+Marker = LoneWolf | Prey
+"""A token space printed on a region tile (W-2)."""
+Side = Literal["north", "south"]
+"""A half of the start tile (W-4.1 draft)."""
+BonusToken = Literal["action", "terrain"]
+"""A bonus token a seat may gain (W-5, W-6.7)."""
 
-LONE_WOLF: Final = "lone_wolf"
-PREY: Final = "prey"
+TERRAINS: Final[tuple[Terrain, ...]] = get_args(Terrain)
+PREY_TYPES: Final[tuple[PreyType, ...]] = get_args(PreyType)
+TRACKS: Final[tuple[Track, ...]] = get_args(Track)
+PHASES: Final[tuple[Phase, ...]] = get_args(Phase)
+WOLF_KINDS: Final[tuple[WolfKind, ...]] = get_args(WolfKind)
+PIECE_KINDS: Final[tuple[PieceKind, ...]] = get_args(PieceKind)
+DOMINABLE: Final[tuple[Dominable, ...]] = get_args(Dominable)
+MARKERS: Final[tuple[Marker, ...]] = (*get_args(LoneWolf), *get_args(Prey))
+SIDES: Final[tuple[Side, ...]] = get_args(Side)
+WATER: Final[Water] = "water"
+CHASM: Final[Chasm] = "chasm"
+GROUNDS: Final[tuple[Ground, ...]] = (*TERRAINS, WATER, CHASM)
+
+LONE_WOLF: Final[LoneWolf] = "lone_wolf"
+PREY: Final[Prey] = "prey"
 
 # W-2: region tile offsets -> terrain group (0..4), "water", plus marker.
-REGION_TILE: Final[tuple[tuple[Hex, int | str, str | None], ...]] = (
+REGION_TILE: Final[tuple[tuple[Hex, int | Water, Marker | None], ...]] = (
     ((-3, -2), 0, None), ((-2, -2), 0, None), ((-1, -2), 0, LONE_WOLF),
     ((-3, -1), 1, None), ((-3, 0), 1, None), ((-2, 0), 1, None),
     ((-2, -1), 2, PREY), ((-1, -1), 2, None), ((-1, 0), 2, None),
@@ -27,7 +62,7 @@ REGION_TILE: Final[tuple[tuple[Hex, int | str, str | None], ...]] = (
 )  # fmt: skip
 
 # W-2: terrain of groups G0..G4 for region tiles 1..10.
-TILE_TERRAINS: Final[dict[int, tuple[str, str, str, str, str]]] = {
+TILE_TERRAINS: Final[dict[int, tuple[Terrain, Terrain, Terrain, Terrain, Terrain]]] = {
     1: ("grassland", "forest", "tundra", "mountain", "desert"),
     2: ("mountain", "forest", "grassland", "tundra", "desert"),
     3: ("forest", "grassland", "desert", "mountain", "tundra"),
@@ -41,7 +76,7 @@ TILE_TERRAINS: Final[dict[int, tuple[str, str, str, str, str]]] = {
 }
 
 # W-2: start tile offsets -> terrain, side ("north"/"south"; None for chasm).
-START_TILE: Final[tuple[tuple[Hex, str, str | None], ...]] = (
+START_TILE: Final[tuple[tuple[Hex, Ground, Side | None], ...]] = (
     ((-3, -2), "tundra", "north"), ((-2, -2), "mountain", "north"),
     ((-1, -2), "desert", "north"), ((0, -1), "grassland", "north"),
     ((1, -1), "forest", "north"),
@@ -66,7 +101,7 @@ LAYOUTS: Final[dict[int, tuple[Hex | None, tuple[tuple[Hex, bool], ...]]]] = {
 }  # fmt: skip
 
 # W-4.2: region scoring tokens per player count (each entry one region's stack, top first).
-SCORING_STACKS: Final[dict[int, tuple[tuple[str, ...], ...]]] = {
+SCORING_STACKS: Final[dict[int, tuple[tuple[Phase, ...], ...]]] = {
     2: (("crescent",), ("full",), ("full",), ("crescent", "quarter"), ("quarter", "full")),
     3: (("crescent",),) * 2 + (("quarter",),) * 2 + (("full",),) * 2,
     4: (("crescent",),) * 2 + (("quarter",),) * 3 + (("full",),) * 3,
@@ -74,7 +109,7 @@ SCORING_STACKS: Final[dict[int, tuple[tuple[str, ...], ...]]] = {
 }
 
 # W-4.4: prey stacks per player count as (type, count).
-PREY_STACKS: Final[dict[int, tuple[tuple[str, int], ...]]] = {
+PREY_STACKS: Final[dict[int, tuple[tuple[PreyType, int], ...]]] = {
     2: tuple((p, 1) for p in PREY_TYPES),
     3: (("hare", 2), ("hare", 2), ("boar", 2), ("deer", 2), ("moose", 2), ("raccoon", 2)),
     4: (("hare", 2), ("hare", 2), ("boar", 2), ("boar", 2), ("raccoon", 2), ("raccoon", 2),
@@ -83,14 +118,14 @@ PREY_STACKS: Final[dict[int, tuple[tuple[str, int], ...]]] = {
 }  # fmt: skip
 
 # W-5: attribute tracks; value index = dens taken from that track.
-TRACK_VALUES: Final[dict[str, tuple[int, ...]]] = {
+TRACK_VALUES: Final[dict[Track, tuple[int, ...]]] = {
     "spread": (2, 3, 3, 4, 4),
     "speed": (3, 4, 4, 5, 5),
     "howl": (2, 3, 3, 4, 4),
 }
 DENS_PER_TRACK: Final = 4
 # Bonus token for taking the 2nd and 4th den of a track: (3-5 players, 2 players).
-TRACK_BONUS: Final[dict[str, dict[int, tuple[str, str]]]] = {
+TRACK_BONUS: Final[dict[Track, dict[int, tuple[BonusToken, BonusToken]]]] = {
     "spread": {2: ("action", "action"), 4: ("terrain", "terrain")},
     "speed": {2: ("terrain", "action"), 4: ("action", "terrain")},
     "howl": {2: ("terrain", "action"), 4: ("action", "terrain")},
@@ -101,13 +136,15 @@ TRACK_VP: Final[dict[bool, tuple[int, ...]]] = {  # key: two-player game
 }
 LAIRS: Final = 4
 LAIR_VP: Final = (0, 5, 10, 15, 20)
-PACK_TRACK: Final = ("pack", "pack", "alpha", "pack", "pack", "alpha", "pack", "pack")
+PACK_TRACK: Final[tuple[WolfKind, ...]] = (
+    "pack", "pack", "alpha", "pack", "pack", "alpha", "pack", "pack",
+)  # fmt: skip
 PACK_VP: Final = (0, 1, 2, 3, 4, 6, 8, 10, 12)
 PREY_VP: Final[dict[bool, tuple[int, ...]]] = {
     False: (0, 1, 4, 9, 16, 25),
     True: (0, 2, 5, 9, 14, 20),
 }
-START_WOLVES: Final = {"alpha": 2, "pack": 2}
+START_WOLVES: Final[dict[WolfKind, int]] = {"alpha": 2, "pack": 2}
 PIECES_PER_PLAYER: Final = 2 + 2 + 3 * DENS_PER_TRACK + LAIRS + len(PACK_TRACK)
 
 # W-6: action costs in terrain.
@@ -115,8 +152,8 @@ COSTS: Final = {"move": 1, "den": 2, "lair": 2, "howl": 2, "dominate": 3}
 ACTIONS_PER_TURN: Final = 2
 
 # W-6 occupancy: hierarchy rank of player pieces.
-RANK: Final = {"den": 0, "pack": 1, "alpha": 2, "lair": 3}
-CONTROL: Final = {"pack": 1, "alpha": 1, "den": 1, "lair": 3}
+RANK: Final[dict[PieceKind, int]] = {"den": 0, "pack": 1, "alpha": 2, "lair": 3}
+CONTROL: Final[dict[PieceKind, int]] = {"pack": 1, "alpha": 1, "den": 1, "lair": 3}
 MAX_PIECES_PER_HEX: Final = 2
 
 # W-7: phase dates by player count (and the two-player big map).
@@ -130,10 +167,12 @@ BIG_MAP_PHASE_DATES: Final = (9, 17, 22)
 BIG_MAP_STALL_LIMIT: Final = 10  # W-12: the big map's stall limit unless a record sets one
 
 # W-8: (first, second) values per scoring token.
-TOKEN_VALUES: Final = {"crescent": (4, 2), "quarter": (6, 3), "full": (8, 4)}
+TOKEN_VALUES: Final[dict[Phase, tuple[int, int]]] = {
+    "crescent": (4, 2), "quarter": (6, 3), "full": (8, 4),
+}  # fmt: skip
 
 # W-11: automaton pack by the region's token stack (hex offset from the water, kind).
-AUTOMATON: Final[dict[tuple[str, ...], tuple[tuple[Hex, str], ...]]] = {
+AUTOMATON: Final[dict[tuple[Phase, ...], tuple[tuple[Hex, PieceKind], ...]]] = {
     ("crescent",): (((1, 0), "pack"), ((1, 0), "pack")),
     ("crescent", "quarter"): (((1, 0), "lair"),),
     ("full",): (((1, 0), "lair"), ((1, 0), "alpha")),
@@ -141,7 +180,7 @@ AUTOMATON: Final[dict[tuple[str, ...], tuple[tuple[Hex, str], ...]]] = {
 }
 
 # W-5: default double-sided terrain tiles, slot i showing T[i-1] front, T[i] back.
-DEFAULT_TERRAIN_TILES: Final = tuple(
+DEFAULT_TERRAIN_TILES: Final[tuple[tuple[Terrain, Terrain], ...]] = tuple(
     (TERRAINS[i], TERRAINS[(i + 1) % len(TERRAINS)]) for i in range(len(TERRAINS))
 )
 

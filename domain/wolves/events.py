@@ -3,8 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from domain.hexes import Hex
+from domain.wolves.actions import ActionType
+from domain.wolves.components import (
+    BonusToken,
+    Dominable,
+    Phase,
+    PieceKind,
+    PreyType,
+    Terrain,
+    Track,
+    WolfKind,
+)
+
+EndReason = Literal["full_moon", "stall"]
+"""Why a game ended: the last phase was scored (W-7), or the Moonlight stalled (W-12)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,7 +28,7 @@ class Paid:
 
     tiles: tuple[int, ...]
     bonus_terrain: int
-    terrain: str
+    terrain: Terrain
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +37,7 @@ class Moved:
 
     src: Hex
     dst: Hex
-    kind: str
+    kind: WolfKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +104,7 @@ class WolfPushed:
     """
 
     player: int
-    kind: str
+    kind: WolfKind
     src: Hex
     dst: Hex
 
@@ -101,7 +116,7 @@ class DenBuilt:
     player: int
     paid: Paid
     hex: Hex
-    track: str
+    track: Track
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +135,7 @@ class LoneWolfHowled:
     player: int
     paid: Paid
     hex: Hex
-    wolf: str
+    wolf: WolfKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,9 +146,9 @@ class PieceDominated:
     paid: Paid
     hex: Hex
     victim: int
-    piece: str
-    replacement: str
-    track: str | None
+    piece: Dominable
+    replacement: PieceKind
+    track: Track | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +156,7 @@ class BonusTokenGained:
     """A seat gained a bonus ``action`` or ``terrain`` token."""
 
     player: int
-    token: str
+    token: BonusToken
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +165,7 @@ class PreyHunted:
 
     player: int
     hex: Hex
-    prey: str
+    prey: PreyType
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +191,7 @@ class TurnEnded:
 class RegionScored:
     """A region's top token was scored in ``phase`` (W-8)."""
 
-    phase: str
+    phase: Phase
     region: int
     standings: tuple[Standing, ...]
 
@@ -185,14 +200,14 @@ class RegionScored:
 class PhaseScored:
     """Every region of a phase has been scored (W-7)."""
 
-    phase: str
+    phase: Phase
 
 
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     """The game ended (``full_moon`` or ``stall``) with these final scores (W-9)."""
 
-    reason: str
+    reason: EndReason
     scores: tuple[FinalScore, ...]
 
 
@@ -202,9 +217,15 @@ Event = (
     | RegionScored | PhaseScored | GameEnded
 )  # fmt: skip
 
-# The record action type each action event settles.
-ACTION_TYPES: dict[type, str] = {
+ActionEvent = (
+    WolvesDrafted | BonusActionSpent | WolvesMoved | DenBuilt | LairBuilt | LoneWolfHowled
+    | PieceDominated | Passed
+)  # fmt: skip
+"""The events that settle a player's action (the first of the events it caused)."""
+
+ACTION_TYPES: dict[type[ActionEvent], ActionType] = {
     WolvesDrafted: "draft", BonusActionSpent: "bonus_action", WolvesMoved: "move",
     DenBuilt: "den", LairBuilt: "lair", LoneWolfHowled: "howl", PieceDominated: "dominate",
     Passed: "pass",
 }  # fmt: skip
+"""The record action type each action event settles."""

@@ -8,7 +8,7 @@ from functools import singledispatch
 from domain.hexes import Hex
 from domain.wolves import components as box
 from domain.wolves import events as ev
-from domain.wolves.state import Piece, PlayerBoard, State
+from domain.wolves.state import MoonlightPiece, Piece, PlayerBoard, State
 
 
 def evolve(state: State, event: ev.Event) -> State:
@@ -119,7 +119,7 @@ def _(event: ev.LairBuilt, state: State) -> None:
     _add(state, event.hex, Piece(event.player, "lair"))
     board = state.boards[event.player]
     _set_board(state, event.player, replace(board, lairs=board.lairs + 1))
-    state.moonlight = (*state.moonlight, f"den:{event.player}")
+    state.moonlight = (*state.moonlight, MoonlightPiece("den", event.player))
 
 
 @_apply.register
@@ -129,7 +129,7 @@ def _(event: ev.LoneWolfHowled, state: State) -> None:
     _add(state, event.hex, Piece(event.player, event.wolf))
     board = state.boards[event.player]
     _set_board(state, event.player, replace(board, wolves=board.wolves + 1))
-    state.moonlight = (*state.moonlight, "lone_wolf")
+    state.moonlight = (*state.moonlight, MoonlightPiece("lone_wolf"))
 
 
 @_apply.register
@@ -143,7 +143,7 @@ def _(event: ev.PieceDominated, state: State) -> None:
     else:
         board = replace(board, wolves=board.wolves + 1)
     _set_board(state, event.player, board)
-    state.moonlight = (*state.moonlight, f"{event.piece}:{event.victim}")
+    state.moonlight = (*state.moonlight, MoonlightPiece(event.piece, event.victim))
 
 
 @_apply.register

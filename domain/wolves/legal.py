@@ -23,11 +23,12 @@ from domain.wolves.actions import (
     UpgradeLair,
     WolfStep,
 )
+from domain.wolves.components import Terrain, WolfKind
 from domain.wolves.rules import IllegalAction, check_destination, decide, settle
 from domain.wolves.state import Piece, State
 
 
-def payment(state: State, seat: int, cost: int, terrain: str) -> Pay | None:
+def payment(state: State, seat: int, cost: int, terrain: Terrain) -> Pay | None:
     """The engine's canonical payment for ``cost`` of ``terrain``, or None if unaffordable."""
     try:
         paid = settle(state, seat, Pay(), cost, terrain, "W-6")
@@ -92,7 +93,7 @@ def _dens(state: State, seat: int) -> Iterator[BuildDen]:
             continue
         if any(p.player != seat or p.kind in ("den", "lair") for p in here):
             continue
-        pay = payment(state, seat, box.COSTS["den"], state.table.map.terrain[h])
+        pay = payment(state, seat, box.COSTS["den"], state.table.map.land[h])
         if pay is not None:
             yield from (BuildDen(seat, h, t, pay) for t in tracks)
 
@@ -110,7 +111,7 @@ def _lairs(state: State, seat: int) -> Iterator[UpgradeLair]:
             continue
         if gmap.region_of.get(h) in with_lair:
             continue
-        pay = payment(state, seat, box.COSTS["lair"], gmap.terrain[h])
+        pay = payment(state, seat, box.COSTS["lair"], gmap.land[h])
         if pay is not None:
             yield UpgradeLair(seat, h, pay)
 
@@ -123,7 +124,7 @@ def _howls(state: State, seat: int) -> Iterator[Howl]:
     reach = board.track("howl")
     for h in sorted(state.lone_wolves, key=lambda p: (p[1], p[0])):
         if any(distance(a, h) <= reach for a in alphas):
-            pay = payment(state, seat, box.COSTS["howl"], state.table.map.terrain[h])
+            pay = payment(state, seat, box.COSTS["howl"], state.table.map.land[h])
             if pay is not None:
                 yield Howl(seat, h, pay)
 
@@ -141,7 +142,7 @@ def _dominates(state: State, seat: int) -> Iterator[Dominate]:
                 continue
             if sum(p.player == victim.player for p in here) > 1:
                 continue
-            pay = payment(state, seat, box.COSTS["dominate"], state.table.map.terrain[h])
+            pay = payment(state, seat, box.COSTS["dominate"], state.table.map.land[h])
             if pay is None:
                 continue
             if victim.kind == "den":
@@ -150,7 +151,7 @@ def _dominates(state: State, seat: int) -> Iterator[Dominate]:
                 yield Dominate(seat, h, pay, "pack")
 
 
-def move_destinations(state: State) -> dict[tuple[Hex, str], list[Hex]]:
+def move_destinations(state: State) -> dict[tuple[Hex, WolfKind], list[Hex]]:
     """Each wolf of the player to act (hex, kind) → hexes it may end on in a one-wolf Move."""
     if state.finished or state.drafting or state.out_of_actions:
         return {}
@@ -158,11 +159,11 @@ def move_destinations(state: State) -> dict[tuple[Hex, str], list[Hex]]:
     gmap = state.table.map
     speed = state.boards[seat].track("speed")
     affordable = {t: payment(state, seat, 1, t) is not None for t in box.TERRAINS}
-    out: dict[tuple[Hex, str], list[Hex]] = {}
+    out: dict[tuple[Hex, WolfKind], list[Hex]] = {}
     for src, kind in sorted(set(state.wolves_of(seat))):
         dests = []
         for h in gmap.steps_from(src, speed):
-            if h == src or not affordable[gmap.terrain[h]]:
+            if h == src or not affordable[gmap.land[h]]:
                 continue
             try:
                 check_destination(state, seat, kind, h, "W-6.1")
@@ -178,7 +179,7 @@ def single_moves(state: State) -> Iterator[Move]:
     seat = state.player
     for (src, kind), dests in move_destinations(state).items():
         for dst in dests:
-            pay = payment(state, seat, 1, state.table.map.terrain[dst])
+            pay = payment(state, seat, 1, state.table.map.land[dst])
             yield Move(seat, (WolfStep(src, dst, kind),), pay or Pay())
 
 
@@ -190,7 +191,7 @@ def sample_move(state: State, rng: random.Random, tries: int = 8) -> Move | None
         return None
     seat = state.player
     spread = state.boards[seat].track("spread")
-    terrain_of = state.table.map.terrain
+    terrain_of = state.table.map.land
     for _ in range(tries):
         first = rng.choice(wolves)
         first_dst = rng.choice(options[first])

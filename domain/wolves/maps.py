@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from domain.hexes import Hex, neighbours, step_distances
 from domain.wolves import components as box
+from domain.wolves.components import Ground, Marker, Side, Terrain
 from domain.wolves.setup import Setup
 
 
@@ -14,10 +15,11 @@ from domain.wolves.setup import Setup
 class GameMap:
     """Static geometry of one game. Regions are numbered from 1 in setup order."""
 
-    terrain: dict[Hex, str]
+    terrain: dict[Hex, Ground]
+    land: dict[Hex, Terrain]
     region_of: dict[Hex, int]
-    side: dict[Hex, str]
-    markers: dict[Hex, str]
+    side: dict[Hex, Side]
+    markers: dict[Hex, Marker]
     regions: tuple[int, ...]
     region_hexes: dict[int, tuple[Hex, ...]]
     land_neighbours: dict[Hex, tuple[Hex, ...]]
@@ -39,31 +41,31 @@ class GameMap:
 
     def is_land(self, h: Hex) -> bool:
         """True for a forest, mountain, grassland, tundra or desert hex on the map."""
-        return h in self.land_neighbours
+        return h in self.land
 
     def water_of(self, region: int) -> Hex | None:
         """The region's (first) water source."""
         return next((h for h in self.region_hexes[region] if self.terrain[h] == box.WATER), None)
 
 
-def tile_hexes(tile: int, centre: Hex, rotated: bool) -> list[tuple[Hex, str, str | None]]:
+def tile_hexes(tile: int, centre: Hex, rotated: bool) -> list[tuple[Hex, Ground, Marker | None]]:
     """The 16 hexes of a region tile as (hex, terrain, marker) (W-1, W-2)."""
     terrains = box.TILE_TERRAINS[tile]
-    out = []
+    out: list[tuple[Hex, Ground, Marker | None]] = []
     for (ox, oy), group, marker in box.REGION_TILE:
         sign = -1 if rotated else 1
         h = (centre[0] + sign * ox, centre[1] + sign * oy)
-        out.append((h, box.WATER if group == box.WATER else terrains[int(group)], marker))
+        out.append((h, terrains[group] if isinstance(group, int) else group, marker))
     return out
 
 
 @lru_cache(maxsize=512)
 def build_map(setup: Setup) -> GameMap:
     """Lay out the map of a setup, from tiles or from its custom map (cached per setup)."""
-    terrain: dict[Hex, str] = {}
+    terrain: dict[Hex, Ground] = {}
     region_of: dict[Hex, int] = {}
-    side: dict[Hex, str] = {}
-    markers: dict[Hex, str] = {}
+    side: dict[Hex, Side] = {}
+    markers: dict[Hex, Marker] = {}
     regions: list[int] = []
     if setup.custom_map is not None:
         for cell in setup.custom_map.hexes:
@@ -89,7 +91,7 @@ def build_map(setup: Setup) -> GameMap:
                 region_of[h] = region
                 if marker:
                     markers[h] = marker
-    land = {h for h, t in terrain.items() if t in box.TERRAINS}
+    land = {h: t for h, t in terrain.items() if t != box.WATER and t != box.CHASM}
     land_neighbours = {h: tuple(n for n in neighbours(h) if n in land) for h in land}
     region_hexes: dict[int, list[Hex]] = {r: [] for r in regions}
     for h, r in region_of.items():
@@ -98,6 +100,7 @@ def build_map(setup: Setup) -> GameMap:
     lair_sites = frozenset(n for w in waters for n in neighbours(w) if n in land)
     return GameMap(
         terrain=terrain,
+        land=land,
         region_of=region_of,
         side=side,
         markers=markers,

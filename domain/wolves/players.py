@@ -9,7 +9,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -117,7 +117,7 @@ class HeuristicBot:
 
 
 def _pay(state: State, dst: Hex) -> Pay:
-    return payment(state, state.player, 1, state.table.map.terrain[dst]) or Pay()
+    return payment(state, state.player, 1, state.table.map.land[dst]) or Pay()
 
 
 def _near_prey(state: State, h: Hex, seat: int) -> bool:
@@ -200,7 +200,7 @@ def _prey_outlook(state: State, seat: int) -> float:
 
 def make_bot(kind: str, seed: int) -> Bot:
     """A bot by name: ``random`` or ``heuristic``."""
-    bots = {"random": RandomBot, "heuristic": HeuristicBot}
+    bots: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
     if kind not in bots:
         raise ValueError(f"unknown player kind {kind!r}: use random or heuristic")
     return bots[kind](seed)

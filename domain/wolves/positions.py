@@ -16,14 +16,24 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
-from marshmallow import fields, post_load, validate
-
-from domain.bounds import Int, List, brief
+from domain.bounds import REQUIRED, boolean, brief, choice, mapping
+from domain.documents import join, parse
 from domain.hexes import Hex, fmt
+from domain.ruleset import InvalidRecord
 from domain.wolves import components as box
+from domain.wolves.components import (
+    Dominable,
+    Ground,
+    LoneWolf,
+    Marker,
+    Phase,
+    PieceKind,
+    PreyType,
+    Side,
+)
 from domain.wolves.records import (
     GAME,
     MAX_BONUS_TOKENS,
@@ -34,28 +44,34 @@ from domain.wolves.records import (
     MAX_STALL_LIMIT,
     SLOTS,
     VERSION,
-    Base,
-    Bool,
-    HexField,
-    InvalidRecord,
-    PlayerSchema,
-    SetupSchema,
+    between,
     check_header,
     check_players,
-    join,
-    load,
-    one_of,
-    parse,
+    each,
+    nullable,
+    optional,
     player_to_json,
+    read_hex,
+    read_player,
+    read_seat,
+    required,
+    setup_from_json,
     setup_to_json,
 )
-from domain.wolves.state import Piece, PlayerBoard, State, new_table
+from domain.wolves.state import MoonlightPiece, Piece, PlayerBoard, State, Unknown, new_table
 
 FORMAT = "howl.position"
-PLAYER_PIECES = ("alpha", "pack", "den", "lair")
-WOLVES = ("alpha", "pack")
+UNKNOWN: Unknown = "unknown"  # a Moonlight entry whose piece the document does not say
+MOONLIGHT_KINDS: tuple[LoneWolf | Dominable | Unknown, ...] = (
+    box.LONE_WOLF,
+    "den",
+    "pack",
+    UNKNOWN,
+)
+"""What a Moonlight entry may be: a lone wolf, a seat's den or pack wolf, or unknown."""
+ENTRY_KINDS: tuple[PieceKind | Marker, ...] = (*box.PIECE_KINDS, *box.MARKERS)
+"""A ``pieces`` entry's ``kind``: a player piece, a lone wolf token or a prey stack."""
 AUTOMATON_PIECES = ("alpha", "pack", "lair")
-UNKNOWN = "unknown"  # a Moonlight entry whose piece the document does not say
 
 MAX_PIECES = 2 * MAX_MAP_HEXES
 """Most entries of ``pieces``: two player pieces, or one token, per hex (W-6)."""
@@ -65,108 +81,120 @@ MAX_REGION_TOKENS = 2 * MAX_REGIONS
 """Most region scoring tokens a seat can win: two per region."""
 MAX_REGION_POINTS = MAX_REGION_TOKENS * max(first for first, _ in box.TOKEN_VALUES.values())
 """Most region points a seat can win: every token, at the highest first-place value."""
-MAX_SEAT = MAX_PLAYERS - 1
 
 __all__ = ["FORMAT", "from_position", "read_position", "to_position"]
 
+# --- fields -----------------------------------------------------------------------------------
 
-class PieceSchema(Base):
-    """``{"hex", "kind", "player"}``, ``{"hex", "kind": "lone_wolf"}`` or a prey stack."""
-
-    hex = HexField(required=True)
-    kind = fields.String(
-        required=True, validate=one_of("piece", (*PLAYER_PIECES, box.LONE_WOLF, box.PREY))
-    )
-    player = Int(0, MAX_SEAT, allow_none=True)
-    prey = fields.String(validate=one_of("prey", box.PREY_TYPES))
-    count = Int(1, 4)
+_DENS = between(0, box.DENS_PER_TRACK)
+_DATE = between(0, MAX_DATE)
+_PREY_COUNT = between(1, 4)
 
 
-class DensSchema(Base):
+def _count(doc: Mapping[str, Any], key: str, path: str, most: int) -> int:
+    """A count from 0 to ``most``; 0 when left out."""
+    return optional(doc, key, path, between(0, most), 0)
+
+
+def _prey(value: Any, path: str) -> PreyType:
+    return choice(value, path, "prey", box.PREY_TYPES)
+
+
+def _flipped(value: Any, path: str) -> list[bool]:
+    flipped = each(value, path, SLOTS, boolean)
+    if len(flipped) != SLOTS:
+        raise InvalidRecord(path, f"Length must be {SLOTS}.")
+    return flipped
+
+
+def _dens(value: Any, path: str) -> tuple[int, int, int]:
     """Dens taken per attribute track."""
-
-    spread = Int(0, box.DENS_PER_TRACK, load_default=0)
-    speed = Int(0, box.DENS_PER_TRACK, load_default=0)
-    howl = Int(0, box.DENS_PER_TRACK, load_default=0)
-
-
-def _count(most: int) -> Int:
-    return Int(0, most, load_default=0)
+    doc = mapping(value, path)
+    spread, speed, howl = (optional(doc, track, path, _DENS, 0) for track in box.TRACKS)
+    return spread, speed, howl
 
 
-class BoardSchema(Base):
+def _board(value: Any, path: str) -> PlayerBoard:
     """One seat's player board (W-5); a field left out is at its start value."""
-
-    flipped = List(Bool(), SLOTS, load_default=lambda: [False] * SLOTS,
-                   validate=validate.Length(equal=SLOTS))  # fmt: skip
-    dens = fields.Nested(DensSchema, load_default=lambda: {t: 0 for t in box.TRACKS})
-    lairs = _count(box.LAIRS)
-    wolves = _count(len(box.PACK_TRACK))
-    prey = List(
-        fields.String(validate=one_of("prey", box.PREY_TYPES)), len(box.PREY_TYPES),
-        load_default=list,
-    )  # fmt: skip
-    bonus_terrain = _count(MAX_BONUS_TOKENS)
-    bonus_action = _count(MAX_BONUS_TOKENS)
-    region_points = _count(MAX_REGION_POINTS)
-    region_tokens = _count(MAX_REGION_TOKENS)
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> PlayerBoard:
-        dens = data["dens"]
-        return PlayerBoard(
-            flipped=(False, *data["flipped"][1:]),  # the faction tile is never flipped (W-5)
-            dens=(dens["spread"], dens["speed"], dens["howl"]),
-            lairs=data["lairs"],
-            wolves=data["wolves"],
-            prey=tuple(data["prey"]),
-            bonus_terrain=data["bonus_terrain"],
-            bonus_action=data["bonus_action"],
-            region_points=data["region_points"],
-            region_tokens=data["region_tokens"],
-        )
-
-
-class TurnSchema(Base):
-    """Whose turn, actions left, stalled rounds (and draft picks, round start date)."""
-
-    player = Int(0, MAX_SEAT, required=True)
-    actions_left = Int(0, box.ACTIONS_PER_TURN + MAX_BONUS_TOKENS, required=True)
-    stalled_rounds = _count(MAX_STALL_LIMIT)
-    draft_picks = Int(0, 2 * MAX_PLAYERS)
-    round_start_date = Int(0, MAX_DATE)
-
-
-class MoonlightSchema(Base):
-    """One piece on the Moonlight board: a lone wolf, or a seat's den or pack wolf."""
-
-    kind = fields.String(
-        required=True, validate=one_of("piece", (box.LONE_WOLF, "den", "pack", UNKNOWN))
+    doc = mapping(value, path)
+    flipped = optional(doc, "flipped", path, _flipped, [False] * SLOTS)
+    dens = optional(doc, "dens", path, _dens, (0, 0, 0))
+    lairs = _count(doc, "lairs", path, box.LAIRS)
+    wolves = _count(doc, "wolves", path, len(box.PACK_TRACK))
+    prey = optional(doc, "prey", path, lambda v, at: each(v, at, len(box.PREY_TYPES), _prey), [])
+    return PlayerBoard(
+        flipped=(False, *flipped[1:]),  # the faction tile is never flipped (W-5)
+        dens=dens,
+        lairs=lairs,
+        wolves=wolves,
+        prey=tuple(prey),
+        bonus_terrain=_count(doc, "bonus_terrain", path, MAX_BONUS_TOKENS),
+        bonus_action=_count(doc, "bonus_action", path, MAX_BONUS_TOKENS),
+        region_points=_count(doc, "region_points", path, MAX_REGION_POINTS),
+        region_tokens=_count(doc, "region_tokens", path, MAX_REGION_TOKENS),
     )
-    player = Int(0, MAX_SEAT)
 
 
-class PositionSchema(Base):
-    """A ``howl.position`` document (after its header is checked)."""
+class Entry(NamedTuple):
+    """One entry of ``pieces`` as written: ``{"hex", "kind", "player"}`` (``player`` null:
+    the automaton), ``{"hex", "kind": "lone_wolf"}`` or ``{"hex", "kind": "prey", "prey",
+    "count"}`` (``size``); ``owned`` tells whether ``player`` was given at all."""
 
-    players = List(fields.Nested(PlayerSchema), MAX_PLAYERS, required=True)
-    setup = fields.Nested(SetupSchema, required=True)
-    pieces = List(fields.Nested(PieceSchema), MAX_PIECES, required=True)
-    boards = List(fields.Nested(BoardSchema), MAX_PLAYERS, required=True)
-    scoring = fields.Raw(required=True)
-    moonlight = Int(0, MAX_DATE, required=True)
-    moonlight_pieces = List(fields.Nested(MoonlightSchema), MAX_DATE)
-    phases_scored = Int(0, len(box.PHASES))
-    turn = fields.Nested(TurnSchema, required=True)
-    finished = Bool(load_default=False)
+    hex: Hex
+    kind: PieceKind | Marker
+    owned: bool
+    player: int | None
+    prey: PreyType | None
+    size: int | None
+
+
+def _entry(value: Any, path: str) -> Entry:
+    doc = mapping(value, path)
+    h = required(doc, "hex", path, read_hex)
+    kind = required(doc, "kind", path, lambda v, at: choice(v, at, "piece", ENTRY_KINDS))
+    player = nullable(doc, "player", path, read_seat)
+    prey = optional(doc, "prey", path, _prey, None)
+    return Entry(
+        h, kind, "player" in doc, player, prey, optional(doc, "count", path, _PREY_COUNT, None)
+    )
+
+
+class Turn(NamedTuple):
+    """Whose turn, actions left, stalled rounds (and draft picks, round start date: None
+    when the document leaves them to be derived)."""
+
+    player: int
+    actions_left: int
+    stalled_rounds: int
+    draft_picks: int | None
+    round_start_date: int | None
+
+
+def _turn(value: Any, path: str) -> Turn:
+    doc = mapping(value, path)
+    return Turn(
+        required(doc, "player", path, read_seat),
+        required(doc, "actions_left", path, between(0, box.ACTIONS_PER_TURN + MAX_BONUS_TOKENS)),
+        _count(doc, "stalled_rounds", path, MAX_STALL_LIMIT),
+        optional(doc, "draft_picks", path, between(0, 2 * MAX_PLAYERS), None),
+        optional(doc, "round_start_date", path, _DATE, None),
+    )
+
+
+def _moon_entry(value: Any, path: str) -> MoonlightPiece:
+    """One piece on the Moonlight board: a lone wolf, or a seat's den or pack wolf."""
+    doc = mapping(value, path)
+    kind = required(doc, "kind", path, lambda v, at: choice(v, at, "piece", MOONLIGHT_KINDS))
+    return MoonlightPiece(kind, optional(doc, "player", path, read_seat, None))
 
 
 # --- writing ----------------------------------------------------------------------------------
 
 
-def _moon_to_json(entry: str) -> dict[str, Any]:
-    kind, _, seat = entry.partition(":")
-    return {"kind": kind, "player": int(seat)} if seat else {"kind": kind}
+def _moon_to_json(entry: MoonlightPiece) -> dict[str, Any]:
+    if entry.player is None:
+        return {"kind": entry.kind}
+    return {"kind": entry.kind, "player": entry.player}
 
 
 def to_position(state: State) -> dict[str, Any]:
@@ -235,12 +263,23 @@ def from_position(doc: Mapping[str, Any], path: str = "") -> State:
     if not isinstance(doc, Mapping):
         raise InvalidRecord(path, "expected a position object")
     check_header(doc, FORMAT, path)
-    data = load(PositionSchema(), doc, path)
-    players = tuple(data["players"])
-    check_players(list(players), join(path, "players"))
-    table = new_table(players, data["setup"])
+    players = tuple(
+        required(doc, "players", path, lambda v, at: each(v, at, MAX_PLAYERS, read_player))
+    )
+    setup = required(doc, "setup", path, setup_from_json)
+    entries = required(doc, "pieces", path, lambda v, at: each(v, at, MAX_PIECES, _entry))
+    boards = required(doc, "boards", path, lambda v, at: each(v, at, MAX_PLAYERS, _board))
+    scoring_doc = required(doc, "scoring", path, lambda v, at: v)
+    date = required(doc, "moonlight", path, _DATE)
+    moon = optional(
+        doc, "moonlight_pieces", path, lambda v, at: each(v, at, MAX_DATE, _moon_entry), None
+    )
+    phases = optional(doc, "phases_scored", path, between(0, len(box.PHASES)), None)
+    turn = required(doc, "turn", path, _turn)
+    finished = optional(doc, "finished", path, boolean, False)
+    check_players(players, join(path, "players"))
+    table = new_table(players, setup)
     seats = len(players)
-    boards: list[PlayerBoard] = data["boards"]
     if len(boards) != seats:
         raise InvalidRecord(join(path, "boards"), f"expected {seats} boards, one per seat")
     for seat, board in enumerate(boards):
@@ -249,33 +288,29 @@ def from_position(doc: Mapping[str, Any], path: str = "") -> State:
                 raise InvalidRecord(
                     join(path, f"boards[{seat}].prey[{i}]"), f"a seat never holds two {kind}"
                 )
-    pieces, lone, prey = _pieces(data["pieces"], table.map.terrain, boards, join(path, "pieces"))
-    scoring = _scoring(data["scoring"], table.map.regions, join(path, "scoring"))
-    date = data["moonlight"]
-    moonlight = _moonlight(data.get("moonlight_pieces"), date, seats, path)
-    turn = data["turn"]
+    pieces, lone, prey = _pieces(entries, table.map.terrain, boards, join(path, "pieces"))
+    scoring = _scoring(scoring_doc, table.map.regions, join(path, "scoring"))
+    moonlight = _moonlight(moon, date, seats, path)
     at = join(path, "turn")
-    if turn["player"] >= seats:
-        raise InvalidRecord(join(at, "player"), f"seat {turn['player']} does not exist")
+    if turn.player >= seats:
+        raise InvalidRecord(join(at, "player"), f"seat {turn.player} does not exist")
     alphas = sum(p.kind == "alpha" and p.player is not None for ps in pieces.values() for p in ps)
     order = table.draft_order
-    picks = turn.get("draft_picks", min(len(order), alphas))
+    picks = min(len(order), alphas) if turn.draft_picks is None else turn.draft_picks
     if picks > len(order):
         raise InvalidRecord(join(at, "draft_picks"), f"the draft has {len(order)} picks")
-    finished = data["finished"]
     if picks < len(order) and table.start_tile_draft:
-        _check_draft(data["pieces"], table.map.side, join(path, "pieces"))
-    if picks < len(order) and not finished and turn["player"] != order[picks]:
+        _check_draft(entries, table.map.side, join(path, "pieces"))
+    if picks < len(order) and not finished and turn.player != order[picks]:
         raise InvalidRecord(
             join(at, "player"), f"draft pick {picks + 1} is seat {order[picks]}'s, not seat "
-            f"{turn['player']}'s"
+            f"{turn.player}'s"
         )  # fmt: skip
-    idle = picks == len(order) and not finished and turn["actions_left"] < 1
-    if idle and not boards[turn["player"]].bonus_action:  # with a token: spend it or pass (W-6)
+    idle = picks == len(order) and not finished and turn.actions_left < 1
+    if idle and not boards[turn.player].bonus_action:  # with a token: spend it or pass (W-6)
         raise InvalidRecord(
             join(at, "actions_left"), "the player to act has no action and no bonus token left"
         )
-    phases = data.get("phases_scored")
     if phases is None:
         phases = _phases_scored(table.phase_dates, scoring, date, finished)
     return State(
@@ -286,47 +321,51 @@ def from_position(doc: Mapping[str, Any], path: str = "") -> State:
         scoring=scoring,
         boards=tuple(boards),
         moonlight=moonlight,
-        player=turn["player"],
-        actions_left=turn["actions_left"],
+        player=turn.player,
+        actions_left=turn.actions_left,
         draft_picks=picks,
         phases_scored=phases,
-        stalled_rounds=turn["stalled_rounds"],
-        round_start_date=turn.get("round_start_date", date),
+        stalled_rounds=turn.stalled_rounds,
+        round_start_date=date if turn.round_start_date is None else turn.round_start_date,
         finished=finished,
     )
 
 
 def _pieces(
-    entries: list[dict[str, Any]], terrain: dict[Hex, str], boards: list[PlayerBoard], path: str
-) -> tuple[dict[Hex, tuple[Piece, ...]], set[Hex], dict[Hex, tuple[str, int]]]:
+    entries: Sequence[Entry],
+    terrain: Mapping[Hex, Ground],
+    boards: Sequence[PlayerBoard],
+    path: str,
+) -> tuple[dict[Hex, tuple[Piece, ...]], set[Hex], dict[Hex, tuple[PreyType, int]]]:
     """Pieces, lone wolves and prey; each placed by the occupancy rules of W-6."""
     pieces: dict[Hex, tuple[Piece, ...]] = {}
     lone: set[Hex] = set()
-    prey: dict[Hex, tuple[str, int]] = {}
-    owned: Counter[tuple[int, str]] = Counter()
+    prey: dict[Hex, tuple[PreyType, int]] = {}
+    owned: Counter[tuple[int, PieceKind]] = Counter()
     for i, entry in enumerate(entries):
         at = f"{path}[{i}]"
-        h, kind = entry["hex"], entry["kind"]
+        h, kind = entry.hex, entry.kind
         if h not in terrain:
             raise InvalidRecord(f"{at}.hex", f"{fmt(h)} is not on the map")
         if terrain[h] not in box.TERRAINS:
             raise InvalidRecord(f"{at}.hex", f"{fmt(h)} is {terrain[h]}: it holds nothing (W-6)")
         here = pieces.get(h, ())
         token = h in lone or h in prey
-        if kind in (box.LONE_WOLF, box.PREY):
+        if kind == box.LONE_WOLF or kind == box.PREY:
             if here or token:
                 raise InvalidRecord(at, f"a {kind} token may not share {fmt(h)} (W-6)")
             if kind == box.LONE_WOLF:
                 lone.add(h)
                 continue
-            for name in ("prey", "count"):
-                if name not in entry:
-                    raise InvalidRecord(f"{at}.{name}", "Missing data for required field.")
-            prey[h] = (entry["prey"], entry["count"])
+            if entry.prey is None:
+                raise InvalidRecord(f"{at}.prey", REQUIRED)
+            if entry.size is None:
+                raise InvalidRecord(f"{at}.count", REQUIRED)
+            prey[h] = (entry.prey, entry.size)
             continue
-        if "player" not in entry:
+        if not entry.owned:
             raise InvalidRecord(f"{at}.player", "missing: a seat, or null for the automaton")
-        piece = Piece(entry["player"], kind)
+        piece = Piece(entry.player, kind)
         _check_owner(piece, len(boards), f"{at}.player")
         if token:
             raise InvalidRecord(at, f"{fmt(h)} holds a lone wolf or prey token (W-6)")
@@ -342,12 +381,12 @@ def _pieces(
     return pieces, lone, prey
 
 
-def _check_draft(entries: list[dict[str, Any]], side: dict[Hex, str], path: str) -> None:
+def _check_draft(entries: Sequence[Entry], side: Mapping[Hex, Side], path: str) -> None:
     """While the draft is on, the seats' wolves stand on the start tile (W-4.1)."""
     for i, entry in enumerate(entries):
-        if entry["kind"] in WOLVES and entry.get("player") is not None and entry["hex"] not in side:
+        if entry.kind in box.WOLF_KINDS and entry.player is not None and entry.hex not in side:
             raise InvalidRecord(
-                f"{path}[{i}].hex", f"{fmt(entry['hex'])}: during the draft wolves stand on the "
+                f"{path}[{i}].hex", f"{fmt(entry.hex)}: during the draft wolves stand on the "
                 "start tile (W-4.1)"
             )  # fmt: skip
 
@@ -378,7 +417,7 @@ def _check_occupancy(piece: Piece, here: tuple[Piece, ...], h: Hex, at: str) -> 
             )
 
 
-def _supply(board: PlayerBoard, kind: str) -> int:
+def _supply(board: PlayerBoard, kind: PieceKind) -> int:
     """How many pieces of a kind a board has released onto the map at most (W-5)."""
     taken = box.PACK_TRACK[: board.wolves]
     return {
@@ -389,13 +428,13 @@ def _supply(board: PlayerBoard, kind: str) -> int:
     }[kind]
 
 
-def _scoring(doc: Any, regions: tuple[int, ...], path: str) -> dict[int, tuple[str, ...]]:
+def _scoring(doc: Any, regions: tuple[int, ...], path: str) -> dict[int, tuple[Phase, ...]]:
     """Tokens still on each region, top first; a region left out has none."""
     if not isinstance(doc, Mapping):
         raise InvalidRecord(path, "expected an object: region id → scoring tokens")
     if len(doc) > MAX_REGIONS:
         raise InvalidRecord(path, f"at most {MAX_REGIONS} regions, not {len(doc)}")
-    out: dict[int, tuple[str, ...]] = {r: () for r in regions}
+    out: dict[int, tuple[Phase, ...]] = {r: () for r in regions}
     for key, stack in doc.items():
         region = _region_id(key)
         if region is None:
@@ -405,10 +444,12 @@ def _scoring(doc: Any, regions: tuple[int, ...], path: str) -> dict[int, tuple[s
             raise InvalidRecord(at, f"region {key} is not on the map")
         if not isinstance(stack, list) or len(stack) > 2:
             raise InvalidRecord(at, "expected a list of at most 2 scoring tokens, top first")
+        tokens: list[Phase] = []
         for i, token in enumerate(stack):
             if token not in box.PHASES:
                 raise InvalidRecord(f"{at}[{i}]", f"unknown scoring token {brief(token)}")
-        out[region] = tuple(stack)
+            tokens.append(box.PHASES[box.PHASES.index(token)])
+        out[region] = tuple(tokens)
     return out
 
 
@@ -421,28 +462,28 @@ def _region_id(key: str) -> int | None:
 
 
 def _moonlight(
-    entries: list[dict[str, Any]] | None, date: int, seats: int, path: str
-) -> tuple[str, ...]:
-    """The Moonlight board's pieces in date order; anonymous when the document lists none."""
+    entries: Sequence[MoonlightPiece] | None, date: int, seats: int, path: str
+) -> tuple[MoonlightPiece, ...]:
+    """The Moonlight board's pieces in date order; anonymous when the document lists none.
+    A den or pack wolf names the seat it came from; a lone wolf, no seat."""
     if entries is None:
-        return (UNKNOWN,) * date
+        return (MoonlightPiece(UNKNOWN),) * date
     at = join(path, "moonlight_pieces")
     if len(entries) != date:
         raise InvalidRecord(at, f"{len(entries)} pieces for Moonlight date {date}")
     out = []
     for i, entry in enumerate(entries):
-        kind, seat = entry["kind"], entry.get("player")
-        if kind in ("den", "pack"):
-            if seat is None or seat >= seats:
+        if entry.kind == "den" or entry.kind == "pack":
+            if entry.player is None or entry.player >= seats:
                 raise InvalidRecord(f"{at}[{i}].player", "the seat the piece came from")
-            out.append(f"{kind}:{seat}")
+            out.append(entry)
         else:
-            out.append(kind)
+            out.append(MoonlightPiece(entry.kind))
     return tuple(out)
 
 
 def _phases_scored(
-    dates: tuple[int, ...], scoring: dict[int, tuple[str, ...]], date: int, finished: bool
+    dates: tuple[int, ...], scoring: Mapping[int, tuple[Phase, ...]], date: int, finished: bool
 ) -> int:
     """Phases already scored: every one reached whose tokens are gone from the regions' tops."""
     if finished:

@@ -1,9 +1,11 @@
 """Game records (``howl.game``): the open JSON format of records.md, read and written.
 
-Reading validates the structure with marshmallow schemas and then what the structure alone
-cannot say (player count, home terrains, hexes on the map); any problem is an
-:class:`InvalidRecord` naming its JSON path. Writing gives canonical bytes: sorted keys,
-compact separators, UTF-8, so one game always serialises to the same bytes.
+Reading checks every value where it stands, in the document's order, with the bounds of
+:mod:`domain.bounds`, then what the structure alone cannot say (player count, home
+terrains, hexes on the map); the first problem is an :class:`InvalidRecord` naming its
+JSON path. Each reader returns the value with its type: the game's words as the
+``Literal`` types of :mod:`domain.wolves.components`. Writing gives canonical bytes:
+sorted keys, compact separators, UTF-8, so one game always serialises to the same bytes.
 
 >>> from domain.wolves.setup import Player, generate_setup
 >>> players = (Player("Ana", "blue", "forest"), Player("Bo", "red", "tundra"))
@@ -14,20 +16,32 @@ True
 Traceback (most recent call last):
 ...
 domain.ruleset.InvalidRecord: version: expected 1, got 2
+>>> action_from_json({"type": "den", "player": 0, "hex": [9, 8], "track": "teeth"}, "actions[4]")
+Traceback (most recent call last):
+...
+domain.ruleset.InvalidRecord: actions[4].track: unknown track 'teeth' (one of spread, speed, howl)
 """
 
 from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from domain import bounds, documents
-from domain.bounds import Int, List, Text
+from domain.bounds import (
+    NOT_NULL,
+    REQUIRED,
+    boolean,
+    choice,
+    integer,
+    is_int,
+    items,
+    mapping,
+    text,
+)
 from domain.documents import canonical_json, check_meta, join, parse
 from domain.hexes import Hex, fmt
 from domain.ruleset import InvalidRecord
@@ -44,6 +58,16 @@ from domain.wolves.actions import (
     Pay,
     UpgradeLair,
     WolfStep,
+)
+from domain.wolves.components import (
+    Dominable,
+    Ground,
+    Marker,
+    Phase,
+    PreyType,
+    Side,
+    Terrain,
+    WolfKind,
 )
 from domain.wolves.maps import GameMap, build_map, tile_hexes
 from domain.wolves.setup import CustomMap, MapHex, MapRegion, Options, Player, RegionTile, Setup
@@ -63,7 +87,6 @@ MAX_COORD = 1000
 """Largest ``|x|`` or ``|y|`` of a hex (the box's maps stay within 25)."""
 MAX_TEXT = 64
 """Longest player name, colour or rules version."""
-"""Most ``meta`` entries, longest key and longest value."""
 MAX_SEED = bounds.INT64_MAX
 MAX_STALL_LIMIT = 1000
 """Largest ``stall_limit_rounds`` (W-12; the digital edition uses 10)."""
@@ -78,11 +101,12 @@ MAX_PATH = 32
 MAX_BONUS_TOKENS = 2 * len(box.TRACKS) + box.LAIRS + len(box.PREY_TYPES) + 1
 """Most bonus tokens of one kind a seat can hold: every one the tracks, lairs, prey and
 the two-player start (W-11) can give."""
+MAX_SEAT = MAX_PLAYERS - 1
 
 __all__ = [
     "FORMAT", "GAME", "VERSION", "InvalidRecord", "Record", "action_from_json", "action_to_json",
-    "canonical_json", "read_record", "record_to_json", "setup_from_json", "setup_to_json",
-    "write_record",
+    "canonical_json", "parse", "read_record", "record_to_json", "setup_from_json",
+    "setup_to_json", "write_record",
 ]  # fmt: skip
 
 
@@ -98,188 +122,225 @@ class Record:
     rules_version: str | None = None
 
 
-# --- fields --------------------------------------------------------------------------------
+# --- fields ---------------------------------------------------------------------------------
+
+T = TypeVar("T")
+D = TypeVar("D")
+Read = Callable[[Any, str], T]
+"""A reader of one JSON value at a JSON path (:mod:`domain.bounds`'s signature)."""
 
 
-class Base(Schema):
-    """Schemas of the format: readers ignore fields they do not know."""
-
-    class Meta:
-        unknown = EXCLUDE
-
-
-class Bool(fields.Field):
-    """A JSON ``true`` or ``false``, nothing else."""
-
-    default_error_messages = {"invalid": "Not a boolean."}
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
-        if not isinstance(value, bool):
-            raise self.make_error("invalid")
-        return value
+def required(doc: Mapping[str, Any], key: str, path: str, read: Read[T]) -> T:
+    """``doc[key]`` read by ``read``: it must be there and not ``null``."""
+    value = doc.get(key)
+    if value is None:
+        raise InvalidRecord(join(path, key), NOT_NULL if key in doc else REQUIRED)
+    return read(value, f"{path}.{key}" if path else key)
 
 
-def is_int(value: Any) -> bool:
-    """True for a JSON integer (a Python int that is not a bool)."""
-    return isinstance(value, int) and not isinstance(value, bool)
+def optional(doc: Mapping[str, Any], key: str, path: str, read: Read[T], default: D) -> T | D:
+    """``doc[key]`` read by ``read``, or ``default`` when it is left out (not ``null``)."""
+    value = doc.get(key)
+    if value is None:
+        if key in doc:
+            raise InvalidRecord(join(path, key), NOT_NULL)
+        return default
+    return read(value, join(path, key))
 
 
-def on_board(value: int) -> bool:
-    """True for a hex coordinate within ``MAX_COORD``."""
-    return -MAX_COORD <= value <= MAX_COORD
+def nullable(doc: Mapping[str, Any], key: str, path: str, read: Read[T]) -> T | None:
+    """``doc[key]`` read by ``read``; None when it is left out or ``null``."""
+    value = doc.get(key)
+    return None if value is None else read(value, f"{path}.{key}" if path else key)
 
 
-class HexField(fields.Field):
-    """A hex ``[x, y]`` (W-1), loaded as a tuple."""
-
-    default_error_messages = {
-        "invalid": "A hex is [x, y]: a list of two integers.",
-        "range": f"a hex coordinate is an integer from {-MAX_COORD} to {MAX_COORD}",
-    }
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Hex:
-        if not isinstance(value, list | tuple) or len(value) != 2 or not all(map(is_int, value)):
-            raise self.make_error("invalid")
-        if not (on_board(value[0]) and on_board(value[1])):
-            raise self.make_error("range")
-        return (value[0], value[1])
+def each(value: Any, path: str, most: int, read: Read[T]) -> list[T]:
+    """A list of at most ``most`` entries, each read by ``read`` (none of them ``null``)."""
+    out = []
+    for i, entry in enumerate(items(value, path, most)):
+        at = f"{path}[{i}]"
+        if entry is None:
+            raise InvalidRecord(at, NOT_NULL)
+        out.append(read(entry, at))
+    return out
 
 
-class Choice(validate.OneOf):
-    """A choice validator whose message quotes at most the start of a wrong value."""
+def read_hex(value: Any, path: str) -> Hex:
+    """A hex ``[x, y]`` (W-1), each coordinate within ``MAX_COORD``."""
+    if type(value) is list and len(value) == 2:  # the usual case, first
+        x, y = value
+        if type(x) is int and type(y) is int and abs(x) <= MAX_COORD and abs(y) <= MAX_COORD:
+            return (x, y)
+    if not isinstance(value, list | tuple) or len(value) != 2 or not all(map(is_int, value)):
+        raise InvalidRecord(path, "A hex is [x, y]: a list of two integers.")
+    x, y = value
+    if abs(x) > MAX_COORD or abs(y) > MAX_COORD:
+        raise InvalidRecord(
+            path, f"a hex coordinate is an integer from {-MAX_COORD} to {MAX_COORD}"
+        )
+    return (x, y)
 
-    def _format_error(self, value: Any) -> str:
-        return super()._format_error(value[:32] + "…" if len(value) > 32 else value)
+
+def between(least: int, most: int) -> Read[int]:
+    """A reader of integers from ``least`` to ``most``."""
+
+    def read(value: Any, path: str) -> int:
+        return integer(value, path, least, most)
+
+    return read
 
 
-def one_of(what: str, choices: typing.Iterable[str]) -> validate.OneOf:
-    """A choice validator with a message that names the field's meaning."""
-    return Choice(tuple(choices), error=f"unknown {what} {{input!r}} (one of {{choices}})")
+def read_seat(value: Any, path: str) -> int:
+    """A seat index (0 to 4; whether it sits at this game is checked later)."""
+    return integer(value, path, 0, MAX_SEAT)
+
+
+def _terrain(value: Any, path: str) -> Terrain:
+    return choice(value, path, "terrain", box.TERRAINS)
+
+
+def _prey_type(value: Any, path: str) -> PreyType:
+    return choice(value, path, "prey", box.PREY_TYPES)
+
+
+def _phase(value: Any, path: str) -> Phase:
+    return choice(value, path, "scoring token", box.PHASES)
+
+
+def _name(value: Any, path: str) -> str:
+    return text(value, path, MAX_TEXT)
+
+
+_PREY_COUNT = between(1, 4)
+_SEED = between(0, MAX_SEED)
+
+
+def _scoring(doc: Mapping[str, Any], path: str) -> tuple[Phase, ...]:
+    """A region's ``scoring`` tokens, top first (two for a two-player stack)."""
+    return tuple(optional(doc, "scoring", path, lambda v, at: each(v, at, 2, _phase), ()))
+
+
+def _prey(value: Any, path: str) -> tuple[PreyType, int]:
+    """``{"type": "hare", "count": 2}``: a prey stack."""
+    doc = mapping(value, path)
+    kind = required(doc, "type", path, _prey_type)
+    return kind, required(doc, "count", path, _PREY_COUNT)
 
 
 # --- players and setup ----------------------------------------------------------------------
 
 
-class PlayerSchema(Base):
+def read_player(value: Any, path: str) -> Player:
     """``{"name", "color", "terrain"}``: a seat and its home terrain."""
-
-    name = Text(MAX_TEXT, required=True)
-    color = Text(MAX_TEXT, required=True)
-    terrain = fields.String(required=True, validate=one_of("terrain", box.TERRAINS))
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Player:
-        return Player(data["name"], data["color"], data["terrain"])
+    doc = mapping(value, path)
+    name = required(doc, "name", path, _name)
+    color = required(doc, "color", path, _name)
+    return Player(name, color, required(doc, "terrain", path, _terrain))
 
 
-class PreySchema(Base):
-    """``{"type": "hare", "count": 2}``: a prey stack."""
-
-    type = fields.String(required=True, validate=one_of("prey", box.PREY_TYPES))
-    count = Int(1, 4, required=True)
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> tuple[str, int]:
-        return (data["type"], data["count"])
-
-
-SCORING = List(fields.String(validate=one_of("scoring token", box.PHASES)), 2, load_default=list)
-
-
-class RegionTileSchema(Base):
-    """A region tile as dealt: number, centre, rotation, scoring tokens top first, prey."""
-
-    tile = Int(1, len(box.TILE_TERRAINS), required=True)
-    center = HexField(required=True)
-    rotated = Bool(load_default=False)
-    scoring = SCORING
-    prey = fields.Nested(PreySchema, allow_none=True)
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> RegionTile:
-        stack = tuple(data["scoring"])
-        return RegionTile(data["tile"], data["center"], data["rotated"], stack, data.get("prey"))
+def _tile(value: Any, path: str) -> RegionTile | Hex:
+    """One entry of ``setup.tiles``: a region tile, or the start tile's centre."""
+    if not isinstance(value, Mapping):
+        raise InvalidRecord(path, "A tile is a JSON object.")
+    if value.get("tile") == "start":
+        return required(value, "center", path, read_hex)
+    number = value.get("tile")
+    if not is_int(number):
+        raise InvalidRecord(join(path, "tile"), 'A tile is a number 1 to 10 or "start".')
+    tile = integer(number, join(path, "tile"), 1, len(box.TILE_TERRAINS))
+    center = required(value, "center", path, read_hex)
+    rotated = optional(value, "rotated", path, boolean, False)
+    scoring = _scoring(value, path)
+    return RegionTile(tile, center, rotated, scoring, nullable(value, "prey", path, _prey))
 
 
-class StartTileSchema(Base):
-    """``{"tile": "start", "center": [x, y]}``."""
+def _check_tiles(entries: list[RegionTile | Hex], path: str) -> tuple[Hex | None, list[RegionTile]]:
+    """The start tile and the region tiles; tiles dealt once each and not overlapping."""
+    start: Hex | None = None
+    tiles: list[RegionTile] = []
+    taken: dict[Hex, str] = {}
+    numbers: set[int] = set()
+    for i, entry in enumerate(entries):
+        at = f"{path}[{i}]"
+        if isinstance(entry, tuple):
+            if start is not None:
+                raise InvalidRecord(join(at, "tile"), "A second start tile.")
+            start = entry
+            name = "the start tile"
+            hexes = [(entry[0] + ox, entry[1] + oy) for (ox, oy), _, _ in box.START_TILE]
+        else:
+            if entry.tile in numbers:
+                raise InvalidRecord(join(at, "tile"), f"Tile {entry.tile} twice.")
+            numbers.add(entry.tile)
+            tiles.append(entry)
+            name = f"tile {entry.tile}"
+            hexes = [h for h, _, _ in tile_hexes(entry.tile, entry.center, entry.rotated)]
+        for h in hexes:
+            if h in taken:
+                raise InvalidRecord(join(at, "center"), f"{name} overlaps {taken[h]} on {fmt(h)}")
+            taken[h] = name
+    return start, tiles
 
-    center = HexField(required=True)
+
+def _ground(value: Any, path: str) -> Ground:
+    return choice(value, path, "terrain", box.GROUNDS)
 
 
-class TileEntry(fields.Field):
-    """One entry of ``setup.tiles``: the start tile or a region tile."""
-
-    start_schema = StartTileSchema()
-    region_schema = RegionTileSchema()
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if not isinstance(value, Mapping):
-            raise ValidationError("A tile is a JSON object.")
-        if value.get("tile") == "start":
-            return ("start", self.start_schema.load(value)["center"])
-        if not is_int(value.get("tile")):
-            raise ValidationError({"tile": ['A tile is a number 1 to 10 or "start".']})
-        return self.region_schema.load(value)
+def _marker(value: Any, path: str) -> Marker:
+    return choice(value, path, "marker", box.MARKERS)
 
 
-class MapHexSchema(Base):
+def _side(value: Any, path: str) -> Side:
+    return choice(value, path, "side", box.SIDES)
+
+
+def _map_hex(value: Any, path: str) -> MapHex:
     """One hex of a custom map."""
-
-    hex = HexField(required=True)
-    terrain = fields.String(
-        required=True, validate=one_of("terrain", (*box.TERRAINS, box.WATER, box.CHASM))
-    )
-    region = Int(-MAX_REGION_ID, MAX_REGION_ID, allow_none=True)
-    marker = fields.String(allow_none=True, validate=one_of("marker", (box.LONE_WOLF, box.PREY)))
-    side = fields.String(allow_none=True, validate=one_of("side", ("north", "south")))
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> MapHex:
-        return MapHex(
-            data["hex"], data["terrain"], data.get("region"), data.get("marker"), data.get("side")
-        )
+    doc = mapping(value, path)
+    h = required(doc, "hex", path, read_hex)
+    terrain = required(doc, "terrain", path, _ground)
+    region = nullable(doc, "region", path, _region_id)
+    marker = nullable(doc, "marker", path, _marker)
+    return MapHex(h, terrain, region, marker, nullable(doc, "side", path, _side))
 
 
-class MapRegionSchema(Base):
+def _region_id(value: Any, path: str) -> int:
+    return integer(value, path, -MAX_REGION_ID, MAX_REGION_ID)
+
+
+def _map_region(value: Any, path: str) -> MapRegion:
     """One region of a custom map: id, scoring tokens top first, prey stack."""
-
-    id = Int(-MAX_REGION_ID, MAX_REGION_ID, required=True)
-    scoring = SCORING
-    prey = fields.Nested(PreySchema, allow_none=True)
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> MapRegion:
-        return MapRegion(data["id"], tuple(data["scoring"]), data.get("prey"))
+    doc = mapping(value, path)
+    region = required(doc, "id", path, _region_id)
+    scoring = _scoring(doc, path)
+    return MapRegion(region, scoring, nullable(doc, "prey", path, _prey))
 
 
-class MapSchema(Base):
+def _custom_map(value: Any, path: str) -> CustomMap:
     """A custom map: ``{"hexes": […], "regions": […]}``."""
-
-    hexes = List(fields.Nested(MapHexSchema), MAX_MAP_HEXES, required=True,
-                 validate=validate.Length(min=1))  # fmt: skip
-    regions = List(fields.Nested(MapRegionSchema), MAX_REGIONS, load_default=list)
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> CustomMap:
-        ids: dict[int, int] = {}
-        for i, region in enumerate(data["regions"]):
-            if region.id in ids:
-                raise ValidationError({"regions": {i: {"id": [f"region {region.id} twice"]}}})
-            ids[region.id] = i
-        seen: set[Hex] = set()
-        for i, cell in enumerate(data["hexes"]):
-            problem: tuple[str, str] | None = None
-            if cell.hex in seen:
-                problem = ("hex", f"{fmt(cell.hex)} is listed twice")
-            elif cell.region is not None and cell.region not in ids:
-                problem = ("region", f"region {cell.region} is not in regions")
-            elif cell.marker and cell.terrain not in box.TERRAINS:
-                problem = ("marker", f"a {cell.terrain} hex holds no {cell.marker}")
-            if problem:
-                raise ValidationError({"hexes": {i: {problem[0]: [problem[1]]}}})
-            seen.add(cell.hex)
-        return CustomMap(tuple(data["hexes"]), tuple(data["regions"]))
+    doc = mapping(value, path)
+    hexes = required(doc, "hexes", path, lambda v, at: each(v, at, MAX_MAP_HEXES, _map_hex))
+    if not hexes:
+        raise InvalidRecord(join(path, "hexes"), "Shorter than minimum length 1.")
+    regions = optional(
+        doc, "regions", path, lambda v, at: each(v, at, MAX_REGIONS, _map_region), []
+    )
+    ids: set[int] = set()
+    for i, region in enumerate(regions):
+        if region.id in ids:
+            raise InvalidRecord(f"{path}.regions[{i}].id", f"region {region.id} twice")
+        ids.add(region.id)
+    seen: set[Hex] = set()
+    for i, cell in enumerate(hexes):
+        at = f"{path}.hexes[{i}]"
+        if cell.hex in seen:
+            raise InvalidRecord(f"{at}.hex", f"{fmt(cell.hex)} is listed twice")
+        if cell.region is not None and cell.region not in ids:
+            raise InvalidRecord(f"{at}.region", f"region {cell.region} is not in regions")
+        if cell.marker and cell.terrain not in box.TERRAINS:
+            raise InvalidRecord(f"{at}.marker", f"a {cell.terrain} hex holds no {cell.marker}")
+        seen.add(cell.hex)
+    return CustomMap(tuple(hexes), tuple(regions))
 
 
 OPTION_RANGES: dict[str, tuple[int, int]] = {
@@ -289,93 +350,70 @@ OPTION_RANGES: dict[str, tuple[int, int]] = {
 """The values each integer option (W-12) may take."""
 
 
-def _options_schema() -> type[Schema]:
-    """The W-12 options schema, one field per :class:`Options` field (so both stay in step);
-    every integer option has its range in :data:`OPTION_RANGES`."""
+def _option_readers() -> tuple[tuple[str, Read[bool | int], bool], ...]:
+    """Each :class:`Options` field with its reader and whether it may be ``null`` (so the
+    reader and the dataclass stay in step); every integer option has its range in
+    :data:`OPTION_RANGES`."""
     hints = typing.get_type_hints(Options)
-    attrs: dict[str, fields.Field] = {}
+    out: list[tuple[str, Read[bool | int], bool]] = []
     for f in dataclasses.fields(Options):
         args = typing.get_args(hints[f.name])
         base = next((a for a in args if a is not type(None)), hints[f.name])
-        if base is not bool:
-            attrs[f.name] = Int(*OPTION_RANGES[f.name], allow_none=type(None) in args)
-        else:
-            attrs[f.name] = Bool(allow_none=type(None) in args)
-    return Base.from_dict(attrs, name="OptionsSchema")
+        read = boolean if base is bool else between(*OPTION_RANGES[f.name])
+        out.append((f.name, read, type(None) in args))
+    return tuple(out)
 
 
-OptionsSchema = _options_schema()
+OPTION_READERS = _option_readers()
 
 
-class SetupSchema(Base):
-    """A game's setup: tiles (or a custom map), options, terrain tiles, seed."""
-
-    seed = Int(0, MAX_SEED, allow_none=True)
-    options = fields.Nested(OptionsSchema, load_default=dict)
-    tiles = List(TileEntry(), MAX_TILES)
-    map = fields.Nested(MapSchema)
-    terrain_tiles = List(
-        List(
-            fields.String(validate=one_of("terrain", box.TERRAINS)), 2,
-            validate=validate.Length(equal=2, error="A terrain tile is [front, back]."),
-        ),
-        SLOTS - 1,
-        validate=validate.Length(equal=SLOTS - 1, error=f"There are {SLOTS - 1} terrain tiles."),
-    )  # fmt: skip
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Setup:
-        if ("tiles" in data) == ("map" in data):
-            raise ValidationError({"tiles": ["A setup has either tiles or a map."]})
-        start: Hex | None = None
-        tiles: list[RegionTile] = []
-        if "tiles" in data:
-            start, tiles = _check_tiles(data["tiles"])
-        pairs = data.get("terrain_tiles")
-        return Setup(
-            seed=data.get("seed"),
-            options=Options(**data["options"]),
-            start=start,
-            tiles=tuple(tiles),
-            custom_map=data.get("map"),
-            terrain_tiles=tuple((a, b) for a, b in pairs) if pairs else box.DEFAULT_TERRAIN_TILES,
-        )
+def _options(value: Any, path: str) -> Options:
+    """The W-12 options; each one left out is at its default."""
+    doc = mapping(value, path)
+    given: dict[str, Any] = {}
+    for name, read, may_be_null in OPTION_READERS:
+        if name in doc:
+            if may_be_null:
+                given[name] = nullable(doc, name, path, read)
+            else:
+                given[name] = required(doc, name, path, read)
+    return Options(**given)
 
 
-def _check_tiles(entries: list[Any]) -> tuple[Hex | None, list[RegionTile]]:
-    """The start tile and the region tiles; tiles dealt once each and not overlapping."""
-    start: Hex | None = None
-    tiles: list[RegionTile] = []
-    taken: dict[Hex, str] = {}
-    numbers: set[int] = set()
-    for i, entry in enumerate(entries):
-        if isinstance(entry, tuple):
-            if start is not None:
-                raise ValidationError({"tiles": {i: {"tile": ["A second start tile."]}}})
-            start = entry[1]
-            name, hexes = (
-                "the start tile",
-                [(entry[1][0] + ox, entry[1][1] + oy) for (ox, oy), _, _ in box.START_TILE],
-            )
-        else:
-            if entry.tile in numbers:
-                raise ValidationError({"tiles": {i: {"tile": [f"Tile {entry.tile} twice."]}}})
-            numbers.add(entry.tile)
-            tiles.append(entry)
-            name = f"tile {entry.tile}"
-            hexes = [h for h, _, _ in tile_hexes(entry.tile, entry.center, entry.rotated)]
-        for h in hexes:
-            if h in taken:
-                raise ValidationError(
-                    {"tiles": {i: {"center": [f"{name} overlaps {taken[h]} on {fmt(h)}"]}}}
-                )
-            taken[h] = name
-    return start, tiles
+def _terrain_tile(value: Any, path: str) -> tuple[Terrain, Terrain]:
+    pair = each(value, path, 2, _terrain)
+    if len(pair) != 2:
+        raise InvalidRecord(path, "A terrain tile is [front, back].")
+    return pair[0], pair[1]
 
 
-def setup_from_json(doc: Any, path: str = "setup") -> Setup:
-    """The :class:`Setup` a ``setup`` object describes, or :class:`InvalidRecord`."""
-    return load(SetupSchema(), doc, path)
+def _terrain_tiles(value: Any, path: str) -> tuple[tuple[Terrain, Terrain], ...]:
+    pairs = each(value, path, SLOTS - 1, _terrain_tile)
+    if len(pairs) != SLOTS - 1:
+        raise InvalidRecord(path, f"There are {SLOTS - 1} terrain tiles.")
+    return tuple(pairs)
+
+
+def setup_from_json(value: Any, path: str = "setup") -> Setup:
+    """The :class:`Setup` a ``setup`` object describes: tiles (or a custom map), options,
+    terrain tiles, seed; or :class:`InvalidRecord`."""
+    doc = mapping(value, path)
+    seed = nullable(doc, "seed", path, _SEED)
+    options = optional(doc, "options", path, _options, Options())
+    tiles = optional(doc, "tiles", path, lambda v, at: each(v, at, MAX_TILES, _tile), None)
+    custom = optional(doc, "map", path, _custom_map, None)
+    pairs = optional(doc, "terrain_tiles", path, _terrain_tiles, box.DEFAULT_TERRAIN_TILES)
+    if (tiles is None) == (custom is None):
+        raise InvalidRecord(join(path, "tiles"), "A setup has either tiles or a map.")
+    start, regions = _check_tiles(tiles, join(path, "tiles")) if tiles is not None else (None, [])
+    return Setup(
+        seed=seed,
+        options=options,
+        start=start,
+        tiles=tuple(regions),
+        custom_map=custom,
+        terrain_tiles=pairs,
+    )
 
 
 def player_to_json(player: Player) -> dict[str, Any]:
@@ -383,7 +421,7 @@ def player_to_json(player: Player) -> dict[str, Any]:
     return {"name": player.name, "color": player.color, "terrain": player.terrain}
 
 
-def _prey_to_json(prey: tuple[str, int] | None) -> dict[str, Any]:
+def _prey_to_json(prey: tuple[PreyType, int] | None) -> dict[str, Any]:
     return {} if prey is None else {"prey": {"type": prey[0], "count": prey[1]}}
 
 
@@ -424,49 +462,7 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
     return doc
 
 
-def _prey_from_json(doc: dict[str, Any] | None) -> tuple[str, int] | None:
-    return None if doc is None else (doc["type"], doc["count"])
-
-
-def setup_from_written(doc: dict[str, Any]) -> Setup:
-    """The :class:`Setup` of a ``setup`` object :func:`setup_to_json` wrote, read without
-    checking it again (a stored record's, validated when it was uploaded)."""
-    start: tuple[int, int] | None = None
-    tiles = []
-    for t in doc.get("tiles", ()):
-        if t["tile"] == "start":
-            start = (t["center"][0], t["center"][1])
-        else:
-            tiles.append(RegionTile(
-                t["tile"], tuple(t["center"]), t.get("rotated", False),
-                tuple(t.get("scoring", ())), _prey_from_json(t.get("prey")),
-            ))  # fmt: skip
-    custom = None
-    if (cells := doc.get("map")) is not None:
-        custom = CustomMap(
-            tuple(
-                MapHex(
-                    tuple(c["hex"]), c["terrain"], c.get("region"), c.get("marker"), c.get("side")
-                )
-                for c in cells["hexes"]
-            ),
-            tuple(
-                MapRegion(r["id"], tuple(r.get("scoring", ())), _prey_from_json(r.get("prey")))
-                for r in cells.get("regions", ())
-            ),
-        )
-    pairs = doc.get("terrain_tiles")
-    return Setup(
-        seed=doc.get("seed"),
-        options=Options(**doc.get("options", {})),
-        start=start,
-        tiles=tuple(tiles),
-        custom_map=custom,
-        terrain_tiles=tuple((a, b) for a, b in pairs) if pairs else box.DEFAULT_TERRAIN_TILES,
-    )
-
-
-def check_players(players: list[Player], path: str = "players") -> None:
+def check_players(players: Sequence[Player], path: str = "players") -> None:
     """2–5 players with distinct home terrains (W-4.5)."""
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise InvalidRecord(path, f"a game has 2 to 5 players, not {len(players)}")
@@ -482,263 +478,145 @@ def check_players(players: list[Player], path: str = "players") -> None:
 # --- actions ------------------------------------------------------------------------------------
 
 
-def _opt(kind: type[fields.Field] = HexField, **kwargs: Any) -> fields.Field:
-    """An optional field where ``null`` means the same as leaving it out."""
-    return kind(allow_none=True, load_default=None, **kwargs)
+def _slot(value: Any, path: str) -> int:
+    return integer(value, path, 0, SLOTS - 1)
 
 
-class PaySchema(Base):
-    """``{"tiles": [slot, …], "bonus_terrain": n}``; both optional."""
-
-    tiles = List(Int(0, SLOTS - 1), SLOTS, allow_none=True)
-    bonus_terrain = Int(0, MAX_BONUS_TOKENS, allow_none=True, load_default=None)
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Pay:
-        tiles = data.get("tiles")
-        return Pay(None if tiles is None else tuple(tiles), data["bonus_terrain"])
+def _tokens(value: Any, path: str) -> int:
+    return integer(value, path, 0, MAX_BONUS_TOKENS)
 
 
-class ActionSchema(Base):
-    """Every action has ``type`` and ``player`` (the seat acting)."""
-
-    player = Int(0, MAX_PLAYERS - 1, required=True)
+def _slots(value: Any, path: str) -> tuple[int, ...]:
+    return tuple(each(value, path, SLOTS, _slot))
 
 
-class PaidSchema(ActionSchema):
-    """An action paid in terrain: optional ``pay``."""
-
-    pay = fields.Nested(PaySchema, allow_none=True, load_default=None)
+NO_PAY: Final = Pay()
 
 
-class WolfStepSchema(Base):
-    """``{"from", "to", "wolf"?, "path"?, "push_to"?}``: one wolf of a Move."""
-
-    src = HexField(data_key="from", required=True)
-    dst = HexField(data_key="to", required=True)
-    wolf = _opt(fields.String, validate=one_of("wolf", ("alpha", "pack")))
-    path = List(HexField(), MAX_PATH, allow_none=True, load_default=None)
-    push_to = _opt()
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> WolfStep:
-        path = data["path"]
-        return WolfStep(
-            data["src"], data["dst"], data["wolf"], None if path is None else tuple(path),
-            data["push_to"],
-        )  # fmt: skip
-
-
-class DraftSchema(ActionSchema):
-    hex = HexField(required=True)
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Draft:
-        return Draft(data["player"], data["hex"])
-
-
-class BonusActionSchema(ActionSchema):
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> BonusAction:
-        return BonusAction(data["player"])
-
-
-class PassSchema(ActionSchema):
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Pass:
-        return Pass(data["player"])
-
-
-class MoveSchema(PaidSchema):
-    moves = List(fields.Nested(WolfStepSchema), MAX_WOLF_STEPS, required=True)
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Move:
-        return Move(data["player"], tuple(data["moves"]), data["pay"] or Pay())
-
-
-class DenSchema(PaidSchema):
-    hex = HexField(required=True)
-    track = fields.String(required=True, validate=one_of("track", box.TRACKS))
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> BuildDen:
-        return BuildDen(data["player"], data["hex"], data["track"], data["pay"] or Pay())
-
-
-class LairSchema(PaidSchema):
-    hex = HexField(required=True)
-    push_to = _opt()
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> UpgradeLair:
-        return UpgradeLair(data["player"], data["hex"], data["pay"] or Pay(), data["push_to"])
-
-
-class HowlSchema(PaidSchema):
-    hex = HexField(required=True)
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Howl:
-        return Howl(data["player"], data["hex"], data["pay"] or Pay())
-
-
-class DominateSchema(PaidSchema):
-    hex = HexField(required=True)
-    piece = _opt(fields.String, validate=one_of("piece", ("pack", "den")))
-    track = _opt(fields.String, validate=one_of("track", box.TRACKS))
-
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> Dominate:
-        pay = data["pay"] or Pay()
-        return Dominate(data["player"], data["hex"], pay, data["piece"], data["track"])
-
-
-ACTION_SCHEMAS: dict[str, Schema] = {
-    "draft": DraftSchema(),
-    "bonus_action": BonusActionSchema(),
-    "move": MoveSchema(),
-    "den": DenSchema(),
-    "lair": LairSchema(),
-    "howl": HowlSchema(),
-    "dominate": DominateSchema(),
-    "pass": PassSchema(),
-}
-
-
-class ActionField(fields.Field):
-    """One action, read by the schema its ``type`` names."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Action:
-        if not isinstance(value, Mapping):
-            raise ValidationError("An action is a JSON object.")
-        if "type" not in value:
-            raise ValidationError({"type": ["Missing data for required field."]})
-        schema = ACTION_SCHEMAS.get(value["type"]) if isinstance(value["type"], str) else None
-        if schema is None:
-            known = ", ".join(ACTION_SCHEMAS)
-            raise ValidationError({"type": [f"unknown action type {value['type']!r} ({known})"]})
-        return schema.load(value)
-
-
-class ActionList(fields.Field):
-    """A record's actions: the usual ones read by :func:`quick_action`, the rest by schema."""
-
-    default_error_messages = {"invalid": "Not a valid list."}
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Action]:
-        if not isinstance(value, list):
-            raise self.make_error("invalid")
-        actions = []
-        for i, doc in enumerate(value):
-            action = quick_action(doc)
-            if action is None:
-                try:
-                    action = ActionField().deserialize(doc)
-                except ValidationError as err:
-                    raise ValidationError({i: err.messages}) from None
-            actions.append(action)
-        return actions
-
-
-class Unusual(Exception):
-    """An action object :func:`quick_action` leaves to the schemas."""
-
-
-def _hex(value: Any) -> Hex:
-    if type(value) is not list or len(value) != 2:
-        raise Unusual
-    x, y = value
-    if type(x) is not int or type(y) is not int or not (on_board(x) and on_board(y)):
-        raise Unusual
-    return (x, y)
-
-
-def _maybe_hex(value: Any) -> Hex | None:
-    return None if value is None else _hex(value)
-
-
-def _choice(value: Any, choices: tuple[str, ...], optional: bool = False) -> Any:
-    if value in choices and type(value) is str or (optional and value is None):
-        return value
-    raise Unusual
-
-
-def _pay(doc: dict[str, Any]) -> Pay:
+def _pay(doc: Mapping[str, Any], path: str) -> Pay:
+    """An action's optional ``pay``: ``{"tiles": [slot, …], "bonus_terrain": n}``."""
     value = doc.get("pay")
     if value is None:
-        return Pay()
-    if type(value) is not dict:
-        raise Unusual
-    tiles, bonus = value.get("tiles"), value.get("bonus_terrain")
-    if tiles is not None:
-        if type(tiles) is not list or len(tiles) > SLOTS:
-            raise Unusual
-        if not all(type(t) is int and 0 <= t < SLOTS for t in tiles):
-            raise Unusual
-        tiles = tuple(tiles)
-    if bonus is not None and (type(bonus) is not int or not 0 <= bonus <= MAX_BONUS_TOKENS):
-        raise Unusual
-    return Pay(tiles, bonus)
+        return NO_PAY
+    at = join(path, "pay")
+    pay = mapping(value, at)
+    tiles = nullable(pay, "tiles", at, _slots)
+    return Pay(tiles, nullable(pay, "bonus_terrain", at, _tokens))
 
 
-def _step(doc: Any) -> WolfStep:
-    if type(doc) is not dict:
-        raise Unusual
-    path = doc.get("path")
-    if path is not None:
-        if type(path) is not list or len(path) > MAX_PATH:
-            raise Unusual
-        path = tuple(map(_hex, path))
-    wolf = _choice(doc.get("wolf"), ("alpha", "pack"), optional=True)
-    return WolfStep(_hex(doc["from"]), _hex(doc["to"]), wolf, path, _maybe_hex(doc.get("push_to")))
+def _wolf(value: Any, path: str) -> WolfKind:
+    return choice(value, path, "wolf", box.WOLF_KINDS)
 
 
-def quick_action(doc: Any) -> Action | None:
-    """The action a well-formed action object describes, read without marshmallow (a record
-    holds hundreds); None for anything unusual, which the schemas then read or reject with
-    their message. It accepts only what the schemas accept and reads it the same way."""
-    if type(doc) is not dict:
-        return None
-    seat = doc.get("player")
-    if type(seat) is not int or not 0 <= seat < MAX_PLAYERS:
-        return None
-    try:
-        match doc.get("type"):
-            case "draft":
-                return Draft(seat, _hex(doc["hex"]))
-            case "move":
-                moves = doc["moves"]
-                if type(moves) is not list or len(moves) > MAX_WOLF_STEPS:
-                    return None
-                return Move(seat, tuple(map(_step, moves)), _pay(doc))
-            case "den":
-                track = _choice(doc["track"], box.TRACKS)
-                return BuildDen(seat, _hex(doc["hex"]), track, _pay(doc))
-            case "lair":
-                push_to = _maybe_hex(doc.get("push_to"))
-                return UpgradeLair(seat, _hex(doc["hex"]), _pay(doc), push_to)
-            case "howl":
-                return Howl(seat, _hex(doc["hex"]), _pay(doc))
-            case "dominate":
-                piece = _choice(doc.get("piece"), ("pack", "den"), optional=True)
-                track = _choice(doc.get("track"), box.TRACKS, optional=True)
-                return Dominate(seat, _hex(doc["hex"]), _pay(doc), piece, track)
-            case "bonus_action":
-                return BonusAction(seat)
-            case "pass":
-                return Pass(seat)
-    except (KeyError, Unusual):
-        return None
-    return None
+def _hexes(value: Any, path: str) -> tuple[Hex, ...]:
+    return tuple(each(value, path, MAX_PATH, read_hex))
 
 
-def action_from_json(doc: Any, path: str = "") -> Action:
+def _step(value: Any, path: str) -> WolfStep:
+    """``{"from", "to", "wolf"?, "path"?, "push_to"?}``: one wolf of a Move."""
+    doc = mapping(value, path)
+    src = required(doc, "from", path, read_hex)
+    dst = required(doc, "to", path, read_hex)
+    wolf = nullable(doc, "wolf", path, _wolf)
+    steps = nullable(doc, "path", path, _hexes)
+    return WolfStep(src, dst, wolf, steps, nullable(doc, "push_to", path, read_hex))
+
+
+def _steps(value: Any, path: str) -> tuple[WolfStep, ...]:
+    return tuple(each(value, path, MAX_WOLF_STEPS, _step))
+
+
+def _dominable(value: Any, path: str) -> Dominable:
+    return choice(value, path, "piece", box.DOMINABLE)
+
+
+def _track(value: Any, path: str) -> box.Track:
+    return choice(value, path, "track", box.TRACKS)
+
+
+def _draft(doc: Mapping[str, Any], path: str) -> Draft:
+    seat = required(doc, "player", path, read_seat)
+    return Draft(seat, required(doc, "hex", path, read_hex))
+
+
+def _bonus_action(doc: Mapping[str, Any], path: str) -> BonusAction:
+    return BonusAction(required(doc, "player", path, read_seat))
+
+
+def _move(doc: Mapping[str, Any], path: str) -> Move:
+    seat = required(doc, "player", path, read_seat)
+    pay = _pay(doc, path)
+    return Move(seat, required(doc, "moves", path, _steps), pay)
+
+
+def _den(doc: Mapping[str, Any], path: str) -> BuildDen:
+    seat = required(doc, "player", path, read_seat)
+    pay = _pay(doc, path)
+    h = required(doc, "hex", path, read_hex)
+    return BuildDen(seat, h, required(doc, "track", path, _track), pay)
+
+
+def _lair(doc: Mapping[str, Any], path: str) -> UpgradeLair:
+    seat = required(doc, "player", path, read_seat)
+    pay = _pay(doc, path)
+    h = required(doc, "hex", path, read_hex)
+    return UpgradeLair(seat, h, pay, nullable(doc, "push_to", path, read_hex))
+
+
+def _howl(doc: Mapping[str, Any], path: str) -> Howl:
+    seat = required(doc, "player", path, read_seat)
+    pay = _pay(doc, path)
+    return Howl(seat, required(doc, "hex", path, read_hex), pay)
+
+
+def _dominate(doc: Mapping[str, Any], path: str) -> Dominate:
+    seat = required(doc, "player", path, read_seat)
+    pay = _pay(doc, path)
+    h = required(doc, "hex", path, read_hex)
+    piece = nullable(doc, "piece", path, _dominable)
+    return Dominate(seat, h, pay, piece, nullable(doc, "track", path, _track))
+
+
+def _pass(doc: Mapping[str, Any], path: str) -> Pass:
+    return Pass(required(doc, "player", path, read_seat))
+
+
+ACTION_READERS: Final[Mapping[str, Callable[[Mapping[str, Any], str], Action]]] = {
+    "draft": _draft,
+    "bonus_action": _bonus_action,
+    "move": _move,
+    "den": _den,
+    "lair": _lair,
+    "howl": _howl,
+    "dominate": _dominate,
+    "pass": _pass,
+}
+"""The reader of each action ``type`` (records.md "Actions")."""
+
+
+def action_from_json(value: Any, path: str = "") -> Action:
     """The action a record's action object describes (hexes are not checked against a map)."""
-    try:
-        return quick_action(doc) or ActionField().deserialize(doc)
-    except ValidationError as err:
-        raise first_error(err.messages, path) from None
+    if value is None:
+        raise InvalidRecord(path, NOT_NULL)
+    if type(value) is not dict and not isinstance(value, Mapping):
+        raise InvalidRecord(path, "An action is a JSON object.")
+    if "type" not in value:
+        raise InvalidRecord(join(path, "type"), REQUIRED)
+    kind = value["type"]
+    read = ACTION_READERS.get(kind) if isinstance(kind, str) else None
+    if read is None:
+        shown = repr(kind[:32] + "…" if len(kind) > 32 else kind) if isinstance(kind, str) else None
+        known = ", ".join(ACTION_READERS)
+        raise InvalidRecord(
+            join(path, "type"), f"unknown action type {shown or bounds.brief(kind)} ({known})"
+        )
+    return read(value, path)
+
+
+def _actions(value: Any, path: str) -> list[Action]:
+    if not isinstance(value, list):
+        raise InvalidRecord(path, "Not a valid list.")
+    return [action_from_json(doc, f"{path}[{i}]") for i, doc in enumerate(value)]
 
 
 def _pay_to_json(pay: Pay) -> dict[str, Any]:
@@ -785,70 +663,32 @@ def action_to_json(action: Action) -> dict[str, Any]:
                 doc["piece"] = piece
             if track is not None:
                 doc["track"] = track
-    pay = getattr(action, "pay", None)
-    if pay is not None:
-        doc.update(_pay_to_json(pay))
+    if isinstance(action, Move | BuildDen | UpgradeLair | Howl | Dominate):
+        doc.update(_pay_to_json(action.pay))
     return doc
 
 
 def action_hexes(action: Action, path: str) -> Iterator[tuple[str, Hex]]:
     """Every hex an action names, with its JSON path."""
-    for name in ("hex", "push_to"):
-        h = getattr(action, name, None)
-        if h is not None:
-            yield f"{path}.{name}", h
-    for i, step in enumerate(getattr(action, "steps", ())):
-        at = f"{path}.moves[{i}]"
-        yield f"{at}.from", step.src
-        yield f"{at}.to", step.dst
-        for j, h in enumerate(step.path or ()):
-            yield f"{at}.path[{j}]", h
-        if step.push_to is not None:
-            yield f"{at}.push_to", step.push_to
+    match action:
+        case Draft(hex=h) | BuildDen(hex=h) | Howl(hex=h) | Dominate(hex=h):
+            yield f"{path}.hex", h
+        case UpgradeLair(hex=h, push_to=push_to):
+            yield f"{path}.hex", h
+            if push_to is not None:
+                yield f"{path}.push_to", push_to
+        case Move(steps=steps):
+            for i, step in enumerate(steps):
+                at = f"{path}.moves[{i}]"
+                yield f"{at}.from", step.src
+                yield f"{at}.to", step.dst
+                for j, h in enumerate(step.path or ()):
+                    yield f"{at}.path[{j}]", h
+                if step.push_to is not None:
+                    yield f"{at}.push_to", step.push_to
 
 
 # --- the record ------------------------------------------------------------------------------
-
-
-class RecordSchema(Base):
-    """A ``howl.game`` document (after its header is checked)."""
-
-    meta = fields.Raw(load_default=dict)
-    players = List(fields.Nested(PlayerSchema), MAX_PLAYERS)
-    setup = fields.Nested(SetupSchema)
-    start = fields.Raw()
-    actions = ActionList(required=True)
-    rules = Text(MAX_TEXT, allow_none=True, load_default=None)
-
-
-RECORD_SCHEMA = RecordSchema()
-
-
-def first_error(messages: Any, path: str = "") -> InvalidRecord:
-    """The first problem of marshmallow's nested error messages, with its JSON path."""
-    while True:
-        if isinstance(messages, dict) and messages:
-            keys = list(messages)
-            key = min(keys) if all(isinstance(k, int) for k in keys) else keys[0]
-            messages = messages[key]
-            if key != "_schema":
-                path = join(path, key)
-        elif isinstance(messages, list) and messages:
-            if isinstance(messages[0], str):
-                return InvalidRecord(path, messages[0])
-            messages = messages[0]
-        else:
-            return InvalidRecord(path, str(messages))
-
-
-def load(schema: Schema, doc: Any, path: str = "") -> Any:
-    """``schema.load(doc)``, its first error raised as :class:`InvalidRecord`."""
-    if not isinstance(doc, Mapping):
-        raise InvalidRecord(path, "expected a JSON object")
-    try:
-        return schema.load(doc)
-    except ValidationError as err:
-        raise first_error(err.messages, path) from None
 
 
 def check_header(doc: Mapping[str, Any], fmt_name: str, path: str = "") -> None:
@@ -865,41 +705,50 @@ def check_map_hexes(hexes: Iterator[tuple[str, Hex]], gmap: GameMap) -> None:
             raise InvalidRecord(path, f"{fmt(h)} is not on the map")
 
 
+def _any(value: Any, path: str) -> Any:
+    return value
+
+
 def read_record(data: bytes | str | Mapping[str, Any]) -> Record:
     """A :class:`Record` from its JSON (bytes, text or decoded), or :class:`InvalidRecord`."""
     from domain.wolves.positions import from_position
 
     doc = parse(data)
     check_header(doc, FORMAT)
-    loaded = load(RECORD_SCHEMA, doc)
-    meta = check_meta(loaded["meta"])
+    meta_doc: Any = optional(doc, "meta", "", _any, {})
+    players = optional(
+        doc, "players", "", lambda v, at: each(v, at, MAX_PLAYERS, read_player), None
+    )
+    setup = optional(doc, "setup", "", setup_from_json, None)
+    start_doc = optional(doc, "start", "", _any, None)
+    actions = tuple(required(doc, "actions", "", _actions))
+    rules = nullable(doc, "rules", "", _name)
+    meta = check_meta(meta_doc)
     start: State | None = None
-    setup: Setup | None = loaded.get("setup")
-    if "start" in loaded:
+    if start_doc is not None:
         if setup is not None:
             raise InvalidRecord("setup", "a record with a start position has no setup")
-        start = from_position(loaded["start"], path="start")
-        players = start.table.players
-        if "players" in loaded and tuple(loaded["players"]) != players:
+        start = from_position(start_doc, path="start")
+        seats = start.table.players
+        if players is not None and tuple(players) != seats:
             raise InvalidRecord("players", "the players differ from start.players")
         gmap = start.table.map
     else:
         if setup is None:
             raise InvalidRecord("setup", "missing: a record has a setup or a start position")
-        if "players" not in loaded:
-            raise InvalidRecord("players", "Missing data for required field.")
-        players = tuple(loaded["players"])
-        check_players(list(players))
+        if players is None:
+            raise InvalidRecord("players", REQUIRED)
+        seats = tuple(players)
+        check_players(seats)
         gmap = build_map(setup)
-    actions: tuple[Action, ...] = tuple(loaded["actions"])
     for i, action in enumerate(actions):
-        if action.player >= len(players):
+        if action.player >= len(seats):
             raise InvalidRecord(
                 f"actions[{i}].player",
-                f"seat {action.player} does not exist in a {len(players)}-player game",
+                f"seat {action.player} does not exist in a {len(seats)}-player game",
             )
         check_map_hexes(action_hexes(action, f"actions[{i}]"), gmap)
-    return Record(dict(meta), players, setup, start, actions, loaded["rules"])
+    return Record(dict(meta), seats, setup, start, actions, rules)
 
 
 def record_to_json(record: Record) -> dict[str, Any]:

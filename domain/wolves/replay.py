@@ -24,7 +24,7 @@ import orjson
 from domain import replays
 from domain.replays import RecordError, Replay
 from domain.wolves.events import FinalScore
-from domain.wolves.records import Record, read_record, setup_from_written
+from domain.wolves.records import Record, read_record
 from domain.wolves.scoring import final_scores
 from domain.wolves.setup import Player
 from domain.wolves.state import State, initial_state
@@ -43,13 +43,8 @@ def initial(record: Record) -> State:
 
 def written_start(text: str) -> State:
     """The state before the first action of a record :func:`write_record` wrote and that was
-    checked before (a stored one): its ``players`` and ``setup`` are taken as they are and
-    its actions left unread; a record starting from a ``start`` position is read in full."""
-    doc = orjson.loads(text)
-    if "start" in doc or "setup" not in doc:
-        return initial(read_record({**doc, "actions": []}))
-    seats = tuple(Player(p["name"], p["color"], p["terrain"]) for p in doc["players"])
-    return initial_state(seats, setup_from_written(doc["setup"]))
+    checked before (a stored one): its actions are left unread."""
+    return initial(read_record({**orjson.loads(text), "actions": []}))
 
 
 def replay(

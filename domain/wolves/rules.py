@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
+from typing import assert_never
 
 from domain.hexes import Hex, distance, fmt, is_path, steps_within
 from domain.ruleset import IllegalAction
@@ -30,11 +31,13 @@ from domain.wolves.actions import (
     Pay,
     UpgradeLair,
 )
+from domain.wolves.components import PieceKind, PreyType, Terrain, Track, WolfKind
 from domain.wolves.evolve import apply
 from domain.wolves.scoring import final_scores, score_region
 from domain.wolves.state import Piece, State, initial_state
 
-Emit = Callable[[ev.Event], None]
+Emit = Callable[[ev.Event], object]
+"""Where a rule sends each event it causes (what it returns is ignored)."""
 
 __all__ = ["IllegalAction", "close_turn", "decide", "play", "initial_state"]
 
@@ -67,7 +70,7 @@ def play(state: State, action: Action) -> tuple[State, list[ev.Event]]:
         raise IllegalAction(
             "W-6", f"seat {work.player} has no action left: spend a bonus action token or pass"
         )
-    _HANDLERS[type(action)](work, action, emit)
+    _act(work, action, emit)
     if not isinstance(action, Draft | BonusAction | Pass):
         _hunt(work, action.player, emit)
     holds_token = work.boards[action.player].bonus_action > 0
@@ -94,7 +97,7 @@ def _check_not_over(state: State) -> None:
 # --- payment (W-6) -----------------------------------------------------------------------
 
 
-def settle(state: State, seat: int, pay: Pay, cost: int, terrain: str, rule: str) -> ev.Paid:
+def settle(state: State, seat: int, pay: Pay, cost: int, terrain: Terrain, rule: str) -> ev.Paid:
     """The payment the engine settles on: the asked tiles and tokens, completed if short.
 
     Completion takes the faction tile first, then the lowest slots showing ``terrain``,
@@ -140,8 +143,11 @@ def settle(state: State, seat: int, pay: Pay, cost: int, terrain: str, rule: str
 # --- occupancy and push (W-6, W-6.6) -------------------------------------------------------
 
 
-def check_destination(state: State, seat: int, kind: str, h: Hex, rule: str) -> Piece | None:
-    """Check a wolf of ``seat`` may end on ``h``; return the enemy wolf it pushes, if any."""
+def check_destination(
+    state: State, seat: int, kind: WolfKind, h: Hex, rule: str
+) -> tuple[int, WolfKind] | None:
+    """Check a wolf of ``seat`` may end on ``h``; return the enemy wolf it pushes (its seat
+    and kind), if any."""
     if not state.table.map.is_land(h):
         raise IllegalAction(rule, f"{fmt(h)} is not a land hex")
     if state.has_token(h):
@@ -162,7 +168,8 @@ def check_destination(state: State, seat: int, kind: str, h: Hex, rule: str) -> 
         return None
     if other.player is None:
         raise IllegalAction("W-11", f"the automaton's {other.kind} on {fmt(h)} is never pushed")
-    return other
+    assert other.kind != "lair"  # it ranks above every wolf (W-6)
+    return other.player, other.kind
 
 
 def push_options(state: State, src: Hex, owner: int) -> list[Hex]:
@@ -187,12 +194,12 @@ def push_options(state: State, src: Hex, owner: int) -> list[Hex]:
     return found
 
 
-def push_destination(state: State, piece: Piece, src: Hex, asked: Hex | None) -> Hex:
-    """Where a wolf pushed off ``src`` goes: the asked or the engine's nearest hex (W-6.6)."""
-    assert piece.player is not None
-    options = push_options(state, src, piece.player)
+def push_destination(state: State, seat: int, kind: WolfKind, src: Hex, asked: Hex | None) -> Hex:
+    """Where a wolf of ``seat`` pushed off ``src`` goes: the asked or the engine's nearest hex
+    (W-6.6)."""
+    options = push_options(state, src, seat)
     if not options:
-        raise IllegalAction("W-6.6", f"no hex to push seat {piece.player}'s {piece.kind} to")
+        raise IllegalAction("W-6.6", f"no hex to push seat {seat}'s {kind} to")
     if asked is None:
         return options[0]
     if state.table.setup.options.auto_push and asked != options[0]:
@@ -245,10 +252,10 @@ def _move(state: State, action: Move, emit: Emit) -> None:
         raise IllegalAction("W-6.1", f"moves {len(action.steps)} wolves, pack spread is {spread}")
     gmap = state.table.map
     scratch = state.copy()
-    arrived: Counter[tuple[Hex, str]] = Counter()
+    arrived: Counter[tuple[Hex, WolfKind]] = Counter()
     moves: list[ev.Moved] = []
     pushes: list[ev.WolfPushed] = []
-    terrains = {gmap.terrain.get(s.dst) for s in action.steps}
+    terrains = {gmap.land.get(s.dst) for s in action.steps}
     for step in action.steps:
         kind = _wolf_at(scratch, seat, step.src, step.wolf, arrived)
         if step.dst == step.src:
@@ -257,16 +264,17 @@ def _move(state: State, action: Move, emit: Emit) -> None:
         pushed = check_destination(scratch, seat, kind, step.dst, "W-6.1")
         _relocate(scratch, Piece(seat, kind), step.src, step.dst)
         if pushed is not None:
-            assert pushed.player is not None
-            dst = push_destination(scratch, pushed, step.dst, step.push_to)
-            _relocate(scratch, pushed, step.dst, dst)
-            pushes.append(ev.WolfPushed(pushed.player, pushed.kind, step.dst, dst))
+            owner, wolf = pushed
+            dst = push_destination(scratch, owner, wolf, step.dst, step.push_to)
+            _relocate(scratch, Piece(owner, wolf), step.dst, dst)
+            pushes.append(ev.WolfPushed(owner, wolf, step.dst, dst))
         arrived[(step.dst, kind)] += 1
         moves.append(ev.Moved(step.src, step.dst, kind))
-    if len(terrains) != 1:
+    (terrain,) = terrains if len(terrains) == 1 else (None,)
+    if terrain is None:  # every wolf ended on land (_check_reach): on more than one terrain
         shown = ", ".join(sorted(str(t) for t in terrains))
         raise IllegalAction("W-6.1", f"every moved wolf must end on the paid terrain, not {shown}")
-    paid = settle(state, seat, action.pay, box.COSTS["move"], terrains.pop() or "", "W-6.1")
+    paid = settle(state, seat, action.pay, box.COSTS["move"], terrain, "W-6.1")
     emit(ev.WolvesMoved(seat, paid, tuple(moves)))
     for event in pushes:
         emit(event)
@@ -283,11 +291,15 @@ def _relocate(state: State, piece: Piece, src: Hex, dst: Hex) -> None:
 
 
 def _wolf_at(
-    state: State, seat: int, src: Hex, wolf: str | None, arrived: Counter[tuple[Hex, str]]
-) -> str:
+    state: State,
+    seat: int,
+    src: Hex,
+    wolf: WolfKind | None,
+    arrived: Counter[tuple[Hex, WolfKind]],
+) -> WolfKind:
     """Which wolf of ``seat`` a step moves from ``src`` (each wolf at most once, W-6.1)."""
-    kinds = [p.kind for p in state.at(src) if p.player == seat and p.kind in ("alpha", "pack")]
-    free = [k for k in ("alpha", "pack") if kinds.count(k) > arrived[(src, k)]]
+    kinds = [p.kind for p in state.at(src) if p.player == seat and p.kind in box.WOLF_KINDS]
+    free = [k for k in box.WOLF_KINDS if kinds.count(k) > arrived[(src, k)]]
     if wolf is not None:
         if wolf not in kinds:
             raise IllegalAction("W-6.1", f"seat {seat} has no {wolf} on {fmt(src)}")
@@ -338,16 +350,16 @@ def _near_alpha(state: State, seat: int, h: Hex, reach: int, rule: str, what: st
         )
 
 
-def _gain_den(state: State, seat: int, track: str | None, rule: str) -> str:
+def _gain_den(state: State, seat: int, track: Track | None, rule: str) -> Track:
     """Check a den can be taken from ``track``; return the track."""
-    if track not in box.TRACKS:
+    if track is None or track not in box.TRACKS:
         raise IllegalAction(rule, f"track must be one of {', '.join(box.TRACKS)}, not {track}")
     if state.boards[seat].dens_taken(track) >= box.DENS_PER_TRACK:
         raise IllegalAction(rule, f"seat {seat} has no den left on the {track} track")
     return track
 
 
-def _den_rewards(state: State, seat: int, track: str, emit: Emit) -> None:
+def _den_rewards(state: State, seat: int, track: Track, emit: Emit) -> None:
     taken = state.boards[seat].dens_taken(track)
     bonus = box.TRACK_BONUS[track].get(taken)
     if bonus:
@@ -357,8 +369,8 @@ def _den_rewards(state: State, seat: int, track: str, emit: Emit) -> None:
 def _den(state: State, action: BuildDen, emit: Emit) -> None:
     seat, h = action.player, action.hex
     track = _gain_den(state, seat, action.track, "W-6.2")
-    terrain = state.table.map.terrain.get(h)
-    if not state.table.map.is_land(h):
+    terrain = state.table.map.land.get(h)
+    if terrain is None:
         raise IllegalAction("W-6.2", f"{fmt(h)} is not a land hex")
     _near_alpha(state, seat, h, 1, "W-6.2", "distance")
     here = state.at(h)
@@ -370,7 +382,7 @@ def _den(state: State, action: BuildDen, emit: Emit) -> None:
         raise IllegalAction("W-6.2", f"{fmt(h)} holds an enemy piece")
     if len(here) >= box.MAX_PIECES_PER_HEX:
         raise IllegalAction("W-6", f"{fmt(h)} already holds {len(here)} pieces")
-    paid = settle(state, seat, action.pay, box.COSTS["den"], terrain or "", "W-6.2")
+    paid = settle(state, seat, action.pay, box.COSTS["den"], terrain, "W-6.2")
     emit(ev.DenBuilt(seat, paid, h, track))
     _den_rewards(state, seat, track, emit)
 
@@ -390,12 +402,12 @@ def _lair(state: State, action: UpgradeLair, emit: Emit) -> None:
             )
     if state.boards[seat].lairs >= box.LAIRS:
         raise IllegalAction("W-6.3", f"seat {seat} has no lair left")
-    paid = settle(state, seat, action.pay, box.COSTS["lair"], gmap.terrain[h], "W-6.3")
+    paid = settle(state, seat, action.pay, box.COSTS["lair"], gmap.land[h], "W-6.3")
     emit(ev.LairBuilt(seat, paid, h))
     emit(ev.BonusTokenGained(seat, "terrain"))
     for piece in state.at(h):
-        if piece.player not in (seat, None) and piece.kind in ("alpha", "pack"):
-            dst = push_destination(state, piece, h, action.push_to)
+        if piece.player not in (seat, None) and piece.kind in box.WOLF_KINDS:
+            dst = push_destination(state, piece.player, piece.kind, h, action.push_to)
             emit(ev.WolfPushed(piece.player, piece.kind, h, dst))
 
 
@@ -408,7 +420,7 @@ def _howl(state: State, action: Howl, emit: Emit) -> None:
     wolf = board.next_wolf()
     if wolf is None:
         raise IllegalAction("W-6.4", f"seat {seat}'s pack track is empty")
-    paid = settle(state, seat, action.pay, box.COSTS["howl"], state.table.map.terrain[h], "W-6.4")
+    paid = settle(state, seat, action.pay, box.COSTS["howl"], state.table.map.land[h], "W-6.4")
     emit(ev.LoneWolfHowled(seat, paid, h, wolf))
 
 
@@ -421,8 +433,8 @@ def _dominate(state: State, action: Dominate, emit: Emit) -> None:
                 "W-11", f"the automaton's {p.kind} on {fmt(h)} can never be dominated"
             )
     targets = [
-        p for p in here
-        if p.player not in (seat, None) and p.kind in ("pack", "den")
+        (p.player, p.kind) for p in here
+        if p.player not in (seat, None) and p.kind in box.DOMINABLE
         and (action.piece is None or p.kind == action.piece)
     ]  # fmt: skip
     if not targets:
@@ -432,16 +444,16 @@ def _dominate(state: State, action: Dominate, emit: Emit) -> None:
         )
     if len(targets) > 1:
         raise IllegalAction("W-6.5", f"{fmt(h)} holds an enemy den and pack wolf: name the piece")
-    victim = targets[0]
-    assert victim.player is not None
-    if sum(p.player == victim.player for p in here) > 1:
+    ((victim, kind),) = targets
+    if sum(p.player == victim for p in here) > 1:
         raise IllegalAction(
-            "W-6.5", f"seat {victim.player} has a second piece on {fmt(h)}: it cannot be dominated"
+            "W-6.5", f"seat {victim} has a second piece on {fmt(h)}: it cannot be dominated"
         )
     board = state.boards[seat]
     _near_alpha(state, seat, h, board.track("howl"), "W-6.5", "howl range")
-    track: str | None = None
-    if victim.kind == "den":
+    track: Track | None = None
+    replacement: PieceKind
+    if kind == "den":
         track = _gain_den(state, seat, action.track, "W-6.5")
         replacement = "den"
     else:
@@ -449,9 +461,9 @@ def _dominate(state: State, action: Dominate, emit: Emit) -> None:
         if wolf is None:
             raise IllegalAction("W-6.5", f"seat {seat}'s pack track is empty")
         replacement = wolf
-    terrain = state.table.map.terrain[h]
+    terrain = state.table.map.land[h]
     paid = settle(state, seat, action.pay, box.COSTS["dominate"], terrain, "W-6.5")
-    emit(ev.PieceDominated(seat, paid, h, victim.player, victim.kind, replacement, track))
+    emit(ev.PieceDominated(seat, paid, h, victim, kind, replacement, track))
     if track is not None:
         _den_rewards(state, seat, track, emit)
 
@@ -460,22 +472,33 @@ def _pass(state: State, action: Pass, emit: Emit) -> None:
     emit(ev.Passed(action.player))
 
 
-_HANDLERS: dict[type, Callable[[State, object, Emit], None]] = {
-    Draft: _draft,
-    BonusAction: _bonus_action,
-    Move: _move,
-    BuildDen: _den,
-    UpgradeLair: _lair,
-    Howl: _howl,
-    Dominate: _dominate,
-    Pass: _pass,
-}  # type: ignore[dict-item]
+def _act(state: State, action: Action, emit: Emit) -> None:
+    """Check an action by the rule of its kind and emit the events it settles."""
+    match action:
+        case Draft():
+            _draft(state, action, emit)
+        case BonusAction():
+            _bonus_action(state, action, emit)
+        case Move():
+            _move(state, action, emit)
+        case BuildDen():
+            _den(state, action, emit)
+        case UpgradeLair():
+            _lair(state, action, emit)
+        case Howl():
+            _howl(state, action, emit)
+        case Dominate():
+            _dominate(state, action, emit)
+        case Pass():
+            _pass(state, action, emit)
+        case _:
+            assert_never(action)
 
 
 # --- what follows an action: hunts, end of turn, scoring, game end ------------------------------
 
 
-def hunts(state: State, seat: int) -> list[tuple[Hex, str]]:
+def hunts(state: State, seat: int) -> list[tuple[Hex, PreyType]]:
     """Prey stacks a seat hunts now: 3+ of its wolf hexes adjacent, type not held (W-6.7)."""
     held = state.boards[seat].prey
     if len(held) >= len(box.PREY_TYPES):
@@ -494,7 +517,7 @@ def hunts(state: State, seat: int) -> list[tuple[Hex, str]]:
                     break
         if around >= 3:
             surrounded.append((h, kind))
-    found: list[tuple[Hex, str]] = []
+    found: list[tuple[Hex, PreyType]] = []
     for h, kind in sorted(surrounded, key=lambda hk: (hk[0][1], hk[0][0])):
         if all(kind != k for _, k in found):
             found.append((h, kind))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.wolves import components as box
+from domain.wolves.components import Phase
 from domain.wolves.events import FinalScore, RegionScored, Standing
 from domain.wolves.state import PlayerBoard, State
 
@@ -50,7 +51,7 @@ def control(state: State, region: int) -> dict[int | None, tuple[int, int]]:
     return out
 
 
-def score_region(state: State, region: int, phase: str) -> RegionScored:
+def score_region(state: State, region: int, phase: Phase) -> RegionScored:
     """Who places first and second in a region for its top token (W-8)."""
     high, low = box.TOKEN_VALUES[phase]
     ranked = sorted(control(state, region).items(), key=lambda kv: kv[1], reverse=True)

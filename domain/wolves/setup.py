@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from domain.hexes import Hex, distance
 from domain.wolves import components as box
+from domain.wolves.components import Ground, Marker, Phase, PreyType, Side, Terrain
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +27,7 @@ class Player:
 
     name: str
     color: str
-    terrain: str
+    terrain: Terrain
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +37,8 @@ class RegionTile:
     tile: int
     center: Hex
     rotated: bool = False
-    scoring: tuple[str, ...] = ()
-    prey: tuple[str, int] | None = None
+    scoring: tuple[Phase, ...] = ()
+    prey: tuple[PreyType, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +46,10 @@ class MapHex:
     """One hex of a custom map."""
 
     hex: Hex
-    terrain: str
+    terrain: Ground
     region: int | None = None
-    marker: str | None = None
-    side: str | None = None  # "north" or "south" on a start tile (W-4.1 draft)
+    marker: Marker | None = None
+    side: Side | None = None  # a half of a start tile (W-4.1 draft)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +57,8 @@ class MapRegion:
     """One region of a custom map: id, scoring stack (top first), prey stack."""
 
     id: int
-    scoring: tuple[str, ...] = ()
-    prey: tuple[str, int] | None = None
+    scoring: tuple[Phase, ...] = ()
+    prey: tuple[PreyType, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,7 @@ class Setup:
     start: Hex | None = None
     tiles: tuple[RegionTile, ...] = ()
     custom_map: CustomMap | None = None
-    terrain_tiles: tuple[tuple[str, str], ...] = box.DEFAULT_TERRAIN_TILES
+    terrain_tiles: tuple[tuple[Terrain, Terrain], ...] = box.DEFAULT_TERRAIN_TILES
 
 
 def layout_for(players: int, options: Options) -> tuple[Hex | None, tuple[tuple[Hex, bool], ...]]:
@@ -148,7 +149,7 @@ def _explicit_map(
             del markers[h]
         free = [h for h, _, _ in land if h not in markers and distance(h, water) > 1]
         rng.shuffle(free)
-        wanted = [box.LONE_WOLF] * (
+        wanted: list[Marker] = [box.LONE_WOLF] * (
             options.lone_wolves_per_region - min(len(lone), options.lone_wolves_per_region)
         )
         if box.PREY not in markers.values():
@@ -161,7 +162,7 @@ def _explicit_map(
     return CustomMap(tuple(hexes), tuple(regions))
 
 
-def _scoring_stacks(players: int, options: Options, regions: int) -> list[tuple[str, ...]]:
+def _scoring_stacks(players: int, options: Options, regions: int) -> list[tuple[Phase, ...]]:
     if players == 2 and options.big_map:
         # Decision: the big map adds one single quarter token to the two-player stacks.
         return [*box.SCORING_STACKS[2], ("quarter",)]
@@ -170,7 +171,7 @@ def _scoring_stacks(players: int, options: Options, regions: int) -> list[tuple[
     return stacks
 
 
-def _prey_stacks(players: int, options: Options, regions: int) -> list[tuple[str, int]]:
+def _prey_stacks(players: int, options: Options, regions: int) -> list[tuple[PreyType, int]]:
     if players == 2:
         singles = list(box.PREY_STACKS[2])
         return (singles * 2)[:regions]

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from domain.hexes import Hex
 from domain.wolves import components as box
+from domain.wolves.components import (
+    Dominable,
+    LoneWolf,
+    Phase,
+    PieceKind,
+    PreyType,
+    Terrain,
+    Track,
+    WolfKind,
+)
 from domain.wolves.maps import GameMap, build_map
 from domain.wolves.setup import Player, Setup
 
@@ -15,7 +25,19 @@ class Piece(NamedTuple):
     """A player piece on the map; ``player`` None is the two-player automaton pack."""
 
     player: int | None
-    kind: str  # "alpha", "pack", "den" or "lair"
+    kind: PieceKind
+
+
+Unknown = Literal["unknown"]
+"""A piece on the Moonlight board that a position document does not name."""
+
+
+class MoonlightPiece(NamedTuple):
+    """A piece on the Moonlight board (W-7): a lone wolf, or the den or pack wolf that
+    ``player`` lost to a lair or a Dominate; ``unknown`` when a position did not say."""
+
+    kind: LoneWolf | Dominable | Unknown
+    player: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,25 +48,25 @@ class PlayerBoard:
     dens: tuple[int, int, int] = (0, 0, 0)
     lairs: int = 0
     wolves: int = 0
-    prey: tuple[str, ...] = ()
+    prey: tuple[PreyType, ...] = ()
     bonus_terrain: int = 0
     bonus_action: int = 0
     region_points: int = 0
     region_tokens: int = 0
 
-    def track(self, name: str) -> int:
+    def track(self, name: Track) -> int:
         """Current strength of an attribute track (W-5)."""
         return box.TRACK_VALUES[name][self.dens[box.TRACKS.index(name)]]
 
-    def dens_taken(self, name: str) -> int:
+    def dens_taken(self, name: Track) -> int:
         """Dens taken from one attribute track."""
         return self.dens[box.TRACKS.index(name)]
 
-    def next_wolf(self) -> str | None:
+    def next_wolf(self) -> WolfKind | None:
         """Kind of the next pack-track wolf, or None when the track is empty."""
         return box.PACK_TRACK[self.wolves] if self.wolves < len(box.PACK_TRACK) else None
 
-    def with_den(self, name: str) -> PlayerBoard:
+    def with_den(self, name: Track) -> PlayerBoard:
         """The board after taking the leftmost den of a track."""
         i = box.TRACKS.index(name)
         dens = list(self.dens)
@@ -81,7 +103,7 @@ class Table:
             return box.BIG_MAP_STALL_LIMIT
         return options.stall_limit_rounds
 
-    def terrain_showing(self, seat: int, slot: int, flipped: bool) -> str:
+    def terrain_showing(self, seat: int, slot: int, flipped: bool) -> Terrain:
         """The terrain a tile slot of a seat's board shows (slot 0 is the faction tile)."""
         if slot == 0:
             return self.players[seat].terrain
@@ -96,10 +118,10 @@ class State:
     table: Table
     pieces: dict[Hex, tuple[Piece, ...]]
     lone_wolves: frozenset[Hex]
-    prey: dict[Hex, tuple[str, int]]
-    scoring: dict[int, tuple[str, ...]]
+    prey: dict[Hex, tuple[PreyType, int]]
+    scoring: dict[int, tuple[Phase, ...]]
     boards: tuple[PlayerBoard, ...]
-    moonlight: tuple[str, ...] = ()
+    moonlight: tuple[MoonlightPiece, ...] = ()
     player: int = 0
     actions_left: int = 0
     draft_picks: int = 0
@@ -140,17 +162,17 @@ class State:
         """True when a lone wolf or a prey stack stands on the hex."""
         return h in self.lone_wolves or h in self.prey
 
-    def showing(self, seat: int, slot: int) -> str:
+    def showing(self, seat: int, slot: int) -> Terrain:
         """Terrain a tile slot of a seat currently shows."""
         return self.table.terrain_showing(seat, slot, self.boards[seat].flipped[slot])
 
-    def wolves_of(self, seat: int) -> list[tuple[Hex, str]]:
+    def wolves_of(self, seat: int) -> list[tuple[Hex, WolfKind]]:
         """Every wolf of a seat on the map as (hex, kind)."""
         return [
             (h, p.kind)
             for h, ps in self.pieces.items()
             for p in ps
-            if p.player == seat and p.kind in ("alpha", "pack")
+            if p.player == seat and (p.kind == "alpha" or p.kind == "pack")
         ]
 
     def alphas_of(self, seat: int) -> list[Hex]:
@@ -194,13 +216,13 @@ def initial_state(players: tuple[Player, ...], setup: Setup) -> State:
     return State(table, pieces, lone, prey, scoring, boards, player=table.draft_order[0])
 
 
-def _region_prey(setup: Setup) -> dict[int, tuple[str, int]]:
+def _region_prey(setup: Setup) -> dict[int, tuple[PreyType, int]]:
     if setup.custom_map is not None:
         return {r.id: r.prey for r in setup.custom_map.regions if r.prey}
     return {i: t.prey for i, t in enumerate(setup.tiles, start=1) if t.prey}
 
 
-def _region_scoring(setup: Setup) -> dict[int, tuple[str, ...]]:
+def _region_scoring(setup: Setup) -> dict[int, tuple[Phase, ...]]:
     if setup.custom_map is not None:
         return {r.id: r.scoring for r in setup.custom_map.regions}
     return {i: t.scoring for i, t in enumerate(setup.tiles, start=1)}

@@ -38,7 +38,7 @@ class WolvesFollower:
     def step(self, events: Sequence[ev.Event]) -> StepFacts:
         for event in events:
             apply(self._state, event)
-        acted = next((e for e in events if type(e) in ev.ACTION_TYPES), None)
+        acted = next((e for e in events if isinstance(e, ev.ActionEvent)), None)
         return self._facts(
             None if acted is None else acted.player,
             None if acted is None else ev.ACTION_TYPES[type(acted)],

@@ -1,12 +1,13 @@
 """Games whose projection fails, stored through the library's own API (no mocked store).
 
 The record reader refuses such records at upload, so these are saved as prepared games
-whose stored record was changed after the engine checked it: what an older reader, a bug
-or a hand-edited store could leave behind.
+whose stored record or events were changed after the engine checked them: what an older
+reader, a bug or a hand-edited store could leave behind.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import replace
 from typing import Any
@@ -19,14 +20,16 @@ from tests.projections.conftest import fixture_record
 BASE = "2p-00-heuristic"
 
 
-def _fold(doc: dict[str, Any]) -> None:
+def _fold(doc: dict[str, Any], events: list[Any]) -> None:
     """The setup is gone: the start position cannot be read (fails while folding)."""
     doc["setup"] = {}
 
 
-def _write(doc: dict[str, Any]) -> None:
-    """An option beyond 64 bits: the game folds but its row fits neither database."""
-    doc["setup"]["options"]["stall_limit_rounds"] = 2**63
+def _write(doc: dict[str, Any], events: list[Any]) -> None:
+    """Region points beyond 64 bits: the game folds but its rows fit neither database."""
+    doc["meta"] = {"title": "poison"}  # a record of its own, apart from the base game's
+    scored = (s for _, kind, e in events if kind == "RegionScored" for s in e["standings"])
+    next(s for s in scored if s["seat"] is not None and s["points"])["points"] = 2**63
 
 
 POISONS = {"fold": _fold, "write": _write}
@@ -38,9 +41,10 @@ def store_poison(library: GameLibrary, stage: str, base: str = BASE, title: str 
     record, canonical = canonical_record(fixture_record(base))
     game = prepare(record, canonical, uploaded_by="mallory", title=title or f"poison {stage}")
     doc = json.loads(game.record)
-    POISONS[stage](doc)
+    events = copy.deepcopy(list(game.events))
+    POISONS[stage](doc, events)
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
-    poisoned = replace(game, record=text, digest=record_digest(text.encode()))
+    poisoned = replace(game, record=text, digest=record_digest(text.encode()), events=tuple(events))
     result = library.add(poisoned)
     assert result.created
     return result.game_id

@@ -17,6 +17,7 @@ from domain.wolves.positions import from_position, read_position, to_position
 from domain.wolves.records import InvalidRecord, canonical_json, read_record, write_record
 from domain.wolves.replay import replay
 from domain.wolves.scoring import final_scores
+from domain.wolves.state import MoonlightPiece
 from tests.games import Game, random_game
 
 Doc = dict[str, Any]
@@ -109,7 +110,7 @@ def test_derived_fields_of_a_bare_position(game3: Game) -> None:
     bare = from_position(doc)
     assert bare.phases_scored == 1
     assert bare.draft_picks == state.draft_picks
-    assert bare.moonlight == ("unknown",) * state.date
+    assert bare.moonlight == (MoonlightPiece("unknown"),) * state.date
     assert bare.pieces == state.pieces and bare.boards == state.boards
 
 

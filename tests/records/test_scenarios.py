@@ -12,7 +12,7 @@ from pathlib import Path
 from domain.wolves.actions import Action, Move, Pass, WolfStep
 from domain.wolves.positions import to_position
 from domain.wolves.records import Record, write_record
-from domain.wolves.state import State
+from domain.wolves.state import MoonlightPiece, State
 from tests.records.test_cli import howl
 from tests.rules.scenario import grid_map, scenario, set_board
 
@@ -41,7 +41,7 @@ def crescent_due(pieces: dict, dens: dict[int, int], lairs: dict[int, int] | Non
     state = scenario(CRESCENT_REGION, pieces=pieces, lone=())
     for seat, taken in dens.items():
         set_board(state, seat, dens=(taken, 0, 0), lairs=(lairs or {}).get(seat, 0))
-    state.moonlight = ("lone_wolf",) * state.table.phase_dates[0]
+    state.moonlight = (MoonlightPiece("lone_wolf"),) * state.table.phase_dates[0]
     state.round_start_date = state.date
     return state
 

@@ -33,10 +33,11 @@ from domain.wolves import (
 )
 from domain.wolves import components as box
 from domain.wolves import events as ev
+from domain.wolves.components import Ground, Phase, PieceKind, PreyType, Terrain
 from domain.wolves.setup import CustomMap, MapHex, MapRegion
 from domain.wolves.state import Piece
 
-TERRAIN = {
+TERRAIN: dict[str, Ground] = {
     "f": "forest",
     "m": "mountain",
     "g": "grassland",
@@ -45,17 +46,17 @@ TERRAIN = {
     "~": box.WATER,
     "#": box.CHASM,
 }
-KIND = {"A": "alpha", "P": "pack", "D": "den", "L": "lair"}
+KIND: dict[str, PieceKind] = {"A": "alpha", "P": "pack", "D": "den", "L": "lair"}
 COLOURS = ("blue", "red", "yellow", "green", "purple")
-HOMES = ("forest", "tundra", "desert", "mountain", "grassland")
+HOMES: tuple[Terrain, ...] = ("forest", "tundra", "desert", "mountain", "grassland")
 E = TypeVar("E")
 
 
 def grid_map(
     *rows: str,
-    scoring: Mapping[int, tuple[str, ...]] | None = None,
+    scoring: Mapping[int, tuple[Phase, ...]] | None = None,
     lone: Iterable[Hex] = (),
-    prey: Mapping[Hex, tuple[str, int]] | None = None,
+    prey: Mapping[Hex, tuple[PreyType, int]] | None = None,
 ) -> CustomMap:
     """A custom map drawn as rows of cells (see the module docstring).
 
@@ -63,7 +64,7 @@ def grid_map(
     lone-wolf spaces, ``prey`` the prey space of a region and its stack.
     """
     prey = dict(prey or {})
-    cells: dict[Hex, tuple[str, int | None]] = {}
+    cells: dict[Hex, tuple[Ground, int | None]] = {}
     for y, row in enumerate(rows):
         for x, cell in enumerate(row.split()):
             if cell != ".":
@@ -78,7 +79,7 @@ def grid_map(
     return CustomMap(hexes, regions)
 
 
-def players(n: int, homes: tuple[str, ...] = HOMES) -> tuple[Player, ...]:
+def players(n: int, homes: tuple[Terrain, ...] = HOMES) -> tuple[Player, ...]:
     """Seats P0 … P(n-1); seat 0 is at home in forest, seat 1 in tundra, seat 2 in desert…"""
     return tuple(Player(f"P{i}", COLOURS[i], homes[i]) for i in range(n))
 
@@ -97,7 +98,7 @@ def scenario(
     player: int = 0,
     actions_left: int = 2,
     tokens: int = 0,
-    homes: tuple[str, ...] = HOMES,
+    homes: tuple[Terrain, ...] = HOMES,
     options: Options | None = None,
 ) -> State:
     """A state after the draft on ``cmap``: exactly ``pieces`` on the map, seat ``player`` to act.

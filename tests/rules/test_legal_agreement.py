@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -38,6 +39,8 @@ from tests.games import random_game
 from tests.rules.scenario import grid_map, scenario
 
 GAMES = [(n, seed) for n in (2, 3, 4, 5) for seed in (1, 2)]
+CLAWS: Any = "claws"
+"""Not a track: ``decide`` refuses it (W-6.2, W-6.5)."""
 
 
 @cache
@@ -105,7 +108,7 @@ def accepted(state: State, action: Action) -> bool:
 
 def brute_targets(state: State) -> set[tuple[object, ...]]:
     """Every den, lair, howl and dominate ``decide`` accepts, over all hexes and tracks."""
-    seat, hexes, tracks = state.player, sorted(state.table.map.terrain), (*box.TRACKS, "claws")
+    seat, hexes, tracks = state.player, sorted(state.table.map.terrain), (*box.TRACKS, CLAWS)
     candidates = (
         a
         for h in hexes
@@ -251,7 +254,7 @@ def test_wrong_track_is_refused() -> None:
     for state in positions(5):
         for action in legal_actions(state):
             if isinstance(action, BuildDen) or (isinstance(action, Dominate) and action.track):
-                err = rejected(state, replace(action, track="claws"))  # type: ignore[type-var]
+                err = rejected(state, replace(action, track=CLAWS))  # type: ignore[type-var]
                 assert err.rule == RULE[type(action)] and "not claws" in err.message
 
 

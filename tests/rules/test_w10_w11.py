@@ -19,7 +19,7 @@ from domain.wolves import (
 from domain.wolves import components as box
 from domain.wolves import events as ev
 from domain.wolves.scoring import score_region
-from domain.wolves.state import Piece
+from domain.wolves.state import MoonlightPiece, Piece
 from tests.rules.scenario import grid_map, illegal, of_type, players, scenario, set_board
 
 # --- W-10 worked examples -----------------------------------------------------------------------
@@ -225,7 +225,7 @@ def test_w11_automaton_takes_first_or_second(
 def test_w11_stacked_token_scored_twice_lower_becomes_top() -> None:
     cmap = grid_map("g1 g1 g1", "g1 ~1 g1", scoring={1: ("crescent", "quarter")})
     state = scenario(cmap, seats=2, pieces={(0, 0): "A0", (2, 1): "P1"})
-    state.moonlight = ("lone_wolf",) * 13  # crescent (7) and quarter (13) both due
+    state.moonlight = (MoonlightPiece("lone_wolf"),) * 13  # crescent (7) and quarter (13) both due
     state, events = play(state, Pass(0))
     assert [(e.phase, e.region) for e in of_type(events, ev.RegionScored)] == [
         ("crescent", 1),

@@ -7,6 +7,7 @@ import pytest
 from domain.wolves import BuildDen, Howl, PlayerBoard, board_vp, final_scores
 from domain.wolves import components as box
 from domain.wolves import events as ev
+from domain.wolves.components import BonusToken, Track
 from tests.rules.scenario import grid_map, illegal, of_type, run, scenario, set_board
 
 #   x: 0  1  2  3  4
@@ -20,7 +21,7 @@ ALPHA = (2, 1)
 AROUND = [(2, 1), (2, 0), (3, 1), (3, 2), (2, 2), (1, 1), (1, 0)]  # the alpha's hex and its ring
 
 
-def build_four_dens(track: str, seats: int) -> tuple[list[int], list[str | None]]:
+def build_four_dens(track: Track, seats: int) -> tuple[list[int], list[BonusToken | None]]:
     """Track value after each den and the bonus token each den gave."""
     state = scenario(OPEN, seats=seats, pieces={ALPHA: "A0"}, tokens=8, actions_left=9)
     values, bonuses = [state.boards[0].track(track)], []
@@ -42,7 +43,7 @@ def build_four_dens(track: str, seats: int) -> tuple[list[int], list[str | None]
     ],
 )
 def test_w5_attribute_track_values_and_bonus_tokens(
-    track: str, values: list[int], bonus_3_5p: list[str], bonus_2p: list[str]
+    track: Track, values: list[int], bonus_3_5p: list[str], bonus_2p: list[str]
 ) -> None:
     for seats, second_fourth in ((3, bonus_3_5p), (5, bonus_3_5p), (2, bonus_2p)):
         got_values, bonuses = build_four_dens(track, seats)

@@ -16,7 +16,8 @@ from domain.wolves import (
     play,
 )
 from domain.wolves import events as ev
-from domain.wolves.state import Piece
+from domain.wolves.components import Dominable
+from domain.wolves.state import MoonlightPiece, Piece
 from tests.rules.scenario import grid_map, illegal, of_type, run, scenario, set_board
 
 # --- W-6.1 Move -------------------------------------------------------------------------------
@@ -186,7 +187,7 @@ def test_w6_2_den_target_restrictions() -> None:
     illegal(state, BuildDen(0, (1, 1), "speed"), "W-6.2", "[1, 1] is not a land hex")
     illegal(
         state,
-        BuildDen(0, (2, 2), "claws"),
+        BuildDen(0, (2, 2), "claws"),  # type: ignore[arg-type]  # not a track
         "W-6.2",
         "track must be one of spread, speed, howl, not claws",
     )
@@ -207,7 +208,7 @@ def test_w6_3_lair_replaces_a_den_next_to_water() -> None:
         ev.BonusTokenGained(0, "terrain"),
     ]
     assert after.at((2, 1)) == (Piece(0, "lair"),)
-    assert after.moonlight == ("den:0",) and after.date == 1
+    assert after.moonlight == (MoonlightPiece("den", 0),) and after.date == 1
     assert (after.boards[0].lairs, after.boards[0].bonus_terrain) == (1, 2)
 
 
@@ -258,7 +259,7 @@ def test_w6_4_howl_within_range() -> None:
     after, events = play(state, Howl(0, (0, 3)))  # distance 2, tundra
     assert events[0] == ev.LoneWolfHowled(0, ev.Paid((4,), 1, "tundra"), (0, 3), "pack")
     assert after.at((0, 3)) == (Piece(0, "pack"),)
-    assert (0, 3) not in after.lone_wolves and after.moonlight == ("lone_wolf",)
+    assert (0, 3) not in after.lone_wolves and after.moonlight == (MoonlightPiece("lone_wolf"),)
     assert after.boards[0].wolves == 1
     play(state, Howl(0, (3, 3)))  # distance 2, mountain
     illegal(
@@ -298,7 +299,7 @@ def test_w6_5_dominate_a_pack_wolf() -> None:
         0, ev.Paid((3,), 2, "grassland"), (2, 2), 1, "pack", "pack", None
     )
     assert after.at((2, 2)) == (Piece(0, "pack"),)
-    assert after.moonlight == ("pack:1",) and after.boards[0].wolves == 1
+    assert after.moonlight == (MoonlightPiece("pack", 1),) and after.boards[0].wolves == 1
     set_board(state, 0, wolves=2)  # the next pack-track wolf is an alpha
     after, events = play(state, Dominate(0, (2, 2)))
     assert after.at((2, 2)) == (Piece(0, "alpha"),)
@@ -311,7 +312,7 @@ def test_w6_5_dominate_a_den_takes_a_den_from_a_track() -> None:
     assert events[0].track == "spread"  # type: ignore[union-attr]
     assert of_type(events, ev.BonusTokenGained) == [ev.BonusTokenGained(0, "action")]
     assert set(after.at((2, 2))) == {Piece(0, "den"), Piece(2, "alpha")}
-    assert after.moonlight == ("den:1",) and after.boards[0].dens == (2, 0, 0)
+    assert after.moonlight == (MoonlightPiece("den", 1),) and after.boards[0].dens == (2, 0, 0)
     illegal(
         state, Dominate(0, (2, 2)), "W-6.5", "track must be one of spread, speed, howl, not None"
     )
@@ -331,7 +332,7 @@ def test_w6_5_dominate_a_den_takes_a_den_from_a_track() -> None:
         ("D1 A1", "den", "seat 1 has a second piece on [2, 2]"),
     ],
 )
-def test_w6_5_dominate_targets(there: str, piece: str | None, words: str) -> None:
+def test_w6_5_dominate_targets(there: str, piece: Dominable | None, words: str) -> None:
     state = scenario(LAKE, pieces={(0, 2): "A0", (2, 2): there}, tokens=3)
     illegal(state, Dominate(0, (2, 2), piece=piece, track="howl"), "W-6.5", words)
 

@@ -16,6 +16,7 @@ from domain.wolves import (
     play,
 )
 from domain.wolves import events as ev
+from domain.wolves.components import WolfKind
 from tests.rules.scenario import grid_map, illegal, of_type, pieces_of, run, scenario, set_board
 
 #   x: 0  1  2  3  4  5
@@ -30,7 +31,7 @@ FIELD = grid_map(
 )
 
 
-def step(src: tuple[int, int], dst: tuple[int, int], wolf: str | None = None) -> Move:
+def step(src: tuple[int, int], dst: tuple[int, int], wolf: WolfKind | None = None) -> Move:
     return Move(0, (WolfStep(src, dst, wolf),))
 
 
@@ -67,7 +68,7 @@ def test_w6_one_territory_piece_per_hex() -> None:
         ("alpha", "L0", True),
     ],
 )
-def test_w6_hierarchy_den_pack_alpha_lair(mover: str, there: str, legal: bool) -> None:
+def test_w6_hierarchy_den_pack_alpha_lair(mover: WolfKind, there: str, legal: bool) -> None:
     """A wolf may join a single enemy piece only if it ranks higher; own pieces are fine."""
     me = "A0" if mover == "alpha" else "P0 A0"
     state = scenario(FIELD, pieces={(1, 1): me, (2, 1): there}, tokens=9)

@@ -20,8 +20,9 @@ from domain.wolves import (
     play,
 )
 from domain.wolves import events as ev
+from domain.wolves.components import Phase
 from domain.wolves.scoring import score_region
-from domain.wolves.state import State
+from domain.wolves.state import MoonlightPiece, State
 from tests.rules.scenario import grid_map, illegal, of_type, players, run, scenario, set_board
 
 #   x: 0  1  2  3  4  5  6  7  8  9
@@ -39,7 +40,7 @@ def moon(date: int, phases_scored: int = 0, actions_left: int = 2) -> State:
     """Seat 0 in region 1 by three lone wolves, a pack wolf of seat 1 on (0, 2); date ``date``."""
     pieces = {(1, 2): "A0 P0", (2, 2): "D0", (0, 2): "P1", (5, 2): "A1", (8, 2): "A2"}
     state = scenario(MOON, pieces=pieces, tokens=9, actions_left=actions_left)
-    state.moonlight = ("lone_wolf",) * date
+    state.moonlight = (MoonlightPiece("lone_wolf"),) * date
     state.phases_scored = phases_scored
     return state
 
@@ -57,7 +58,9 @@ def test_w7_dates_advance_on_howl_dominate_and_lair_only() -> None:
         state, _ = play(state, action)
         dates.append(state.date)
     assert dates == [0, 0, 1, 2, 3]
-    assert state.moonlight == ("lone_wolf", "pack:1", "den:0")
+    assert state.moonlight == (
+        MoonlightPiece("lone_wolf"), MoonlightPiece("pack", 1), MoonlightPiece("den", 0)
+    )  # fmt: skip
 
 
 def test_w7_phase_scored_at_the_end_of_the_turn() -> None:
@@ -116,7 +119,7 @@ REGION = grid_map(
 
 
 def standings(
-    pieces: dict[tuple[int, int], str], phase: str = "quarter", seats: int = 3
+    pieces: dict[tuple[int, int], str], phase: Phase = "quarter", seats: int = 3
 ) -> list[tuple[int | None, int, int, int | None, int, bool]]:
     state = scenario(REGION, seats=seats, pieces=pieces)
     result = score_region(state, 1, phase)
@@ -134,7 +137,7 @@ def test_w8_lone_player_takes_first() -> None:
 @pytest.mark.parametrize(
     ("phase", "high", "low"), [("crescent", 4, 2), ("quarter", 6, 3), ("full", 8, 4)]
 )
-def test_w8_first_and_second_values(phase: str, high: int, low: int) -> None:
+def test_w8_first_and_second_values(phase: Phase, high: int, low: int) -> None:
     got = standings({(0, 0): "L0", (1, 0): "A1 D1", (3, 0): "P2"}, phase)
     assert got == [(0, 3, 0, 1, high, True), (1, 2, 1, 2, low, False), (2, 1, 0, None, 0, False)]
 
@@ -164,7 +167,7 @@ def test_w8_tie_for_second_only_first_scores() -> None:
 
 def test_w8_scored_token_is_removed_and_points_land_on_boards() -> None:
     state = scenario(REGION, pieces={(0, 0): "L0", (1, 0): "A1"})
-    state.moonlight, state.phases_scored = ("lone_wolf",) * 17, 1  # quarter is due
+    state.moonlight, state.phases_scored = (MoonlightPiece("lone_wolf"),) * 17, 1  # quarter is due
     state, events = play(state, Pass(0))
     assert of_type(events, ev.PhaseScored) == [ev.PhaseScored("quarter")]
     assert state.scoring[1] == ()

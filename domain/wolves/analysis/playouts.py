@@ -31,7 +31,7 @@ import math
 import os
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TypeVar
@@ -52,6 +52,7 @@ from domain.wolves.actions import (
     WolfStep,
 )
 from domain.wolves.analysis.evaluation import Evaluation, StaticEvaluator
+from domain.wolves.components import Terrain, WolfKind
 from domain.wolves.legal import legal_actions
 from domain.wolves.players import evaluate
 from domain.wolves.rules import IllegalAction, play
@@ -106,7 +107,7 @@ class PlayoutBot:
         funds = Counter(state.showing(seat, s) for s in range(len(board.flipped)))
 
         def affords(h: Hex, cost: int) -> bool:
-            return funds[gmap.terrain[h]] + board.bonus_terrain >= cost
+            return funds[gmap.land[h]] + board.bonus_terrain >= cost
 
         out: list[Action] = [Pass(seat)]
         if board.bonus_action:
@@ -154,7 +155,7 @@ class PlayoutBot:
             for w in wolves if h != w[0] and h in gmap.steps_from(w[0], speed)
         ]  # fmt: skip
         moves: list[Action] = [_one_wolf(seat, w, h) for w, h in _pick(rng, hunting, self.moves)]
-        pair = _pair(rng, hunting, gmap.terrain)
+        pair = _pair(rng, hunting, gmap.land)
         if pair is not None:
             moves.append(Move(seat, tuple(WolfStep(w[0], h, w[1]) for w, h in pair)))
         for _ in range(2 * self.moves):
@@ -172,8 +173,10 @@ def _pick(rng: random.Random, items: Sequence[T], k: int) -> list[T]:
 
 
 def _pair(
-    rng: random.Random, hunting: list[tuple[tuple[Hex, str], Hex]], terrain: dict[Hex, str]
-) -> list[tuple[tuple[Hex, str], Hex]] | None:
+    rng: random.Random,
+    hunting: list[tuple[tuple[Hex, WolfKind], Hex]],
+    terrain: Mapping[Hex, Terrain],
+) -> list[tuple[tuple[Hex, WolfKind], Hex]] | None:
     """Two wolves to different hexes of one terrain next to prey: a hunt in one Move."""
     order = rng.sample(hunting, len(hunting))
     for i, (w, h) in enumerate(order):
@@ -183,7 +186,7 @@ def _pair(
     return None
 
 
-def _one_wolf(seat: int, wolf: tuple[Hex, str], dst: Hex) -> Move:
+def _one_wolf(seat: int, wolf: tuple[Hex, WolfKind], dst: Hex) -> Move:
     return Move(seat, (WolfStep(wolf[0], dst, wolf[1]),))
 
 

@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing.context import BaseContext
-from typing import Any
+from typing import Any, Final, Literal
 
 from domain.wolves.actions import Action
 from domain.wolves.analysis.evaluation import Evaluation, StaticEvaluator
@@ -60,14 +60,20 @@ from domain.wolves.state import State
 
 ANALYSIS_VERSION = 1
 """Bump when a change to the review could change a stored result."""
-THRESHOLDS = (("blunder", 0.3), ("mistake", 0.2), ("inaccuracy", 0.1))
+Classification = Literal["blunder", "mistake", "inaccuracy"]
+"""How bad a move was, worst first (Lichess's words)."""
+THRESHOLDS: Final[tuple[tuple[Classification, float], ...]] = (
+    ("blunder", 0.3), ("mistake", 0.2), ("inaccuracy", 0.1),
+)  # fmt: skip
 """Loss thresholds in shares of a fair chance (multiply by 1/N players)."""
 NOISE_Z = 2.0
 """A loss is classified only above this many standard errors."""
 SAMPLED_MOVES = 6
 """Random multi-wolf Moves added to the candidates of each step."""
 TURNING_POINTS = 5
-PLURALS = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies"}
+PLURALS: Final[dict[Classification, str]] = {
+    "blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies",
+}  # fmt: skip
 
 Progress = Callable[[int, int], None]
 """Called with (steps done, steps to do)."""
@@ -123,7 +129,7 @@ class StepReview:
     alternatives: tuple[Scored, ...]
     loss: float
     loss_se: float
-    classification: str | None
+    classification: Classification | None
     accuracy: float | None
     """None when the mover had no choice."""
 
@@ -194,7 +200,7 @@ class Review:
         }
 
 
-def thresholds(players: int) -> list[tuple[str, float]]:
+def thresholds(players: int) -> list[tuple[Classification, float]]:
     """(class, least loss) pairs for a game of ``players`` seats, worst class first."""
     return [(name, share / players) for name, share in THRESHOLDS]
 
@@ -204,7 +210,7 @@ def counted(loss: float, loss_se: float) -> float:
     return loss if loss > NOISE_Z * loss_se else 0.0
 
 
-def classify(loss: float, loss_se: float, players: int) -> str | None:
+def classify(loss: float, loss_se: float, players: int) -> Classification | None:
     """``blunder``, ``mistake``, ``inaccuracy`` or None for a loss of win probability.
 
     >>> classify(0.08, 0.01, 4), classify(0.03, 0.0, 4), classify(0.03, 0.02, 4)
@@ -331,7 +337,7 @@ def _context() -> BaseContext:
 def turning_points(steps: Sequence[StepReview], start: Evaluation, n: int) -> list[dict[str, Any]]:
     """The steps where the win probabilities moved most (at most :data:`TURNING_POINTS`)."""
     least = THRESHOLDS[-1][1] / n
-    swings = []
+    swings: list[dict[str, Any]] = []
     previous = start.win
     for s in steps:
         now = s.played.evaluation.win
@@ -402,8 +408,8 @@ def review(
         with ProcessPoolExecutor(workers, _context(), _init_worker, init) as pool:
             futures = [pool.submit(_review_in_worker, i, settings) for i in todo]
             for future in as_completed(futures):
-                result = future.result()
-                done[result.index] = result
+                reviewed = future.result()
+                done[reviewed.index] = reviewed
                 if progress:
                     progress(len(done), len(todo))
     steps = tuple(done[i] for i in sorted(done))
