@@ -145,17 +145,15 @@ def _seat_json(seat: Seat) -> dict[str, str]:
 
 
 def _score(state: State) -> tuple[SeatScore, ...]:
-    """Stones taken per seat; the winner first once there is one, else the most stones."""
-
-    def rank(seat: int) -> tuple[int, int]:
-        return (state.winner != seat if state.winner is not None else 0, -state.taken[seat])
-
+    """The winner's total is 1, the other's 0 (both 0, sharing first place, until T-3 ends
+    the game); the parts count the stones each took."""
+    totals = [int(state.winner == seat) for seat in range(2)]
     return tuple(
         SeatScore(
             seat,
-            state.taken[seat],
-            1 + sum(rank(o) < rank(seat) for o in range(2)),
-            {"stones": state.taken[seat], "won": int(state.winner == seat)},
+            totals[seat],
+            1 + sum(t > totals[seat] for t in totals),
+            {"stones": state.taken[seat]},
         )  # fmt: skip
         for seat in range(2)
     )

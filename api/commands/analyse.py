@@ -16,9 +16,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from domain import games
+from domain.replays import RecordError
+from domain.ruleset import GameRecord, InvalidRecord, Ruleset
 from domain.wolves.analysis.review import Review, Settings, review
-from domain.wolves.records import InvalidRecord, Record, read_record
-from domain.wolves.replay import RecordError
 
 CLASS_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
 
@@ -30,23 +31,33 @@ def _game_id(text: str) -> UUID | None:
         return None
 
 
-def _load(target: str) -> tuple[Record, UUID | None]:
+def _reviewable(rules: Ruleset) -> None:
+    """Refuse a game whose ruleset has no review."""
+    if not rules.reviewable:
+        raise click.ClickException(f"no review for this game yet: {rules.title} has none")
+
+
+def _load(target: str) -> tuple[GameRecord, UUID | None]:
     """The record to review and, for a stored game, its id."""
     game_id = _game_id(target)
     if game_id is None or Path(target).exists():
         try:
-            return read_record(Path(target).read_bytes()), None
+            rules, record = games.read_record(Path(target).read_bytes())
         except OSError as exc:
             raise click.BadParameter(f"not a game id nor a readable file: {exc}") from exc
         except InvalidRecord as exc:
             raise click.ClickException(f"invalid record: {exc}") from exc
+        _reviewable(rules)
+        return record, None
     from domain.store import UnknownGame
     from services.library import open_library
 
     with open_library() as library:
         try:
-            return read_record(library.record(game_id)), game_id
-        except UnknownGame as exc:
+            rules = library.rules(game_id)
+            _reviewable(rules)
+            return games.read_record(library.record(game_id))[1], game_id
+        except (UnknownGame, InvalidRecord) as exc:
             raise click.ClickException(str(exc)) from exc
 
 

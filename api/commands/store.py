@@ -1,4 +1,5 @@
-"""``howl import`` and ``howl export``: move game records in and out of the event store."""
+"""``howl import`` and ``howl export``: move game records of any registered game in and out of
+the event store."""
 
 from __future__ import annotations
 
@@ -21,10 +22,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from domain.documents import canonical_json
+from domain.replays import RecordError
+from domain.ruleset import InvalidRecord
 from domain.store import GameLibrary, UnknownGame
 from domain.store.uploads import PreparedGame, prepare_record
-from domain.wolves.records import InvalidRecord, canonical_json
-from domain.wolves.replay import RecordError
 from services.library import open_library
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -10,9 +11,10 @@ import pytest
 from eventsourcing.utils import get_topic
 
 from domain.store import Game, GameLibrary
-from domain.store.branches import Branch
+from domain.store.branches import Branch, branch_info, branch_state_at
+from domain.store.uploads import stored_events
 from tests.store.conftest import record_bytes
-from tests.store.test_old_rules import OLD, store_old_game
+from tests.store.test_old_rules import OLD, store_old_game, version_1
 
 
 def stored_state(library: GameLibrary, game_id: object, version: int) -> dict[str, Any]:
@@ -93,3 +95,25 @@ def test_a_version_1_upload_of_a_game_that_did_not_end_is_unfinished(
     game_id = store_old_game(library, text, events=events)
     info = library.info(game_id)
     assert (info.game, info.finished, info.events) == ("the-wolves", False, len(events))
+
+
+def test_a_version_1_branch_leaves_a_game_of_the_wolves(library: GameLibrary) -> None:
+    """A branch stored by the old code: its ``Branched`` names no game."""
+    parent = library.upload(record_bytes(2, seed=203)).game_id
+    rules = library.rules(parent)
+    state = library.state_at(parent, 10)
+    action = next(iter(rules.legal_actions(state)))
+    branch = Branch(
+        parent_id=parent, game="the-wolves", step=10, actions=[rules.write_action(action)],
+        rules_version=rules.rules_version,
+    )  # fmt: skip
+    for step, kind, data in stored_events(rules, [rules.play(state, action)[1]], first=10):
+        branch.happened(step, kind, data)
+    stored = [library.mapper.to_stored_event(e) for e in branch.collect_events()]
+    stored[0] = dataclasses.replace(stored[0], state=version_1(stored[0].state, "game"))
+    library.recorder.insert_events(stored)
+    assert not {"game", "class_version"} & set(stored_state(library, branch.id, 1))
+
+    info = branch_info(library, branch.id)
+    assert (info.game, info.parent_id, info.actions) == ("the-wolves", parent, (action,))
+    assert branch_state_at(library, branch.id) == rules.play(state, action)[0]
