@@ -38,6 +38,7 @@ from domain.documents import canonical_json, check_header, check_meta, join, par
 from domain.ruleset import (
     Bot,
     Follower,
+    GameRecord,
     IllegalAction,
     InvalidRecord,
     Milestone,
@@ -106,6 +107,13 @@ class Record:
     stones: int
     actions: tuple[Take, ...] = ()
     meta: Mapping[str, str] = field(default_factory=dict)
+
+
+def _own(record: GameRecord) -> Record:
+    """A record of this game (another game's is a programming error)."""
+    if not isinstance(record, Record):
+        raise TypeError(f"not a take-away record: {record!r}")
+    return record
 
 
 def _int(value: Any, path: str, low: int, high: int) -> int:
@@ -234,7 +242,8 @@ class Takeaway:
         takes = tuple(self.read_action(a, join("actions", i)) for i, a in enumerate(actions))
         return Record(players, stones, takes, dict(meta))
 
-    def write_record(self, record: Record) -> bytes:
+    def write_record(self, record: GameRecord) -> bytes:
+        record = _own(record)
         return canonical_json(
             {"format": "howl.game", "version": 1, "game": NAME, "meta": dict(record.meta),
              "players": [_seat_json(p) for p in record.players],
@@ -280,8 +289,9 @@ class Takeaway:
         return {"type": "take", "player": action.player, "stones": action.stones}
 
     # --- rules -------------------------------------------------------------------------
-    def start(self, record: Record) -> State:
-        return State(record.players, record.stones)
+    def start(self, record: GameRecord) -> State:
+        own = _own(record)
+        return State(own.players, own.stones)
 
     def play(self, state: State, action: Take) -> tuple[State, Sequence[Event]]:
         if state.winner is not None:
@@ -372,7 +382,7 @@ TAKEAWAY: Ruleset = Takeaway()
 
 def events(record: Record) -> list[Event]:
     """Every event of a record, played from its start."""
-    state, out = TAKEAWAY.start(record), []
+    state, out = TAKEAWAY.start(record), list[Event]()
     for action in record.actions:
         state, caused = TAKEAWAY.play(state, action)
         out.extend(caused)

@@ -20,6 +20,7 @@ from domain import games
 from domain.replays import RecordError
 from domain.ruleset import GameRecord, InvalidRecord, Ruleset
 from domain.wolves.analysis.review import Review, Settings, review
+from domain.wolves.records import Record
 
 CLASS_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
 
@@ -31,32 +32,29 @@ def _game_id(text: str) -> UUID | None:
         return None
 
 
-def _reviewable(rules: Ruleset) -> None:
-    """Refuse a game whose ruleset has no review."""
-    if not rules.reviewable:
+def _reviewed(rules: Ruleset, record: GameRecord) -> Record:
+    """``record`` as the review reads it; refused for a game whose ruleset has no review."""
+    if not rules.reviewable or not isinstance(record, Record):
         raise click.ClickException(f"no review for this game yet: {rules.title} has none")
+    return record
 
 
-def _load(target: str) -> tuple[GameRecord, UUID | None]:
+def _load(target: str) -> tuple[Record, UUID | None]:
     """The record to review and, for a stored game, its id."""
     game_id = _game_id(target)
     if game_id is None or Path(target).exists():
         try:
-            rules, record = games.read_record(Path(target).read_bytes())
+            return _reviewed(*games.read_record(Path(target).read_bytes())), None
         except OSError as exc:
             raise click.BadParameter(f"not a game id nor a readable file: {exc}") from exc
         except InvalidRecord as exc:
             raise click.ClickException(f"invalid record: {exc}") from exc
-        _reviewable(rules)
-        return record, None
     from domain.store import UnknownGame
     from services.library import open_library
 
     with open_library() as library:
         try:
-            rules = library.rules(game_id)
-            _reviewable(rules)
-            return games.read_record(library.record(game_id))[1], game_id
+            return _reviewed(*games.read_record(library.record(game_id))), game_id
         except (UnknownGame, InvalidRecord) as exc:
             raise click.ClickException(str(exc)) from exc
 

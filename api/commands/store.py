@@ -8,7 +8,7 @@ import multiprocessing
 import os
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -98,7 +98,7 @@ def checked(data: bytes | dict[str, Any]) -> PreparedGame | dict[str, Any]:
 
 def checked_records(
     todo: Iterable[Source], jobs: int
-) -> Iterator[tuple[Source, PreparedGame | dict[str, Any]]]:
+) -> Generator[tuple[Source, PreparedGame | dict[str, Any]]]:
     """Each source with its prepared game or error, in order; ``jobs`` processes check them,
     a bounded number of records ahead of the one being stored."""
     if jobs <= 1:

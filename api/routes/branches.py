@@ -34,6 +34,7 @@ from domain.store.branches import (
     save_branch,
 )
 from domain.wolves.analysis.whatif import outcome, what_if
+from domain.wolves.records import Record
 from services.shared import Services, services
 
 blp = ApiBlueprint("branches", __name__, url_prefix="/api/branches",
@@ -48,6 +49,7 @@ def compare(library: GameLibrary, info: StoredBranch) -> dict[str, Any] | None:
     if not rules.reviewable:  # the review's what-if is The Wolves' alone so far
         return None
     parent = rules.read_record(parse(library.record(info.parent_id)))
+    assert isinstance(parent, Record)
     compared = what_if(parent, info.step, info.actions).to_json()
     same = min(info.step + len(info.actions), len(parent.actions))
     at_same = outcome(library.state_at(info.parent_id, same), same, 0, 0)

@@ -70,7 +70,7 @@ class Branch(Aggregate):
         data: dict[str, Any]
 
     @staticmethod
-    def create_id(parent_id: UUID, step: int, actions: list[dict[str, Any]]) -> UUID:  # type: ignore[override]
+    def create_id(parent_id: UUID, step: int, actions: list[dict[str, Any]]) -> UUID:
         """Branches are named by parent, step and actions."""
         return branch_id_for(parent_id, step, actions)
 

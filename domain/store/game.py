@@ -145,7 +145,7 @@ class Game(Aggregate):
         visibility: str
 
     @staticmethod
-    def create_id(digest: str) -> uuid.UUID:  # type: ignore[override]
+    def create_id(digest: str) -> uuid.UUID:
         """Games are named by their record's digest, so one record is one game."""
         return game_id_for(digest)
 

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -86,7 +86,7 @@ Steps = tuple[Ruleset, list[Any]]
 """A stored game's ruleset and its state after each step (``[0]``: before any action)."""
 
 
-class GameLibrary(Application):
+class GameLibrary(Application[UUID]):
     """Uploaded games, one ``Game`` stream each, on SQLite or PostgreSQL.
 
     Build it with :meth:`open` from a store URL (the environment is never read here).
@@ -186,7 +186,7 @@ class GameLibrary(Application):
         while page := self.recorder.select_notifications(
             start, 1000, topics=[Game.Uploaded.TOPIC], inclusive_of_start=start is None
         ):
-            yield from (n.originator_id for n in page)
+            yield from (cast(UUID, n.originator_id) for n in page)
             start = page[-1].id
 
     def info(self, game_id: UUID) -> GameInfo:
@@ -218,10 +218,13 @@ class GameLibrary(Application):
         if limit == 0:
             return []
         first = start + Game.INITIAL_VERSION + 1  # version of domain event `start`
-        stored = self.events.get(
-            game_id, gt=first - 1, lte=None if limit is None else first + limit - 1
-        )
-        stored = [e for e in stored if isinstance(e, Game.Happened)]
+        stored = [
+            e
+            for e in self.events.get(
+                game_id, gt=first - 1, lte=None if limit is None else first + limit - 1
+            )
+            if isinstance(e, Game.Happened)
+        ]
         if not stored:
             self._uploaded(game_id)  # raises for no game
             return []
@@ -261,7 +264,7 @@ class GameLibrary(Application):
 
     def _game(self, game_id: UUID) -> Game:
         try:
-            game = self.repository.get(game_id)
+            game: Any = self.repository.get(game_id)
         except AggregateNotFoundError:
             raise UnknownGame(game_id) from None
         if not isinstance(game, Game):  # another stream, such as a branch
