@@ -14,6 +14,8 @@ from click.testing import CliRunner, Result
 from api.caching import etag_of
 from api.cli import main
 from domain.ruleset import Ruleset
+from projections.analysis_worker import analysis_status
+from services.library import analyses_url, analysis_settings
 from tests.api.conftest import TOKENS, Server, record_of
 from tests.takeaway import record_json, registered
 
@@ -103,6 +105,19 @@ def test_the_review_of_a_game_with_no_review_is_refused(server: Server) -> None:
         assert reply.json["detail"].startswith("No review for this game yet")
     wolves = ana.upload(record_of("2p-00-heuristic")).json["game_id"]
     assert server.client.get(f"/api/games/{wolves}/analysis").status == 200
+
+
+def test_an_upload_of_a_game_with_no_review_is_not_queued_for_one(
+    fresh_server: Callable[..., Server], takeaway: Ruleset
+) -> None:
+    server = fresh_server(analysis=True)
+    ana = server.as_user(TOKENS["ana"])
+    game_id = ana.upload(json.dumps(TEN).encode()).json["game_id"]
+    wolves = ana.upload(record_of("2p-00-heuristic")).json["game_id"]
+    settings = server.live.settings
+    url, review = analyses_url(settings), analysis_settings(settings)
+    assert analysis_status(url, game_id, review)["status"] == "none"
+    assert analysis_status(url, wolves, review)["status"] != "none"  # queued (or under way)
 
 
 def test_etags_change_with_the_registered_games() -> None:
