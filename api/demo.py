@@ -10,7 +10,7 @@ from domain.games import ruleset
 from services.config import Settings
 from services.library import open_library, open_read_models
 
-DEMO_GAMES = {"the-wolves": 12}
+DEMO_GAMES = {"the-wolves": 12, "moonlight": 4}
 """How many games of each game the demo stores, by the game's name: the one place to add a
 game to the demo once its ruleset is registered."""
 DEMO_SEED = 2022

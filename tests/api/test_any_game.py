@@ -19,6 +19,7 @@ from services.library import analyses_url, analysis_settings
 from tests.api.conftest import TOKENS, Server, record_of
 from tests.takeaway import record_json, registered
 
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 TEN = record_json(stones=10, takes=(3, 3, 3, 1), meta={"title": "Ten stones"})
 
 
@@ -192,3 +193,18 @@ def test_simulate_import_and_export_any_game(
         .output.splitlines()[-1]
         .startswith("re-checked 1 game under the current rules (takeaway-1): 1 unchanged")
     )
+
+
+def test_the_command_line_reads_moonlight() -> None:
+    """The second game through the same commands: its summary, position and M-7 score."""
+    path = FIXTURES / "moonlight" / "00-greedy.json"
+    expected = json.loads(path.with_suffix(".expected.json").read_text())
+    validated = howl("validate", str(path))
+    assert validated.exit_code == 0
+    assert validated.output.startswith(f"ok: 2 players, {expected['actions']} actions, finished")
+    start = f"after 0 of {expected['actions']} actions: round 1 (rounds won: Ana 0, Bo 0)"
+    assert howl("replay", str(path), "--at", "0").output == f"{start}, Ana to play\n"
+    position = json.loads(howl("replay", str(path), "--json").output)
+    assert (position["format"], position["game"]) == ("howl.position", "moonlight")
+    score = json.loads(howl("score", str(path), "--json").output)
+    assert score == {"scores": expected["scores"]}

@@ -15,7 +15,7 @@ from services.library import open_library
 def test_the_demo_seeds_each_demo_game_once(
     sqlite_url: str, takeaway: Ruleset, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert demo.DEMO_GAMES == {"the-wolves": 12}
+    assert demo.DEMO_GAMES == {"the-wolves": 12, "moonlight": 4}
     monkeypatch.setattr(demo, "DEMO_GAMES", {"the-wolves": 1, "takeaway": 3})
     settings = Settings(sqlite_url, analysis=False)
 
