@@ -3,8 +3,9 @@ cache of rendered bodies.
 
 A game's id is a function of its record's SHA-256 and a game never changes after upload, so
 the ETag of an immutable answer (record, events, states, timeline) is computed from the id,
-the endpoint and its parameters, the rules version and Howl's version — before touching the
-store. A matching ``If-None-Match`` is answered 304 at once. Once a process has answered a
+the endpoint and its parameters, every registered game with its rules version (which game
+an id holds is not known before the store is read) and Howl's version — before touching
+the store. A matching ``If-None-Match`` is answered 304 at once. Once a process has answered a
 path, :class:`CachedAnswers` answers it again straight from the cache, without Flask.
 """
 
@@ -23,7 +24,7 @@ from werkzeug.wrappers import Response
 
 from api import __version__
 from api.headers import HEADERS
-from domain.wolves.components import RULES_VERSION
+from domain.games import rulesets
 from services.bodies import BodyCache, RequestKey
 
 if TYPE_CHECKING:
@@ -40,13 +41,19 @@ NO_STORE = "no-store"
 GZIP_LEVEL = 6
 
 
+def games_in_play() -> str:
+    """Every registered game and the rules version its answers are made under."""
+    return ",".join(f"{rules.name} {rules.rules_version}" for rules in rulesets())
+
+
 def etag_of(*parts: object) -> str:
-    """A strong entity tag (unquoted) for an answer named by ``parts``.
+    """A strong entity tag (unquoted) for an answer named by ``parts``, under the registered
+    games' rules (:func:`games_in_play`).
 
     >>> etag_of("record", "42") == etag_of("record", "42") != etag_of("record", "43")
     True
     """
-    text = "\x1f".join(map(str, (__version__, RULES_VERSION, *parts)))
+    text = "\x1f".join(map(str, (__version__, games_in_play(), *parts)))
     return hashlib.sha256(text.encode()).hexdigest()[:40]
 
 

@@ -48,7 +48,7 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="howl")
 def main() -> None:
-    """Howl: replay and analyse games of The Wolves."""
+    """Howl: replay and analyse recorded board games (any registered game)."""
 
 
 if __name__ == "__main__":

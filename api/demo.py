@@ -1,29 +1,39 @@
-"""Demo data for ``howl serve --demo``: a dozen self-play games when the store is empty."""
+"""Demo data for ``howl serve --demo``: self-play games of each demo game when the store is
+empty."""
 
 from __future__ import annotations
 
 from rich.progress import track
 
-from api.commands.simulate import simulate_one
-from domain.wolves.setup import Options
+from api.commands.simulate import simulate_one, strongest
+from domain.games import ruleset
 from services.config import Settings
 from services.library import open_library, open_read_models
 
-DEMO_GAMES = 12
+DEMO_GAMES = {"the-wolves": 12, "moonlight": 4}
+"""How many games of each game the demo stores, by the game's name: the one place to add a
+game to the demo once its ruleset is registered."""
 DEMO_SEED = 2022
 
 
 def seed_demo(settings: Settings) -> int:
-    """Store ``DEMO_GAMES`` heuristic self-play games (2–5 players) if the store holds none.
+    """Store :data:`DEMO_GAMES` (their strongest computer players in every seat, the player
+    counts cycling through what each game allows) if the store holds none.
 
     Returns the number of games seeded; the read models are brought up to date after.
     """
+    jobs = [
+        (game, i, rules.seats[i % len(rules.seats)], strongest(rules))
+        for game, count in DEMO_GAMES.items()
+        for rules in [ruleset(game)]
+        for i in range(count)
+    ]
     with open_library(settings) as library:
         if library.recorder.max_notification_id():
             return 0
-        for i in track(range(DEMO_GAMES), description="seeding demo games"):
-            data, _ = simulate_one(i, 2 + i % 4, DEMO_SEED, "heuristic", Options())
+        for game, i, players, kind in track(jobs, description="seeding demo games"):
+            data, _ = simulate_one(i, players, DEMO_SEED, kind, game=game)
             library.upload(data, uploaded_by="demo", tags=("demo",))
         with open_read_models(settings) as models:
             models.catch_up(library)
-    return DEMO_GAMES
+    return len(jobs)

@@ -35,6 +35,7 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
                             "version (`rules_version`) than the engine plays now, so it cannot "
                             "be continued; nothing was stored."),
     "unknown_branch": ("Unknown branch", "No what-if branch with this id is stored."),
+    "no_review": ("No review", "Howl has no review (coaching) for this game yet (`game`)."),
     "unknown_step": ("Unknown step", "The game has no such step (`limit` is its last)."),
     "unknown_player": ("Unknown player", "No stored game has a seat with this name."),
     "missing_token": ("Missing token", "The request needs `Authorization: Bearer <token>`."),

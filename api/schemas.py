@@ -232,8 +232,6 @@ class UploadFields(ma.Schema):
 
 # --- answers -------------------------------------------------------------------------------
 
-Coord = fields.List(fields.Integer(), validate=validate.Length(equal=2))
-
 
 class Seat(Open):
     """One seat of a game summary: who, the score and its breakdown, how they played."""
@@ -325,28 +323,14 @@ class EventPage(ma.Schema):
     items = fields.List(fields.Nested(StoredEvent), required=True)
 
 
-class Piece(Open):
-    """A piece on the map."""
-
-    hex = Coord
-    kind = fields.String(required=True)
-    player = fields.Integer(allow_none=True)
-
-
 class Position(Open):
-    """A position in records.md's ``howl.position`` format."""
+    """A position in the ``howl.position`` format: its header names the game, whose ruleset
+    writes the rest in the game's own terms (records.md for The Wolves)."""
 
     format = fields.String(required=True, validate=validate.Equal("howl.position"))
     version = fields.Integer(required=True)
-    game = fields.String(required=True)
-    players = fields.List(fields.Dict(), required=True)
-    setup = fields.Dict(required=True)
-    pieces = fields.List(fields.Nested(Piece), required=True)
-    boards = fields.List(fields.Dict(), required=True)
-    scoring = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True)
-    moonlight = fields.Integer(required=True)
-    turn = fields.Dict(required=True)
-    finished = fields.Boolean(required=True)
+    game = fields.String(required=True, metadata={"description": "the game's ruleset's name"})
+    players = fields.List(fields.Dict(), metadata={"description": "the seats, in order"})
 
 
 class Score(Open):
@@ -504,8 +488,11 @@ class BranchInfo(ma.Schema):
                           "branch's own actions"})  # fmt: skip
     steps = fields.Integer(required=True, metadata={"description": "the branched game's last "
                            "step (`step` + its actions)"})  # fmt: skip
+    game = fields.String(required=True, metadata={"description": "the game's ruleset's name"})
     rules_version = fields.String(required=True)
-    comparison = fields.Nested(Comparison, required=True)
+    comparison = fields.Nested(Comparison, required=True, allow_none=True, metadata={
+        "description": "null for a game Howl has no review for yet",
+    })  # fmt: skip
 
 
 class Health(ma.Schema):

@@ -12,8 +12,8 @@ from werkzeug.exceptions import UnsupportedMediaType
 
 from api.problems import Problem
 from api.schemas import UploadFields
-from domain.wolves.records import InvalidRecord
-from domain.wolves.replay import RecordError
+from domain.replays import RecordError
+from domain.ruleset import InvalidRecord
 from services.uploads import read_upload
 
 if TYPE_CHECKING:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from domain.ruleset import InvalidRecord, Ruleset
+from domain.documents import check_header, parse
+from domain.ruleset import GameRecord, InvalidRecord, Ruleset
 
 _RULESETS: dict[str, Ruleset] = {}
 
@@ -50,6 +51,16 @@ def ruleset(name: object) -> Ruleset:
 def of_document(doc: Mapping[str, Any]) -> Ruleset:
     """The ruleset of a parsed record or position: by its ``"game"`` (``UnknownGame``)."""
     return ruleset(doc.get("game"))
+
+
+def read_record(data: bytes | str | Mapping[str, Any]) -> tuple[Ruleset, GameRecord]:
+    """The ruleset and the record of a ``howl.game`` document of any registered game (JSON
+    or parsed): its ``format`` and ``version`` first, then its ``"game"`` picks the reader.
+    ``InvalidRecord`` (``UnknownGame`` at path ``game``) when it is not such a record."""
+    doc = parse(data)
+    check_header(doc, (("format", "howl.game"), ("version", 1)))
+    rules = of_document(doc)
+    return rules, rules.read_record(doc)
 
 
 def rulesets() -> Iterator[Ruleset]:

@@ -121,7 +121,8 @@ class Ruleset(Protocol):
     reviewable: bool
     """Whether the review (coaching) engine knows this game."""
     bots: Mapping[str, Callable[[int], Bot]]
-    """Computer players by name (``random``, ``heuristic``), each built from a seed."""
+    """Computer players by name (``random``, ``heuristic``), weakest first, each built from a
+    seed."""
 
     # --- records and positions ---------------------------------------------------------
     def read_record(self, doc: Mapping[str, JSON]) -> GameRecord:
@@ -193,9 +194,18 @@ class Ruleset(Protocol):
         """``howl score --json``: the scores in the document the game's contract gives."""
         ...
 
-    def self_play(self, seats: int, bots: Sequence[str], seed: int) -> GameRecord:
+    def self_play(
+        self, seats: int, bots: Sequence[str], seed: int, options: Mapping[str, JSON] | None = None
+    ) -> GameRecord:
         """A whole game played by ``bots`` (one name per seat, from :attr:`bots`), the same
-        game for the same arguments."""
+        game for the same arguments. ``options``: the setup's options as the game's records
+        write them (``{"big_map": true}``), the game's defaults when None; ``InvalidRecord``
+        for options the game does not have."""
+        ...
+
+    def describe(self, state: Any) -> str:
+        """One line for people on where the game stands: whose turn it is and what they may
+        do, or that it is over (``Moonlight date 3, Ana to act (2 actions left)``)."""
         ...
 
     # --- events ------------------------------------------------------------------------

@@ -56,7 +56,7 @@ def main() -> int:
                 name, options = "big-map", Options(big_map=True)
             jobs.append((f"{players}p-{i:02d}-{name}", players, kind, options, 2026 + 10 * i))
     for stem, players, kind, options, seed in track(jobs, description="fixtures"):
-        data, _ = simulate_one(0, players, seed, kind, options)
+        data, _ = simulate_one(0, players, seed, kind, dataclasses.asdict(options))
         (OUT / f"{stem}.json").write_bytes(data)
         (OUT / f"{stem}.expected.json").write_text(json.dumps(expected(data), indent=1) + "\n")
     print(f"wrote {len(jobs)} fixture games to {OUT.name}/")

@@ -116,7 +116,8 @@ class Services:
     def upload(self, doc: Mapping[str, Any], uploader: str | None, **fields: Any) -> UploadResult:
         """Store a record (``InvalidRecord``/``RecordError`` for a bad one, a 422
         :class:`Refusal` ``too_costly`` past ``HOWL_MAX_CHECK_SECONDS``: nothing is stored),
-        project it, and queue its review when it is new (``HOWL_ANALYSIS``).
+        project it, and queue its review when it is new and its game has a review
+        (``HOWL_ANALYSIS``).
 
         Once stored, the game is the answer: catching up never raises (a game that cannot
         be projected is recorded as such, see :meth:`catch_up`)."""
@@ -124,7 +125,8 @@ class Services:
         with self.writing():
             result = self.library.upload(doc, uploaded_by=uploader, check=budget, **fields)
         self.catch_up()
-        if result.created and self.settings.analysis:
+        queue = result.created and self.settings.analysis
+        if queue and self.library.rules(result.game_id).reviewable:
             try:
                 enqueue(self.analyses_url, result.game_id, self.analysis_settings)
             except Exception:  # the game is stored; its review can be asked for again

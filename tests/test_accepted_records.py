@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from domain.replays import RecordError
+from domain.ruleset import InvalidRecord
 from domain.store import GameLibrary, StoreConfig
 from domain.store.uploads import prepare_record
-from domain.wolves.records import InvalidRecord
-from domain.wolves.replay import RecordError
 from projections.readmodels import ReadModels
 from tests.games import started_record
 

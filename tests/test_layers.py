@@ -93,11 +93,6 @@ def test_each_layer_imports_only_the_layers_below_it(rule: Rule) -> None:
     assert breaches(rule) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="domain/store/branches.py imports domain.wolves.analysis.whatif (branch_record): "
-    "the store's own change inverts it",
-)
 def test_the_store_imports_no_analysis_package() -> None:
     assert breaches(STORE_RULE) == []
 

@@ -4,6 +4,7 @@ path, one per combination, alternating the player kind and the player count."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
@@ -26,9 +27,7 @@ def test_w12_every_game_ends(i: int) -> None:
     options = COMBINATIONS[i]
     players = 2 if options.big_map else 2 + i % 4
     kind = ("random", "heuristic")[i % 2]
-    data, outcome = simulate_one(i, players, 12, kind, options)
+    data, outcome = simulate_one(i, players, 12, kind, dataclasses.asdict(options))
     assert outcome.finished and outcome.actions < MAX_ACTIONS, (options, kind)
     assert replay(read_record(data)).state.finished
-    assert f"longest game: {outcome.actions} actions; most rounds: {outcome.rounds}" in summary(
-        [outcome], 1.0
-    )
+    assert f"longest game: {outcome.actions} actions" in summary([outcome], 1.0)

@@ -16,9 +16,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from domain import games
+from domain.replays import RecordError
+from domain.ruleset import GameRecord, InvalidRecord, Ruleset
 from domain.wolves.analysis.review import Review, Settings, review
-from domain.wolves.records import InvalidRecord, Record, read_record
-from domain.wolves.replay import RecordError
+from domain.wolves.records import Record
 
 CLASS_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
 
@@ -30,12 +32,19 @@ def _game_id(text: str) -> UUID | None:
         return None
 
 
+def _reviewed(rules: Ruleset, record: GameRecord) -> Record:
+    """``record`` as the review reads it; refused for a game whose ruleset has no review."""
+    if not rules.reviewable or not isinstance(record, Record):
+        raise click.ClickException(f"no review for this game yet: {rules.title} has none")
+    return record
+
+
 def _load(target: str) -> tuple[Record, UUID | None]:
     """The record to review and, for a stored game, its id."""
     game_id = _game_id(target)
     if game_id is None or Path(target).exists():
         try:
-            return read_record(Path(target).read_bytes()), None
+            return _reviewed(*games.read_record(Path(target).read_bytes())), None
         except OSError as exc:
             raise click.BadParameter(f"not a game id nor a readable file: {exc}") from exc
         except InvalidRecord as exc:
@@ -45,8 +54,8 @@ def _load(target: str) -> tuple[Record, UUID | None]:
 
     with open_library() as library:
         try:
-            return read_record(library.record(game_id)), game_id
-        except UnknownGame as exc:
+            return _reviewed(*games.read_record(library.record(game_id))), game_id
+        except (UnknownGame, InvalidRecord) as exc:
             raise click.ClickException(str(exc)) from exc
 
 

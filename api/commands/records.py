@@ -1,4 +1,5 @@
-"""``howl validate``, ``howl replay`` and ``howl score``: records.md's command-line contract.
+"""``howl validate``, ``howl replay`` and ``howl score``: records.md's command-line contract,
+for a record of any registered game (its ``"game"`` picks the ruleset).
 
 Each reads a game record from FILE (``-`` for standard input). A record that is not well
 formed or breaks a rule exits 1 with the error JSON (``invalid_record`` or
@@ -7,17 +8,14 @@ formed or breaks a rule exits 1 with the error JSON (``invalid_record`` or
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import IO, Any, NoReturn
 
 import click
 
-from domain.wolves.positions import to_position
-from domain.wolves.records import InvalidRecord, Record, read_record
-from domain.wolves.replay import RecordError, Replay, describe, replay
-from domain.wolves.scoring import final_scores
-from domain.wolves.state import State
+from domain import games
+from domain.replays import RecordError, Replay, replay
+from domain.ruleset import GameRecord, InvalidRecord, Ruleset
 
 FILE = click.argument("file", type=click.File("rb"))
 AT = click.option(
@@ -36,16 +34,16 @@ def _fail(doc: dict[str, Any]) -> NoReturn:
     raise SystemExit(1)
 
 
-def _load(file: IO[bytes]) -> tuple[Record, Replay]:
+def _load(file: IO[bytes]) -> tuple[Ruleset, GameRecord, Replay]:
     """Read and replay the whole record; on an error print its JSON and exit 1."""
     try:
-        record = read_record(file.read())
-        return record, replay(record)
+        rules, record = games.read_record(file.read())
+        return rules, record, replay(rules, record)
     except (InvalidRecord, RecordError) as err:
         _fail(err.to_json())
 
 
-def _state_at(record: Record, result: Replay, at: int | None) -> State:
+def _state_at(record: GameRecord, result: Replay, at: int | None) -> Any:
     if at is None:
         return result.state
     if at > len(record.actions):
@@ -53,12 +51,26 @@ def _state_at(record: Record, result: Replay, at: int | None) -> State:
     return result.state_at(at)
 
 
+def summary(rules: Ruleset, record: GameRecord, state: Any) -> str:
+    """``3 players, 187 actions, finished, winner Ana (61)``: seats, actions, whether it is
+    over, and who leads (place 1) with the best total."""
+    scores = rules.scores(state)
+    best = max((s.total for s in scores), default=0)
+    leaders = [record.players[s.seat].name for s in scores if s.place == 1]
+    finished = rules.finished(state)
+    who = ("winner" if finished else "leader") + ("s" if len(leaders) > 1 else "")
+    return (
+        f"{len(record.players)} players, {len(record.actions)} actions, "
+        f"{'finished' if finished else 'in progress'}, {who} {', '.join(leaders)} ({best})"
+    )
+
+
 @click.command("validate")
 @FILE
 def validate_command(file: IO[bytes]) -> None:
     """Check a game record; print a one-line summary (exit 0) or the error JSON (exit 1)."""
-    record, result = _load(file)
-    click.echo(f"ok: {describe(record, result)}")
+    rules, record, result = _load(file)
+    click.echo(f"ok: {summary(rules, record, result.state)}")
 
 
 @click.command("replay")
@@ -67,24 +79,13 @@ def validate_command(file: IO[bytes]) -> None:
 @JSON
 def replay_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
     """The position after the first N actions (default: the end of the record)."""
-    record, result = _load(file)
+    rules, record, result = _load(file)
     state = _state_at(record, result, at)
     if as_json:
-        _emit(to_position(state))
+        _emit(rules.write_position(state))
         return
     step = len(record.actions) if at is None else at
-    player = state.table.players[state.player].name
-    if state.finished:
-        now = "game over"
-    elif state.drafting:
-        now = f"draft pick {state.draft_picks + 1}, {player} to pick"
-    else:
-        left, tokens = state.actions_left, state.boards[state.player].bonus_action
-        now = f"{player} to act ({left} action{'s' if left != 1 else ''} left"
-        if state.out_of_actions:  # W-6: a token may still be spent, or the turn passed
-            now += f", {tokens} bonus action token{'s' if tokens != 1 else ''} to spend or keep"
-        now += ")"
-    click.echo(f"after {step} of {len(record.actions)} actions: Moonlight date {state.date}, {now}")
+    click.echo(f"after {step} of {len(record.actions)} actions: {rules.describe(state)}")
 
 
 @click.command("score")
@@ -92,16 +93,13 @@ def replay_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
 @AT
 @JSON
 def score_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
-    """Final (or current) score per seat with its breakdown and place (W-9)."""
-    record, result = _load(file)
-    scores = final_scores(_state_at(record, result, at))
+    """Final (or current) score per seat with its breakdown and place (the game's rules)."""
+    rules, record, result = _load(file)
+    state = _state_at(record, result, at)
     if as_json:
-        _emit({"scores": [dataclasses.asdict(s) for s in scores]})
+        _emit(rules.score_json(state))
         return
-    for s in sorted(scores, key=lambda s: (s.place, s.seat)):
-        name = record.players[s.seat].name
-        click.echo(
-            f"{s.place}. {name}: {s.total} (regions {s.regions}, spread {s.spread}, "
-            f"speed {s.speed}, howl {s.howl}, lairs {s.lairs}, prey {s.prey}, pack {s.pack}; "
-            f"{s.region_tokens} region tokens, {s.wolves_on_map} wolves on the map)"
-        )
+    for s in sorted(rules.scores(state), key=lambda s: (s.place, s.seat)):
+        parts = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in s.parts.items())
+        line = f"{s.place}. {record.players[s.seat].name}: {s.total}"
+        click.echo(f"{line} ({parts})" if parts else line)

@@ -1,27 +1,33 @@
-"""``howl simulate``: self-play games written as records, for demo data, statistics and tests."""
+"""``howl simulate``: self-play games of any registered game written as records, for demo
+data, statistics and tests (the ruleset's own computer players play them)."""
 
 from __future__ import annotations
 
 import os
 import time
 from collections import Counter
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
+import orjson
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from domain.wolves.components import RULES_VERSION
-from domain.wolves.events import TurnEnded
-from domain.wolves.players import seats, self_play
-from domain.wolves.records import MAX_SEED, Record, write_record
-from domain.wolves.setup import Options, generate_setup
+from domain import bounds
+from domain.games import ruleset
+from domain.replays import replay
+from domain.ruleset import InvalidRecord, Ruleset
 
+DEFAULT_GAME = "the-wolves"
+"""The game ``howl simulate`` plays when ``--game`` is not given."""
 MAX_GAMES = 1_000_000
 SEED_STRIDE = 100_003
 """Game ``i`` of a run with ``--seed S`` has the setup seed ``S * SEED_STRIDE + i``."""
+OFF = ("0", "false", "no", "off")
 
 
 @dataclass(frozen=True)
@@ -30,56 +36,77 @@ class Outcome:
 
     players: int
     actions: int
-    rounds: int
     types: frozenset[str]
     finished: bool
 
 
-def parse_players(text: str) -> list[int]:
-    """``4`` → [4]; ``2..5`` → [2, 3, 4, 5]."""
+def strongest(rules: Ruleset) -> str:
+    """The ruleset's strongest computer player: the last it lists (they come weakest first)."""
+    return list(rules.bots)[-1]
+
+
+def parse_players(text: str, rules: Ruleset) -> list[int]:
+    """``4`` → [4]; ``2..5`` → [2, 3, 4, 5], each a seat count the game allows."""
     low, _, high = text.partition("..")
+    if not low.isdigit() or not (high or low).isdigit():
+        raise click.BadParameter(f"a player count or a range such as 2..5, not {text}")
     counts = list(range(int(low), int(high or low) + 1))
-    if not counts or min(counts) < 2 or max(counts) > 5:
-        raise click.BadParameter(f"player counts must lie in 2..5, not {text}")
+    seats = rules.seats
+    if not counts or min(counts) < seats.start or max(counts) >= seats.stop:
+        allowed = f"{seats.start}" + (f" to {seats[-1]}" if len(seats) > 1 else "")
+        raise click.BadParameter(f"{rules.title} is played by {allowed}, not {text}")
     return counts
 
 
-def parse_options(items: tuple[str, ...]) -> Options:
-    """``random_terrain``, ``stall_limit_rounds=10`` … → W-12 options."""
-    values: dict[str, object] = {}
+def parse_options(items: tuple[str, ...]) -> dict[str, Any]:
+    """``random_terrain``, ``stall_limit_rounds=10``, ``big_map=off`` … → the setup options as
+    a record writes them: a bare name is true, a number an integer, ``0``/``false``/``no``/
+    ``off`` false, anything else true."""
+    values: dict[str, Any] = {}
     for item in (part for raw in items for part in raw.split(",") if part):
-        name, _, value = item.partition("=")
-        if name in ("random_terrain", "big_map", "auto_push"):
-            values[name] = value.lower() not in ("0", "false", "no", "off")
-        elif name in ("lone_wolves_per_region", "stall_limit_rounds") and value.isdigit():
+        name, equals, value = item.partition("=")
+        if not name or (equals and not value):
+            raise click.BadParameter(f"incomplete option {item!r}")
+        if value.isdigit():
             values[name] = int(value)
         else:
-            raise click.BadParameter(f"unknown or incomplete option {item!r}")
-    return Options(**values)  # type: ignore[arg-type]
+            values[name] = value.lower() not in OFF
+    return values
 
 
 def simulate_one(
-    index: int, players: int, seed: int, kind: str, options: Options
+    index: int,
+    players: int,
+    seed: int,
+    kind: str,
+    options: Mapping[str, Any] | None = None,
+    game: str = DEFAULT_GAME,
 ) -> tuple[bytes, Outcome]:
-    """The canonical record of self-play game number ``index`` and what it produced."""
+    """The canonical record of self-play game number ``index`` of ``game`` (``kind`` plays
+    every seat) and what it produced."""
+    rules = ruleset(game)
     game_seed = seed * SEED_STRIDE + index
-    setup = generate_setup(players, game_seed, options)
-    game = self_play(seats(players, game_seed), setup, kind, game_seed)
-    meta = {"title": f"Self-play #{index + 1}", "source": f"howl simulate --player {kind}"}
-    data = write_record(Record(meta, game.players, setup, None, game.actions, RULES_VERSION))
-    types = frozenset(a.type for a in game.actions)
-    rounds = 1 + sum(isinstance(e, TurnEnded) and e.next_player == 0 for e in game.events)
-    return data, Outcome(players, len(game.actions), rounds, types, game.state.finished)
+    played = rules.self_play(players, [kind] * players, game_seed, options)
+    doc = orjson.loads(rules.write_record(played))
+    doc["meta"] = {"title": f"Self-play #{index + 1}", "source": f"howl simulate --player {kind}"}
+    record = rules.read_record(doc)
+    end = replay(rules, record).state
+    types = frozenset(rules.write_action(a)["type"] for a in record.actions)
+    outcome = Outcome(players, len(record.actions), types, rules.finished(end))
+    return rules.write_record(record), outcome
 
 
-def _job(args: tuple[int, int, int, str, Options, Path]) -> Outcome:
-    index, players, seed, kind, options, out = args
-    data, outcome = simulate_one(index, players, seed, kind, options)
+def _job(args: tuple[int, int, int, str, dict[str, Any], str, Path]) -> Outcome:
+    index, players, seed, kind, options, game, out = args
+    data, outcome = simulate_one(index, players, seed, kind, options, game)
     (out / f"game-{seed}-{index + 1:05d}-{players}p.json").write_bytes(data)
     return outcome
 
 
 @click.command("simulate")
+@click.option(
+    "--game", default=DEFAULT_GAME, show_default=True, help="The game, by its record's name."
+)
 @click.option(
     "--players",
     "players_text",
@@ -92,42 +119,52 @@ def _job(args: tuple[int, int, int, str, Options, Path]) -> Outcome:
     "--seed",
     default=1,
     show_default=True,
-    type=click.IntRange(0, MAX_SEED // SEED_STRIDE - MAX_GAMES),
+    type=click.IntRange(0, bounds.INT64_MAX // SEED_STRIDE - MAX_GAMES),
     help="Seed of the first game's setup and players; every record's seed fits records.md's.",
 )
 @click.option(
-    "--player",
-    "kind",
-    type=click.Choice(["heuristic", "random"]),
-    default="heuristic",
-    show_default=True,
+    "--player", "kind", help="The computer player in every seat (default: the game's strongest)."
 )
 @click.option(
     "--options",
     "option_items",
     multiple=True,
-    help="W-12 options, e.g. random_terrain,stall_limit_rounds=10.",
+    help="The game's setup options, e.g. random_terrain,stall_limit_rounds=10.",
 )
 @click.option(
     "--workers", default=os.cpu_count() or 1, show_default=True, type=click.IntRange(1, 64)
 )
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True)
 def simulate(
-    players_text: str, games: int, seed: int, kind: str, option_items: tuple[str, ...],
-    workers: int, out: Path,
+    game: str, players_text: str, games: int, seed: int, kind: str | None,
+    option_items: tuple[str, ...], workers: int, out: Path,
 ) -> None:  # fmt: skip
     """Self-play GAMES games and write one record per game into OUT."""
-    counts = parse_players(players_text)
+    try:
+        rules = ruleset(game)
+    except InvalidRecord as exc:
+        raise click.BadParameter(exc.message, param_hint="--game") from None
+    if kind is None:
+        kind = strongest(rules)
+    elif kind not in rules.bots:
+        known = ", ".join(rules.bots)
+        raise click.BadParameter(f"{rules.title} has the players {known}", param_hint="--player")
+    counts = parse_players(players_text, rules)
     options = parse_options(option_items)
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(i, counts[i % len(counts)], seed, kind, options, out) for i in range(games)]
+    jobs = [(i, counts[i % len(counts)], seed, kind, options, game, out) for i in range(games)]
     console = Console(stderr=True)
-    outcomes: list[Outcome] = []
     start = time.perf_counter()
     columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console) as bar, ProcessPoolExecutor(workers) as pool:
         task = bar.add_task("games", total=games)
-        for outcome in pool.map(_job, jobs, chunksize=max(1, games // (workers * 8))):
+        try:  # the first game here: the options are the game's to judge
+            outcomes = [_job(jobs[0])]
+        except InvalidRecord as exc:
+            raise click.BadParameter(exc.message, param_hint="--options") from None
+        bar.advance(task)
+        rest = jobs[1:]
+        for outcome in pool.map(_job, rest, chunksize=max(1, len(rest) // (workers * 8))):
             outcomes.append(outcome)
             bar.advance(task)
     elapsed = time.perf_counter() - start
@@ -146,8 +183,7 @@ def summary(outcomes: list[Outcome], elapsed: float) -> str:
         lines.append(f"  {n} players: {len(actions)} games, {mean:.1f} actions per game")
     unfinished = sum(not o.finished for o in outcomes)
     lines.append(f"  finished: {len(outcomes) - unfinished}, unfinished: {unfinished}")
-    longest, most = max(o.actions for o in outcomes), max(o.rounds for o in outcomes)
-    lines.append(f"  longest game: {longest} actions; most rounds: {most}")
+    lines.append(f"  longest game: {max(o.actions for o in outcomes)} actions")
     types = Counter(t for o in outcomes for t in o.types)
     shares = ", ".join(f"{t} {100 * c / len(outcomes):.0f}%" for t, c in sorted(types.items()))
     lines.append(f"  games with each action type: {shares}")

@@ -1,4 +1,5 @@
-"""``howl import`` and ``howl export``: move game records in and out of the event store."""
+"""``howl import`` and ``howl export``: move game records of any registered game in and out of
+the event store."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import multiprocessing
 import os
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -21,10 +22,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from domain.documents import canonical_json
+from domain.replays import RecordError
+from domain.ruleset import InvalidRecord
 from domain.store import GameLibrary, UnknownGame
 from domain.store.uploads import PreparedGame, prepare_record
-from domain.wolves.records import InvalidRecord, canonical_json
-from domain.wolves.replay import RecordError
 from services.library import open_library
 
 
@@ -96,7 +98,7 @@ def checked(data: bytes | dict[str, Any]) -> PreparedGame | dict[str, Any]:
 
 def checked_records(
     todo: Iterable[Source], jobs: int
-) -> Iterator[tuple[Source, PreparedGame | dict[str, Any]]]:
+) -> Generator[tuple[Source, PreparedGame | dict[str, Any]]]:
     """Each source with its prepared game or error, in order; ``jobs`` processes check them,
     a bounded number of records ahead of the one being stored."""
     if jobs <= 1:

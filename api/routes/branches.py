@@ -2,6 +2,8 @@
 
 A branch is created with ``POST /api/games/{id}/branches`` (:func:`create_branch`); its id
 comes from its parent, step and actions, so it never changes and is cached like a game.
+Branches of any game are checked, stored and replayed by the game's ruleset; their
+comparison with the game is the review's what-if, for a game that has a review.
 """
 
 from __future__ import annotations
@@ -18,7 +20,12 @@ from api.openapi import ApiBlueprint
 from api.problems import Problem
 from api.schemas import BranchInfo, Position
 from api.uploads import record_problem
+from domain.documents import parse
+from domain.games import ruleset
+from domain.replays import RecordError
+from domain.ruleset import InvalidRecord
 from domain.store import GameLibrary, UnknownGame
+from domain.store.branches import BranchInfo as StoredBranch
 from domain.store.branches import (
     OtherRules,
     branch_id_for,
@@ -27,9 +34,7 @@ from domain.store.branches import (
     save_branch,
 )
 from domain.wolves.analysis.whatif import outcome, what_if
-from domain.wolves.positions import to_position
-from domain.wolves.records import InvalidRecord, action_from_json, action_to_json, read_record
-from domain.wolves.replay import RecordError
+from domain.wolves.records import Record
 from services.shared import Services, services
 
 blp = ApiBlueprint("branches", __name__, url_prefix="/api/branches",
@@ -37,32 +42,43 @@ blp = ApiBlueprint("branches", __name__, url_prefix="/api/branches",
 CACHED = {"ETag": {"schema": {"type": "string"}}, "Cache-Control": {"schema": {"type": "string"}}}
 
 
-def describe(library: GameLibrary, branch_id: UUID) -> dict[str, Any]:
-    """A stored branch with its comparison: both ends by the static evaluator, and the parent
-    after as many actions as the branch. ``UnknownGame`` for an unknown branch."""
-    info = branch_info(library, branch_id)
-    parent = read_record(library.record(info.parent_id))
+def compare(library: GameLibrary, info: StoredBranch) -> dict[str, Any] | None:
+    """The review's comparison of a branch with its game: both ends by the static evaluator,
+    and the parent after as many actions as the branch; None for a game with no review."""
+    rules = ruleset(info.game)
+    if not rules.reviewable:  # the review's what-if is The Wolves' alone so far
+        return None
+    parent = rules.read_record(parse(library.record(info.parent_id)))
+    assert isinstance(parent, Record)
     compared = what_if(parent, info.step, info.actions).to_json()
-    end = info.step + len(info.actions)
-    same = min(end, len(parent.actions))
+    same = min(info.step + len(info.actions), len(parent.actions))
     at_same = outcome(library.state_at(info.parent_id, same), same, 0, 0)
     win_same = at_same.evaluation.win
     return {
+        "original": compared["original"],
+        "branch": compared["branch"],
+        "original_same_step": at_same.to_json(),
+        "win_change": compared["win_change"],
+        "win_change_same_step": [
+            round(b - a, 4) for a, b in zip(win_same, compared["branch"]["win"], strict=True)
+        ],
+    }
+
+
+def describe(library: GameLibrary, branch_id: UUID) -> dict[str, Any]:
+    """A stored branch with its comparison (:func:`compare`). ``UnknownGame`` for an unknown
+    branch."""
+    info = branch_info(library, branch_id)
+    rules = ruleset(info.game)
+    return {
         "branch_id": str(branch_id),
         "parent_id": str(info.parent_id),
+        "game": info.game,
         "step": info.step,
-        "actions": compared["actions"],
-        "steps": end,
+        "actions": [rules.write_action(a) for a in info.actions],
+        "steps": info.step + len(info.actions),
         "rules_version": info.rules_version,
-        "comparison": {
-            "original": compared["original"],
-            "branch": compared["branch"],
-            "original_same_step": at_same.to_json(),
-            "win_change": compared["win_change"],
-            "win_change_same_step": [
-                round(b - a, 4) for a, b in zip(win_same, compared["branch"]["win"], strict=True)
-            ],
-        },
+        "comparison": compare(library, info),
     }
 
 
@@ -79,11 +95,12 @@ def create_branch(svc: Services, parent_id: UUID, step: int, docs: Sequence[Any]
         limit = svc.settings.max_actions
         raise Problem(422, "too_many_actions", f"A game may have at most {limit} actions.",
                       limit=limit)  # fmt: skip
+    rules = library.rules(parent_id)
     try:
-        actions = [action_from_json(doc, f"actions[{i}]") for i, doc in enumerate(docs)]
+        actions = [rules.read_action(doc, f"actions[{i}]") for i, doc in enumerate(docs)]
     except InvalidRecord as exc:
         raise record_problem(exc) from None
-    known = library.exists(branch_id_for(parent_id, step, [action_to_json(a) for a in actions]))
+    known = library.exists(branch_id_for(parent_id, step, [rules.write_action(a) for a in actions]))
     try:
         with svc.writing():
             branch_id = save_branch(library, parent_id, step, actions)
@@ -98,7 +115,7 @@ def create_branch(svc: Services, parent_id: UUID, step: int, docs: Sequence[Any]
     return response
 
 
-def _info(branch_id: UUID) -> Any:
+def _info(branch_id: UUID) -> StoredBranch:
     try:
         return branch_info(services().library, branch_id)
     except UnknownGame:
@@ -138,6 +155,7 @@ def state(branch_id: UUID, step: int) -> Response:
         if step > last:
             raise Problem(404, "unknown_step", f"Branch {branch_id} has steps 0 to {last}.",
                           limit=last)  # fmt: skip
-        return to_position(branch_state_at(svc.library, branch_id, step))
+        state = branch_state_at(svc.library, branch_id, step)
+        return ruleset(info.game).write_position(state)
 
     return immutable_json(svc.bodies, render, "branch-state", branch_id, step)

@@ -37,15 +37,16 @@ from api.schemas import (
     UploadFields,
 )
 from api.uploads import read_document, record_body, record_problem, upload_fields
+from domain.games import rulesets
+from domain.replays import RecordError
+from domain.ruleset import InvalidRecord
 from domain.store import UnknownGame
-from domain.wolves.records import InvalidRecord
-from domain.wolves.replay import RecordError
 from projections.analysis_worker import analysis_status, enqueue
 from projections.games import BadCursor
 from services.shared import services
 
 log = logging.getLogger(__name__)
-blp = ApiBlueprint("games", __name__, url_prefix="/api/games", description="Games of The Wolves")
+blp = ApiBlueprint("games", __name__, url_prefix="/api/games", description="Games, of any game")
 
 RECORD_BODY = {
     "type": "object",
@@ -54,7 +55,11 @@ RECORD_BODY = {
     "properties": {
         "format": {"const": "howl.game"},
         "version": {"const": 1},
-        "game": {"const": "the-wolves"},
+        "game": {
+            "type": "string",
+            "description": "which game: its ruleset's name",
+            "examples": [rules.name for rules in rulesets()],
+        },
         "actions": {"type": "array", "items": {"type": "object"}},
     },
 }
@@ -116,7 +121,7 @@ def _unprojected(game_id: UUID, doc: Any) -> dict[str, Any]:
     )  # fmt: skip
     players = doc.get("players") if isinstance(doc, dict) else None
     return {
-        "game_id": str(game_id), "title": info.title, "tags": list(info.tags),
+        "game_id": str(game_id), "game": info.game, "title": info.title, "tags": list(info.tags),
         "visibility": info.visibility, "uploaded_at": info.uploaded_at.isoformat(),
         "uploaded_by": info.uploaded_by, "rules_version": info.rules_version,
         "players": len(players) if isinstance(players, list) else 0, "options": {},
@@ -216,7 +221,7 @@ def game(game_id: UUID) -> Response:
 @blp.alt_response(304, description=NOT_MODIFIED)
 @blp.alt_response(404, response="NOT_FOUND")
 def record(game_id: UUID) -> Response:
-    """The game's record, as stored."""
+    """The game's record (any game), as stored."""
     svc = services()
     return immutable_json(svc.bodies, lambda: svc.library.record(game_id), "record", game_id)
 
@@ -227,7 +232,8 @@ def record(game_id: UUID) -> Response:
 @blp.alt_response(304, description=NOT_MODIFIED)
 @blp.alt_response(404, response="NOT_FOUND")
 def events(query: dict[str, Any], game_id: UUID) -> Response:
-    """The domain events the engine derived from the record, in order, a page at a time."""
+    """The domain events the game's rules derived from the record, in order, a page at a
+    time (their fields are the game's own)."""
     svc = services()
     start, limit = query["start"], query["limit"]
 
@@ -242,11 +248,13 @@ def events(query: dict[str, Any], game_id: UUID) -> Response:
 
 
 @blp.route("/<uuid:game_id>/states/<int:step>")
-@blp.response(200, Position, **_immutable("The position after the first `step` actions."))
+@blp.response(200, Position, **_immutable("The position after the first `step` actions, as "
+              "the game's ruleset writes it."))  # fmt: skip
 @blp.alt_response(304, description=NOT_MODIFIED)
 @blp.alt_response(404, response="NOT_FOUND")
 def state(game_id: UUID, step: int) -> Response:
-    """The position (records.md format) after the first `step` actions (0: the start)."""
+    """The position (`howl.position`, in the game's own format) after the first `step`
+    actions (0: the start)."""
     svc = services()
 
     def render() -> dict[str, Any]:
@@ -282,19 +290,30 @@ def _analysis(game_id: UUID, status: dict[str, Any]) -> dict[str, Any]:
     return {"game_id": str(game_id), **status}
 
 
+def _reviewable(game_id: UUID) -> None:
+    """A 409 ``no_review`` problem for a stored game whose ruleset has no review yet."""
+    _summary(game_id)
+    rules = services().library.rules(game_id)
+    if not rules.reviewable:
+        raise Problem(409, "no_review", f"No review for this game yet: Howl does not review "
+                      f"{rules.title} games.", game=rules.name)  # fmt: skip
+
+
 @blp.route("/<uuid:game_id>/analysis", methods=["GET"])
 @blp.response(200, Analysis, description="The review's status; once `done`, with the review "
               f"(ETag, Cache-Control: `{IMMUTABLE}`), before that Cache-Control: "
               f"`{NO_STORE}`.", headers=CACHED)  # fmt: skip
 @blp.alt_response(304, description=NOT_MODIFIED)
 @blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
 def analysis(game_id: UUID) -> Response:
     """The game's review by the background worker: `status` (`none`, `queued`, `running`,
     `done`, `failed`), `progress` 0…1, and the `result` once done: per action the mover's win
     probability before and after, the loss and its class (`inaccuracy`, `mistake`,
-    `blunder`), turning points and accuracy per seat. `settings_key` names the settings."""
+    `blunder`), turning points and accuracy per seat. `settings_key` names the settings.
+    A game Howl has no review for yet is a 409 `no_review` problem."""
     svc = services()
-    _summary(game_id)
+    _reviewable(game_id)
     status = analysis_status(svc.analyses_url, game_id, svc.analysis_settings)
     if status["status"] != "done":
         return json_response(_analysis(game_id, status), cache_control=NO_STORE)
@@ -311,13 +330,15 @@ def analysis(game_id: UUID) -> Response:
 @blp.alt_response(401, response="UNAUTHORIZED")
 @blp.alt_response(403, response="FORBIDDEN")
 @blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="CONFLICT")
 @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
 @blp.doc(security=[{"bearer": []}])
 def queue_analysis(game_id: UUID) -> Response:
-    """Ask for the game's review (again). Needs `Authorization: Bearer <token>`."""
+    """Ask for the game's review (again). Needs `Authorization: Bearer <token>`. A game Howl
+    has no review for yet is a 409 `no_review` problem."""
     svc = services()
     required_user(svc.settings.api_tokens)
-    _summary(game_id)
+    _reviewable(game_id)
     with svc.writing():
         status = enqueue(svc.analyses_url, game_id, svc.analysis_settings, force=True)
     response = json_response(_analysis(game_id, status), 202, cache_control=NO_STORE)

@@ -23,7 +23,7 @@ from domain.moonlight.rules import play
 from domain.moonlight.scoring import score_document
 from domain.moonlight.state import SEATS, State
 from domain.moonlight.timeline import MoonlightFollower, seat_scores
-from domain.ruleset import Bot, Follower, SeatScore
+from domain.ruleset import Bot, Follower, InvalidRecord, SeatScore
 
 RULES_VERSION = "moonlight-1"
 """The version of the rules contract (M-1 … M-7) this engine implements."""
@@ -90,10 +90,23 @@ class Moonlight:
     def score_json(self, state: State) -> dict[str, Any]:
         return score_document(state)
 
-    def self_play(self, seats: int, bots: Sequence[str], seed: int) -> Record:
+    def self_play(
+        self, seats: int, bots: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
+    ) -> Record:
         if seats != SEATS:
             raise ValueError(f"Moonlight is played by {SEATS}, not {seats}")
+        if options:
+            raise InvalidRecord("setup.options", f"no option {min(options)!r}: Moonlight has none")
         return self_play(bots, seed).record
+
+    def describe(self, state: State) -> str:
+        names = [seat.name for seat in state.table.players]
+        won = ", ".join(f"{names[s]} {pack.rounds_won}" for s, pack in enumerate(state.packs))
+        if state.finished:
+            return f"game over, rounds won: {won}"
+        if state.alpha_due is not None:
+            return f"round {state.round} (rounds won: {won}), {names[state.alpha_due]} to choose"
+        return f"round {state.round} (rounds won: {won}), {names[state.player]} to play"
 
     def encode_event(self, event: Event) -> tuple[str, dict[str, Any]]:
         return codec.encode(event)

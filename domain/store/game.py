@@ -1,14 +1,16 @@
 """``Game``: the event-sourced aggregate holding one uploaded game (one stream per game).
 
-Its first event, ``Uploaded``, keeps the canonical record and the game's metadata; then
-one ``Happened`` per domain event the engine produced, in order, each with the index of
-the action that caused it; later metadata changes follow (``Retitled``, ``Retagged``,
-``VisibilityChanged``). The aggregate itself holds only metadata and counts.
+Its first event, ``Uploaded``, keeps which game it is (the ruleset's name), the canonical
+record and the game's metadata; then one ``Happened`` per domain event the ruleset
+produced, in order, each with the index of the action that caused it; later metadata
+changes follow (``Retitled``, ``Retagged``, ``VisibilityChanged``). The aggregate itself
+holds only metadata and counts.
 
 Stored names are explicit ``TOPIC`` strings, so modules can move without breaking stored
 streams. Every event class has a ``class_version``: to change an event's fields, bump it
 and add a ``upcast_v1_v2(state: dict) -> None`` static method that rewrites the stored
-dict of an older version in place (eventsourcing runs it on read).
+dict of an older version in place (eventsourcing runs it on read). The aggregate's own
+``class_version`` and upcasts do the same for its stored snapshots.
 """
 
 from __future__ import annotations
@@ -22,6 +24,11 @@ from typing import Any
 from eventsourcing.domain import Aggregate, event
 
 VISIBILITIES = ("public", "private")
+FIRST_GAME = "the-wolves"
+"""The game of every stream stored before ``Uploaded`` named its game (version 1)."""
+FIRST_GAME_END = "GameEnded"
+"""The event type that ends a game of :data:`FIRST_GAME`: how a version 1 stream, which did
+not say whether its game was finished, tells it."""
 GAME_ID_NAMESPACE = uuid.UUID("6f1c2a4e-8d1b-5d0e-9a57-3f0b8c6d2e11")
 """Namespace of the name-based (uuid5) game ids: a game's id is uuid5(namespace, sha256)."""
 
@@ -66,6 +73,12 @@ class Game(Aggregate):
     """One uploaded game: metadata, counts, and its stream of domain events."""
 
     TOPIC = "howl/game"
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """A snapshot taken before games were named holds one of :data:`FIRST_GAME`."""
+        state["game"] = FIRST_GAME
 
     class Event(Aggregate.Event):
         """Base class of the game's events."""
@@ -78,10 +91,12 @@ class Game(Aggregate):
         TOPIC = "howl/game/created"
 
     class Uploaded(Created):
-        """The game was uploaded: its canonical record and metadata (uploaded at = timestamp)."""
+        """The game was uploaded: which game (its ruleset's name), its canonical record and
+        metadata (uploaded at = timestamp), and whether its last action finished it."""
 
         TOPIC = "howl/game/uploaded"
-        class_version = 1
+        class_version = 2
+        game: str
         digest: str
         record: str
         uploaded_by: str | None
@@ -90,6 +105,14 @@ class Game(Aggregate):
         visibility: str
         rules_version: str
         actions: int
+        finished: bool | None
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            """Version 1 streams all hold games of :data:`FIRST_GAME`, and leave ``finished``
+            to their events (None: see :data:`FIRST_GAME_END`)."""
+            state["game"] = FIRST_GAME
+            state["finished"] = None
 
     class Happened(Event):
         """A domain event, by type name and JSON payload; ``step`` is its action's index."""
@@ -122,13 +145,14 @@ class Game(Aggregate):
         visibility: str
 
     @staticmethod
-    def create_id(digest: str) -> uuid.UUID:  # type: ignore[override]
+    def create_id(digest: str) -> uuid.UUID:
         """Games are named by their record's digest, so one record is one game."""
         return game_id_for(digest)
 
     @event(Uploaded)
     def __init__(
         self,
+        game: str,
         digest: str,
         record: str,
         uploaded_by: str | None,
@@ -137,7 +161,9 @@ class Game(Aggregate):
         visibility: str,
         rules_version: str,
         actions: int,
+        finished: bool | None,
     ) -> None:
+        self.game = game
         self.digest = digest
         self.uploaded_by = uploaded_by
         self.title = title
@@ -146,7 +172,7 @@ class Game(Aggregate):
         self.rules_version = rules_version
         self.actions = actions
         self.events = 0
-        self.finished = False
+        self.finished = finished  # None until a version 1 stream's events tell
 
     @property
     def uploaded_at(self) -> datetime:
@@ -157,7 +183,7 @@ class Game(Aggregate):
     def happened(self, step: int, type: str, data: dict[str, Any]) -> None:
         """Append a domain event caused by action ``step`` (0-based)."""
         self.events += 1
-        if type == "GameEnded":
+        if self.finished is None and type == FIRST_GAME_END:
             self.finished = True
 
     @event(Retitled)

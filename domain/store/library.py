@@ -1,10 +1,11 @@
 """``GameLibrary``: the event-sourced store of uploaded games (an eventsourcing Application).
 
-Uploading runs the engine over the whole record and saves the game's stream — the
-``Uploaded`` event and one ``Happened`` per domain event — in one transaction; an
-illegal record stores nothing. A game is named by its canonical record's SHA-256, so
-uploading it again (even concurrently) stores nothing more. Games never change after
-upload (only their metadata does), so states per step are folded once and cached.
+Uploading runs the record's ruleset (found by its ``"game"``) over the whole record and
+saves the game's stream — the ``Uploaded`` event and one ``Happened`` per domain event — in
+one transaction; an illegal record stores nothing. A game is named by its canonical
+record's SHA-256, so uploading it again (even concurrently) stores nothing more. Games never
+change after upload (only their metadata does), so states per step are folded once, by the
+stored game's ruleset, and cached.
 """
 
 from __future__ import annotations
@@ -13,25 +14,20 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, PersistenceError
 from eventsourcing.utils import Environment, EnvType
 
+from domain.games import ruleset
+from domain.ruleset import Ruleset
 from domain.store.backend import StoreConfig, prepare_store, store_env
 from domain.store.game import Game, check_visibility, clean_tags, game_id_for, record_digest
 from domain.store.uploads import PreparedGame, canonical_record, prepare
-from domain.wolves import codec
-from domain.wolves.events import Event
-from domain.wolves.evolve import apply
-from domain.wolves.positions import to_position
-from domain.wolves.records import Record
-from domain.wolves.replay import written_start
-from domain.wolves.state import State
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +50,10 @@ class UploadResult:
 
 @dataclass(frozen=True)
 class GameInfo:
-    """A stored game's metadata and counts."""
+    """A stored game's metadata and counts; ``game`` names its ruleset."""
 
     game_id: UUID
+    game: str
     digest: str
     uploaded_at: datetime
     uploaded_by: str | None
@@ -71,18 +68,25 @@ class GameInfo:
 
 @dataclass(frozen=True)
 class GameEvent:
-    """One stored domain event: ``seq`` its 0-based place in the game, ``step`` its action's."""
+    """One stored domain event of the game ``rules`` plays: ``seq`` its 0-based place in the
+    game, ``step`` its action's."""
 
     seq: int
     step: int
-    event: Event
+    event: Any
+    rules: Ruleset = field(repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"seq": …, "step": …, "type": …, <fields>}`` (see ``domain.wolves.codec``)."""
-        return {"seq": self.seq, "step": self.step, **codec.event_to_json(self.event)}
+        """``{"seq": …, "step": …, "type": …, <fields>}`` (as the ruleset encodes it)."""
+        kind, data = self.rules.encode_event(self.event)
+        return {"seq": self.seq, "step": self.step, "type": kind, **data}
 
 
-class GameLibrary(Application):
+Steps = tuple[Ruleset, list[Any]]
+"""A stored game's ruleset and its state after each step (``[0]``: before any action)."""
+
+
+class GameLibrary(Application[UUID]):
     """Uploaded games, one ``Game`` stream each, on SQLite or PostgreSQL.
 
     Build it with :meth:`open` from a store URL (the environment is never read here).
@@ -94,7 +98,7 @@ class GameLibrary(Application):
 
     def __init__(self, env: EnvType | None = None) -> None:
         super().__init__(env)
-        self._states: OrderedDict[UUID, list[State]] = OrderedDict()
+        self._states: OrderedDict[UUID, Steps] = OrderedDict()
         self._states_lock = threading.Lock()
 
     @classmethod
@@ -112,27 +116,29 @@ class GameLibrary(Application):
 
     def upload(
         self,
-        record: bytes | str | Mapping[str, Any] | Record,
+        record: bytes | str | Mapping[str, Any],
         uploaded_by: str | None = None,
         title: str | None = None,
         tags: Iterable[str] = (),
         visibility: str = "public",
         check: Callable[[], None] | None = None,
     ) -> UploadResult:
-        """Validate ``record`` with the engine and store the game with all its events.
+        """Validate ``record`` with its game's ruleset and store the game with all its events.
 
-        ``record`` is JSON (bytes or text), a parsed document or a ``Record``. ``title``
-        defaults to the record's ``meta.title``; ``check`` is the replay's work budget
-        (:func:`~domain.store.uploads.prepare`). Raises ``InvalidRecord`` or
-        ``RecordError`` for a bad record (nothing is stored); a game already stored is
-        left as it is and its id returned with ``created=False``.
+        ``record`` is JSON (bytes or text) or a parsed document; its ``"game"`` names the
+        ruleset. ``title`` defaults to the record's ``meta.title``; ``check`` is the
+        replay's work budget (:func:`~domain.store.uploads.prepare`). Raises
+        ``InvalidRecord`` (``UnknownGame`` of :mod:`domain.games` for a game no ruleset
+        plays) or ``RecordError`` for a bad record (nothing is stored); a game already
+        stored is left as it is and its id returned with ``created=False``.
         """
         check_visibility(visibility)
-        rec, canonical = canonical_record(record)
+        rules, rec, canonical = canonical_record(record)
         game_id = game_id_for(record_digest(canonical))
         if self.exists(game_id):
             return UploadResult(game_id, created=False)
-        return self.add(prepare(rec, canonical, uploaded_by, title, tags, visibility, check))
+        prepared = prepare(rules, rec, canonical, uploaded_by, title, tags, visibility, check)
+        return self.add(prepared)
 
     def add(self, game: PreparedGame) -> UploadResult:
         """Save a prepared game in one transaction (``created=False`` if it is stored)."""
@@ -180,16 +186,24 @@ class GameLibrary(Application):
         while page := self.recorder.select_notifications(
             start, 1000, topics=[Game.Uploaded.TOPIC], inclusive_of_start=start is None
         ):
-            yield from (n.originator_id for n in page)
+            yield from (cast(UUID, n.originator_id) for n in page)
             start = page[-1].id
 
     def info(self, game_id: UUID) -> GameInfo:
         """A game's metadata and counts."""
         game = self._game(game_id)
         return GameInfo(
-            game.id, game.digest, game.uploaded_at, game.uploaded_by, game.title, tuple(game.tags),
-            game.visibility, game.rules_version, game.actions, game.events, game.finished,
+            game.id, game.game, game.digest, game.uploaded_at, game.uploaded_by, game.title,
+            tuple(game.tags), game.visibility, game.rules_version, game.actions, game.events,
+            game.finished is True,
         )  # fmt: skip
+
+    def rules(self, game_id: UUID) -> Ruleset:
+        """The ruleset of a stored game (``UnknownGame`` of :mod:`domain.games` when no
+        registered ruleset plays it)."""
+        with self._states_lock:
+            cached = self._states.get(game_id)
+        return cached[0] if cached is not None else ruleset(self._uploaded(game_id).game)
 
     def record(self, game_id: UUID) -> bytes:
         """The game's record as uploaded, in canonical JSON (byte for byte as stored)."""
@@ -204,49 +218,53 @@ class GameLibrary(Application):
         if limit == 0:
             return []
         first = start + Game.INITIAL_VERSION + 1  # version of domain event `start`
-        stored = self.events.get(
-            game_id, gt=first - 1, lte=None if limit is None else first + limit - 1
-        )
-        found = [
+        stored = [
+            e
+            for e in self.events.get(
+                game_id, gt=first - 1, lte=None if limit is None else first + limit - 1
+            )
+            if isinstance(e, Game.Happened)
+        ]
+        if not stored:
+            self._uploaded(game_id)  # raises for no game
+            return []
+        rules = self.rules(game_id)
+        return [
             GameEvent(
                 e.originator_version - first + start,
                 e.step,
-                codec.from_stored(e.type, e.data),
+                rules.decode_event(e.type, e.data),
+                rules,
             )
             for e in stored
-            if isinstance(e, Game.Happened)
         ]
-        if not found:
-            self._uploaded(game_id)  # raises for no game
-        return found
 
-    def state_at(self, game_id: UUID, step: int | None = None) -> State:
-        """The state after the first ``step`` actions (0: before any; None: the last).
+    def state_at(self, game_id: UUID, step: int | None = None) -> Any:
+        """The state after the first ``step`` actions (0: before any; None: the last), in the
+        game's ruleset's terms.
 
         Equal to replaying the record up to ``step``. The caller owns the result.
         """
-        states = self._states_of(game_id)
-        if step is None:
-            step = len(states) - 1
-        if not 0 <= step < len(states):
-            raise ValueError(f"step must be 0 … {len(states) - 1}, got {step}")
-        return states[step].copy()
+        rules, states = self._states_of(game_id)
+        return rules.fold(states[self._step(states, step)], ())
 
     def position_at(self, game_id: UUID, step: int | None = None) -> dict[str, Any]:
-        """The position (records.md "Position") after the first ``step`` actions."""
-        return to_position(self.state_at(game_id, step))
+        """The position (``howl.position``, as the game's ruleset writes it) after the first
+        ``step`` actions."""
+        rules, states = self._states_of(game_id)
+        return rules.write_position(states[self._step(states, step)])
 
     def steps(self, game_id: UUID) -> int:
         """How many actions the game has (its last step); folds nothing."""
         with self._states_lock:
-            states = self._states.get(game_id)
-        return len(states) - 1 if states is not None else self._uploaded(game_id).actions
+            cached = self._states.get(game_id)
+        return len(cached[1]) - 1 if cached is not None else self._uploaded(game_id).actions
 
     # --- internals ----------------------------------------------------------------------
 
     def _game(self, game_id: UUID) -> Game:
         try:
-            game = self.repository.get(game_id)
+            game: Any = self.repository.get(game_id)
         except AggregateNotFoundError:
             raise UnknownGame(game_id) from None
         if not isinstance(game, Game):  # another stream, such as a branch
@@ -267,29 +285,41 @@ class GameLibrary(Application):
             raise UnknownGame(game_id)
         return first[0]
 
-    def _states_of(self, game_id: UUID) -> list[State]:
+    @staticmethod
+    def _step(states: list[Any], step: int | None) -> int:
+        if step is None:
+            return len(states) - 1
+        if not 0 <= step < len(states):
+            raise ValueError(f"step must be 0 … {len(states) - 1}, got {step}")
+        return step
+
+    def _states_of(self, game_id: UUID) -> Steps:
         with self._states_lock:
             if game_id in self._states:
                 self._states.move_to_end(game_id)
                 return self._states[game_id]
-        states = self._fold(game_id)
+        folded = self._fold(game_id)
         with self._states_lock:
-            self._states[game_id] = states
+            self._states[game_id] = folded
             while len(self._states) > self.cached_games:
                 self._states.popitem(last=False)
-        return states
+        return folded
 
-    def _fold(self, game_id: UUID) -> list[State]:
-        """Every step's state: the record's start, then the stored events folded in order."""
+    def _fold(self, game_id: UUID) -> Steps:
+        """Every step's state: the record's start (as its ruleset reads a stored record),
+        then each action's stored events folded in, in order."""
         uploaded = self._uploaded(game_id)
-        work = written_start(uploaded.record)
-        states = [work.copy()]
+        rules = ruleset(uploaded.game)
+        states = [rules.written_start(uploaded.record)]
+        caused: list[Any] = []  # the events of action len(states) - 1 so far
         for stored in self.events.get(game_id, gt=Game.INITIAL_VERSION):
             if not isinstance(stored, Game.Happened):
                 continue
             while len(states) <= stored.step:
-                states.append(work.copy())
-            apply(work, codec.from_stored(stored.type, stored.data))
+                states.append(rules.fold(states[-1], caused))
+                caused = []
+            caused.append(rules.decode_event(stored.type, stored.data))
         while len(states) <= uploaded.actions:
-            states.append(work.copy())
-        return states
+            states.append(rules.fold(states[-1], caused))
+            caused = []
+        return rules, states

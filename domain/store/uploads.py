@@ -1,7 +1,10 @@
-"""Games made ready for the store: a record checked by the engine, with the events it caused.
+"""Games made ready for the store: a record checked by its game's ruleset, with the events
+it caused.
 
-Preparing touches no store, so an import can prepare records in other processes and save
-them in one; a ``PreparedGame`` is plain data, cheap to send between processes.
+The record's ``"game"`` picks the ruleset (:func:`domain.games.read_record`); the ruleset
+writes its canonical bytes, replays it and encodes the events the store keeps. Preparing
+touches no store, so an import can prepare records in other processes and save them in
+one; a ``PreparedGame`` is plain data, cheap to send between processes.
 """
 
 from __future__ import annotations
@@ -11,12 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from domain import games
+from domain.replays import replay
+from domain.ruleset import GameRecord, Ruleset
 from domain.store.game import Game, check_visibility, clean_tags, game_id_for, record_digest
-from domain.wolves import codec
-from domain.wolves import components as box
-from domain.wolves.events import Event
-from domain.wolves.records import Record, read_record, write_record
-from domain.wolves.replay import replay
 
 StoredEvent = tuple[int, str, dict[str, Any]]
 """A domain event as the store keeps it: its action's step, its type name, its fields."""
@@ -26,13 +27,16 @@ StoredEvent = tuple[int, str, dict[str, Any]]
 class PreparedGame:
     """A valid game and its metadata, as one ``Game`` stream will hold them."""
 
+    game: str
     digest: str
     record: str
     uploaded_by: str | None
     title: str | None
     tags: tuple[str, ...]
     visibility: str
+    rules_version: str
     actions: int
+    finished: bool
     events: tuple[StoredEvent, ...]
 
     @property
@@ -43,33 +47,38 @@ class PreparedGame:
     def aggregate(self) -> Game:
         """The new ``Game`` aggregate, with every event pending, ready to save."""
         game = Game(
-            digest=self.digest, record=self.record, uploaded_by=self.uploaded_by,
-            title=self.title, tags=list(self.tags), visibility=self.visibility,
-            rules_version=box.RULES_VERSION, actions=self.actions,
+            game=self.game, digest=self.digest, record=self.record,
+            uploaded_by=self.uploaded_by, title=self.title, tags=list(self.tags),
+            visibility=self.visibility, rules_version=self.rules_version, actions=self.actions,
+            finished=self.finished,
         )  # fmt: skip
         for step, kind, data in self.events:
             game.happened(step, kind, data)
         return game
 
 
-def stored_events(steps: Sequence[Sequence[Event]], first: int = 0) -> tuple[StoredEvent, ...]:
-    """The events of each action in ``steps`` as the store keeps them, numbered from ``first``."""
-    out = []
-    for step, caused in enumerate(steps, start=first):
-        for event in caused:
-            doc = codec.stored(event)
-            out.append((step, doc["type"], doc["data"]))
-    return tuple(out)
+def stored_events(
+    rules: Ruleset, steps: Sequence[Sequence[Any]], first: int = 0
+) -> tuple[StoredEvent, ...]:
+    """The events of each action in ``steps`` as the store keeps them (encoded by ``rules``),
+    numbered from ``first``."""
+    return tuple(
+        (step, *rules.encode_event(event))
+        for step, caused in enumerate(steps, start=first)
+        for event in caused
+    )
 
 
-def canonical_record(data: bytes | str | Mapping[str, Any] | Record) -> tuple[Record, bytes]:
-    """The record ``data`` holds and its canonical bytes; ``InvalidRecord`` when malformed."""
-    record = data if isinstance(data, Record) else read_record(data)
-    return record, write_record(record)
+def canonical_record(data: bytes | str | Mapping[str, Any]) -> tuple[Ruleset, GameRecord, bytes]:
+    """The ruleset of the record ``data`` holds (JSON or a parsed document), the record and
+    its canonical bytes; ``InvalidRecord`` when it is malformed or its game is unknown."""
+    rules, record = games.read_record(data)
+    return rules, record, rules.write_record(record)
 
 
 def prepare(
-    record: Record,
+    rules: Ruleset,
+    record: GameRecord,
     canonical: bytes,
     uploaded_by: str | None = None,
     title: str | None = None,
@@ -77,21 +86,22 @@ def prepare(
     visibility: str = "public",
     check: Callable[[], None] | None = None,
 ) -> PreparedGame:
-    """Replay ``record`` with the engine (``RecordError`` for an illegal action) and keep
-    every event it caused. ``title`` defaults to the record's ``meta.title``; ``check`` is
-    called every few actions of the replay (a work budget: what it raises ends it)."""
+    """Replay ``record`` with ``rules`` (``RecordError`` for an illegal action) and keep every
+    event it caused. ``title`` defaults to the record's ``meta.title``; ``check`` is called
+    every few actions of the replay (a work budget: what it raises ends it)."""
     check_visibility(visibility)
     tags = clean_tags(tags)
-    played = replay(record, check=check)
+    played = replay(rules, record, check=check)
     if title is None:
         title = record.meta.get("title")
     return PreparedGame(
-        digest=record_digest(canonical), record=canonical.decode("utf-8"),
+        game=rules.name, digest=record_digest(canonical), record=canonical.decode("utf-8"),
         uploaded_by=uploaded_by, title=(title or "").strip() or None, tags=tags,
-        visibility=visibility, actions=len(record.actions), events=stored_events(played.steps),
+        visibility=visibility, rules_version=rules.rules_version, actions=len(record.actions),
+        finished=rules.finished(played.state), events=stored_events(rules, played.steps),
     )  # fmt: skip
 
 
-def prepare_record(data: bytes | str | Mapping[str, Any] | Record, **metadata: Any) -> PreparedGame:
-    """:func:`prepare` for a record given as JSON, a parsed document or a ``Record``."""
+def prepare_record(data: bytes | str | Mapping[str, Any], **metadata: Any) -> PreparedGame:
+    """:func:`prepare` for a record given as JSON or a parsed document."""
     return prepare(*canonical_record(data), **metadata)

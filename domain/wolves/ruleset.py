@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from domain.ruleset import Bot, Follower, SeatScore
+from domain.ruleset import Bot, Follower, InvalidRecord, SeatScore
 from domain.wolves import codec
 from domain.wolves import components as box
 from domain.wolves.actions import Action
@@ -27,7 +27,7 @@ from domain.wolves.records import (
 from domain.wolves.replay import initial, written_start
 from domain.wolves.rules import play
 from domain.wolves.scoring import final_scores
-from domain.wolves.setup import generate_setup
+from domain.wolves.setup import Options, generate_setup
 from domain.wolves.state import State
 from domain.wolves.timeline import WolvesFollower
 
@@ -102,10 +102,35 @@ class Wolves:
     def score_json(self, state: State) -> dict[str, Any]:
         return {"scores": [dataclasses.asdict(s) for s in final_scores(state)]}
 
-    def self_play(self, seats_: int, bots: Sequence[str], seed: int) -> Record:
-        setup = generate_setup(seats_, seed=seed)
+    def self_play(
+        self, seats_: int, bots: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
+    ) -> Record:
+        known = {f.name for f in dataclasses.fields(Options)}
+        for name in options or {}:
+            if name not in known:
+                raise InvalidRecord(
+                    "setup.options", f"no option {name!r}: W-12's are {', '.join(sorted(known))}"
+                )
+        setup = generate_setup(seats_, seed, Options(**(options or {})))
         game = self_play(seats(seats_, seed), setup, list(bots), seed)
-        return Record(players=game.players, setup=setup, actions=game.actions)
+        return Record(
+            players=game.players, setup=setup, actions=game.actions,
+            rules_version=self.rules_version,
+        )  # fmt: skip
+
+    def describe(self, state: State) -> str:
+        player = state.table.players[state.player].name
+        if state.finished:
+            now = "game over"
+        elif state.drafting:
+            now = f"draft pick {state.draft_picks + 1}, {player} to pick"
+        else:
+            left, tokens = state.actions_left, state.boards[state.player].bonus_action
+            now = f"{player} to act ({left} action{'s' if left != 1 else ''} left"
+            if state.out_of_actions:  # W-6: a token may still be spent, or the turn passed
+                now += f", {tokens} bonus action token{'s' if tokens != 1 else ''} to spend or keep"
+            now += ")"
+        return f"Moonlight date {state.date}, {now}"
 
     def encode_event(self, event: Event) -> tuple[str, dict[str, Any]]:
         doc = codec.stored(event)

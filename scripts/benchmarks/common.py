@@ -46,9 +46,8 @@ def progress(message: str) -> None:
 
 def _play(players: tuple[int, ...], seed: int, kind: str, index: int) -> bytes:
     from api.commands.simulate import simulate_one
-    from domain.wolves.setup import Options
 
-    return simulate_one(index, players[index % len(players)], seed, kind, Options())[0]
+    return simulate_one(index, players[index % len(players)], seed, kind)[0]
 
 
 def self_played(

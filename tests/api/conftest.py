@@ -24,6 +24,7 @@ from services.shared import services
 from tests.api.client import Client
 from tests.api.contract import Contract
 from tests.conftest import LiveServer
+from tests.takeaway import takeaway  # noqa: F401 (the fixture, offered to the API tests)
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "the-wolves"
 TOKENS = {"ana": "ana-secret-token", "bo": "bo-secret-token"}

@@ -38,8 +38,8 @@ POISONS = {"fold": _fold, "write": _write}
 def store_poison(library: GameLibrary, stage: str, base: str = BASE, title: str = "") -> UUID:
     """Store ``base``'s game with its record poisoned so that projecting it fails at
     ``stage`` (``fold`` or ``write``); returns its id."""
-    record, canonical = canonical_record(fixture_record(base))
-    game = prepare(record, canonical, uploaded_by="mallory", title=title or f"poison {stage}")
+    read = canonical_record(fixture_record(base))
+    game = prepare(*read, uploaded_by="mallory", title=title or f"poison {stage}")
     doc = json.loads(game.record)
     events = copy.deepcopy(list(game.events))
     POISONS[stage](doc, events)

@@ -95,8 +95,7 @@ def test_text_postgresql_cannot_store_fails_only_its_game(store: Store) -> None:
     """A NUL in a title (stored before the reader refused it) fits SQLite but not
     PostgreSQL: there, the game and a game retitled so are failures, the others go in."""
     with store.library() as library, store.models() as models:
-        record, canonical = canonical_record(fixture_record(BASE))
-        library.add(prepare(record, canonical, title="bad\x00title"))
+        library.add(prepare(*canonical_record(fixture_record(BASE)), title="bad\x00title"))
         ids = upload(library, GOOD)
         library.retitle(ids[GOOD[1]], "x\x00y")
         assert models.catch_up(library) == library.recorder.max_notification_id()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from domain.games import rulesets
 from domain.wolves.actions import Pass
 from domain.wolves.positions import to_position
 from domain.wolves.records import write_record
@@ -61,8 +62,9 @@ def test_validate_an_illegal_record(tmp_path: Path, game3: Game) -> None:
 def test_invalid_record_from_stdin() -> None:
     result = howl("validate", "-", stdin=b'{"format": "howl.game", "version": 1, "game": 3}')
     assert result.returncode == 1
+    known = ", ".join(rules.name for rules in rulesets())
     assert json.loads(result.stdout) == {
-        "error": "invalid_record", "path": "game", "message": 'expected "the-wolves", got 3'
+        "error": "invalid_record", "path": "game", "message": f"no game 3: known games are {known}"
     }  # fmt: skip
 
 

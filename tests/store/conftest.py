@@ -10,6 +10,7 @@ import pytest
 from domain.store import GameLibrary, StoreConfig
 from domain.wolves.records import write_record
 from tests.games import random_game
+from tests.takeaway import takeaway  # noqa: F401 (the fixture, offered to the store tests)
 
 
 @pytest.fixture

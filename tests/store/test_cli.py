@@ -112,6 +112,6 @@ def test_migrate_lists_old_games_whose_result_would_change(env: dict[str, str]) 
     lines = result.stdout.decode().splitlines()
     assert lines == [
         f"{game_id} (wolves-1) result: finished → in progress",
-        f"re-checked 1 game under {RULES_VERSION}: 0 unchanged, 0 with other events but the "
-        "same result, 1 with another result, 0 now illegal",
+        f"re-checked 1 game under the current rules ({RULES_VERSION}): 0 unchanged, 0 with "
+        "other events but the same result, 1 with another result, 0 now illegal",
     ]

@@ -127,8 +127,9 @@ def test_state_at_every_step_equals_replaying(
     library: GameLibrary, players: int, seed: int
 ) -> None:
     game = random_game(players, seed)
-    record = read_record(write_record(game.record))
-    game_id = library.upload(record).game_id
+    data = write_record(game.record)
+    record = read_record(data)
+    game_id = library.upload(data).game_id
     full = replay(record)
 
     assert library.steps(game_id) == len(record.actions)

@@ -13,7 +13,10 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 from uuid import UUID
+
+import pytest
 
 from domain.documents import MAX_META_KEYS
 from domain.store import GameLibrary, game_id_for, record_digest
@@ -30,25 +33,54 @@ STORED = Path(__file__).parents[1] / "fixtures" / "stored" / "wolves-1-2p-05-heu
 OLD = json.loads(STORED.read_text())
 
 
-def store_old_game(library: GameLibrary, record: str = OLD["record"]) -> UUID:
-    """Save the fixture's stream as the ``wolves-1`` engine stored it (with ``record`` as
-    its record)."""
+def version_1(state: bytes, *dropped: str) -> bytes:
+    """A stored state as version 1 of the store wrote it: without ``dropped`` (the fields
+    version 2 added) and without a ``class_version``."""
+    doc = json.loads(state)
+    for key in (*dropped, "class_version"):
+        doc.pop(key)
+    return json.dumps(doc, separators=(",", ":")).encode()
+
+
+def store_old_game(
+    library: GameLibrary,
+    record: str = OLD["record"],
+    snapshot: bool = False,
+    events: list[list[Any]] = OLD["events"],
+) -> UUID:
+    """Save the fixture's stream (with ``record`` as its record, ``events`` as its events) as
+    the ``wolves-1`` engine and version 1 of the store kept it: an ``Uploaded`` naming no
+    game and leaving ``finished`` to the events, then its ``Happened`` events; with
+    ``snapshot``, also the snapshot of the aggregate that version took (naming no game
+    either)."""
     digest = record_digest(record.encode())
     game = Game(
-        digest=digest, record=record, uploaded_by=None, title=None, tags=[],
-        visibility="public", rules_version=OLD["rules_version"], actions=OLD["actions"],
+        game="the-wolves", digest=digest, record=record, uploaded_by=None, title=None, tags=[],
+        visibility="public", rules_version=OLD["rules_version"],
+        actions=len(json.loads(record)["actions"]), finished=None,
     )  # fmt: skip
-    for step, kind, data in OLD["events"]:
+    for step, kind, data in events:
         game.happened(step, kind, data)
-    library.save(game)
+    stored = [library.mapper.to_stored_event(e) for e in game.collect_events()]
+    uploaded = stored[0]
+    stored[0] = dataclasses.replace(uploaded, state=version_1(uploaded.state, "game", "finished"))
+    library.recorder.insert_events(stored)
+    if snapshot:
+        taken = library.mapper.to_stored_event(Game.Snapshot.take(game))
+        doc = json.loads(taken.state)
+        doc["state"] = json.loads(version_1(json.dumps(doc["state"]).encode(), "game"))
+        state = json.dumps(doc, separators=(",", ":")).encode()
+        assert library.snapshots is not None
+        library.snapshots.recorder.insert_events([dataclasses.replace(taken, state=state)])
     assert game.id == game_id_for(digest)
     return game.id
 
 
-def test_old_game_replays_as_stored(library: GameLibrary) -> None:
-    game_id = store_old_game(library)
+@pytest.mark.parametrize("snapshot", [False, True], ids=["events", "snapshot"])
+def test_old_game_replays_as_stored(library: GameLibrary, snapshot: bool) -> None:
+    game_id = store_old_game(library, snapshot=snapshot)
     info = library.info(game_id)
-    assert (info.rules_version, info.finished) == ("wolves-1", True)
+    assert (info.game, info.rules_version, info.finished) == ("the-wolves", "wolves-1", True)
     assert RULES_VERSION != "wolves-1"
     final = library.state_at(game_id)
     assert final.finished == OLD["finished"]

@@ -1,7 +1,9 @@
-"""Event schema versions: an event stored at version 1 is read as version 2 via its upcaster."""
+"""Event schema versions: an event stored at version 1 is read as version 2 via its upcaster;
+``Uploaded`` and ``Branched`` are at version 2, naming their game."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -9,7 +11,10 @@ import pytest
 from eventsourcing.utils import get_topic
 
 from domain.store import Game, GameLibrary
+from domain.store.branches import Branch, branch_info, branch_state_at
+from domain.store.uploads import stored_events
 from tests.store.conftest import record_bytes
+from tests.store.test_old_rules import OLD, store_old_game, version_1
 
 
 def stored_state(library: GameLibrary, game_id: object, version: int) -> dict[str, Any]:
@@ -20,7 +25,8 @@ def stored_state(library: GameLibrary, game_id: object, version: int) -> dict[st
 
 def test_every_event_class_has_a_version_and_a_stable_name() -> None:
     events = [Game.Uploaded, Game.Happened, Game.Retitled, Game.Retagged, Game.VisibilityChanged]
-    assert all(cls.class_version == 1 for cls in events)
+    assert [cls.class_version for cls in events] == [2, 1, 1, 1, 1]
+    assert (Game.class_version, Branch.Branched.class_version) == (2, 2)
     assert [get_topic(cls) for cls in events] == [
         "howl/game/uploaded", "howl/game/happened", "howl/game/retitled", "howl/game/retagged",
         "howl/game/visibility_changed",
@@ -53,3 +59,61 @@ def test_a_version_1_event_is_read_as_version_2(
     assert stored_state(library, game_id, v1 + 1)["class_version"] == 2
     (new,) = library.events.get(game_id, gt=v1)
     assert new.title == "New schema"  # type: ignore[attr-defined]
+
+
+def test_an_uploaded_event_names_its_game_and_whether_it_finished(library: GameLibrary) -> None:
+    game_id = library.upload(record_bytes(2, seed=202)).game_id
+    stored = stored_state(library, game_id, 1)
+    assert (stored["class_version"], stored["game"], stored["finished"]) == (2, "the-wolves", True)
+    assert library.info(game_id).game == "the-wolves"
+
+
+def test_a_version_1_upload_is_a_game_of_the_wolves_finished_by_its_events(
+    library: GameLibrary,
+) -> None:
+    """A stream stored by the old code: its ``Uploaded`` has neither ``game`` nor
+    ``finished``; the upcast names The Wolves and its ``GameEnded`` event finishes it."""
+    game_id = store_old_game(library)
+    stored = stored_state(library, game_id, 1)
+    assert not {"game", "finished", "class_version"} & set(stored)
+    (uploaded,) = library.events.get(game_id, lte=1)
+    assert isinstance(uploaded, Game.Uploaded)
+    assert (uploaded.game, uploaded.finished) == ("the-wolves", None)
+    info = library.info(game_id)
+    assert (info.game, info.finished, info.events) == ("the-wolves", True, len(OLD["events"]))
+    assert library.rules(game_id).name == "the-wolves"
+
+
+def test_a_version_1_upload_of_a_game_that_did_not_end_is_unfinished(
+    library: GameLibrary,
+) -> None:
+    record = json.loads(OLD["record"])
+    ended = next(i for i, (_, kind, _) in enumerate(OLD["events"]) if kind == "GameEnded")
+    events = OLD["events"][:ended]
+    record["actions"] = record["actions"][: events[-1][0] + 1]
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    game_id = store_old_game(library, text, events=events)
+    info = library.info(game_id)
+    assert (info.game, info.finished, info.events) == ("the-wolves", False, len(events))
+
+
+def test_a_version_1_branch_leaves_a_game_of_the_wolves(library: GameLibrary) -> None:
+    """A branch stored by the old code: its ``Branched`` names no game."""
+    parent = library.upload(record_bytes(2, seed=203)).game_id
+    rules = library.rules(parent)
+    state = library.state_at(parent, 10)
+    action = next(iter(rules.legal_actions(state)))
+    branch = Branch(
+        parent_id=parent, game="the-wolves", step=10, actions=[rules.write_action(action)],
+        rules_version=rules.rules_version,
+    )  # fmt: skip
+    for step, kind, data in stored_events(rules, [rules.play(state, action)[1]], first=10):
+        branch.happened(step, kind, data)
+    stored = [library.mapper.to_stored_event(e) for e in branch.collect_events()]
+    stored[0] = dataclasses.replace(stored[0], state=version_1(stored[0].state, "game"))
+    library.recorder.insert_events(stored)
+    assert not {"game", "class_version"} & set(stored_state(library, branch.id, 1))
+
+    info = branch_info(library, branch.id)
+    assert (info.game, info.parent_id, info.actions) == ("the-wolves", parent, (action,))
+    assert branch_state_at(library, branch.id) == rules.play(state, action)[0]
