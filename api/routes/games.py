@@ -116,7 +116,7 @@ def _unprojected(game_id: UUID, doc: Any) -> dict[str, Any]:
     )  # fmt: skip
     players = doc.get("players") if isinstance(doc, dict) else None
     return {
-        "game_id": str(game_id), "title": info.title, "tags": list(info.tags),
+        "game_id": str(game_id), "game": doc["game"], "title": info.title, "tags": list(info.tags),
         "visibility": info.visibility, "uploaded_at": info.uploaded_at.isoformat(),
         "uploaded_by": info.uploaded_by, "rules_version": info.rules_version,
         "players": len(players) if isinstance(players, list) else 0, "options": {},
@@ -177,7 +177,9 @@ def upload(fields: dict[str, Any]) -> Response:
 def list_games(filters: dict[str, Any]) -> Response:
     """Browse games, newest first by default.
 
-    Filters combine (all must hold). Pages are at most 100 games: pass `next_cursor` back
+    Filters combine (all must hold). `game` keeps one game's games; a game's setup options
+    (`option`) and seat attribute (`terrain` …) are that game's, and name it when `game` is
+    not given. Pages are at most 100 games: pass `next_cursor` back
     as `cursor` for the next one. Private games are listed only for a request with the
     bearer token that uploaded them (anyone who has a game's id can still read it).
     """
