@@ -42,6 +42,28 @@ class Where:
         return "WHERE " + " AND ".join(self.clauses) if self.clauses else ""
 
 
+def player_counts() -> range:
+    """The player counts games may have: any registered game's."""
+    return range(min(r.seats.start for r in rulesets()), max(r.seats.stop for r in rulesets()))
+
+
+def seat_attributes() -> dict[str, tuple[str, list[str]]]:
+    """Each registered game's seat attribute, its label and values, by name (games sharing
+    a name share its values).
+
+    >>> seat_attributes()["terrain"][1][:2]
+    ['forest', 'mountain']
+    """
+    out: dict[str, tuple[str, list[str]]] = {}
+    for rules in rulesets():
+        stats = rules.statistics
+        for column in stats.seat_columns:
+            if column.name == stats.attribute:
+                _, values = out.setdefault(column.name, (column.label, []))
+                values.extend(v for v in column.values if v not in values)
+    return out
+
+
 def _parts(option: str | None) -> list[str]:
     return [part.strip() for part in (option or "").split(",") if part.strip()]
 
@@ -187,6 +209,7 @@ def game_filters(
     viewer: str | None = None,
     finished_only: bool = False,
     alias: str = "g",
+    own: bool = False,
 ) -> Where:
     """Conditions on games (``until`` excludes that moment; a date, that day's end).
 
@@ -195,15 +218,16 @@ def game_filters(
     and need it. Private games are left out, except with ``include_private`` (all of
     them) or those uploaded by ``viewer`` (a token's name; on ``rm_games`` only).
 
-    ``alias`` names the table: ``rm_games``, or ``rm_seats`` (which repeats the game
-    columns filtered on).
+    ``alias`` names the table: ``rm_games``, or a table of seat rows (which repeat the game
+    columns filtered on): ``rm_seats``, or (``own``) the game's own table, which also holds
+    its options and seat attribute.
     """
     where = Where()
     if viewer is not None and not include_private:
         where.add(f"({alias}.visibility = ? OR {alias}.uploaded_by = ?)", "public", viewer)
     elif not include_private:
         where.add(f"{alias}.visibility = ?", "public")
-    if rules is not None:
+    if rules is not None and not own:
         where.add(f"{alias}.game = ?", rules.name)
     if finished_only:
         where.add(f"{alias}.finished = ?", 1)
@@ -212,18 +236,20 @@ def game_filters(
     asked = {name: value for name, value in (attributes or {}).items() if value is not None}
     if (_parts(option) or asked) and rules is None:
         raise ValueError("options and seat attributes are a game's: name the game")
-    own = f"EXISTS (SELECT 1 FROM {LIVE.extras(rules.name)} x " if rules else ""
-    if rules is not None and _parts(option):
-        clauses = [option_clause(part, rules.statistics) for part in _parts(option)]
-        where.add(
-            own + f"WHERE x.game_id = {alias}.game_id AND x.seat = 0 AND "
-            + " AND ".join(c for c, _ in clauses) + ")",
-            *(p for _, params in clauses for p in params),
-        )  # fmt: skip
-    for name, value in asked.items():
-        if rules is None or rules.statistics.attribute != name:
-            raise ValueError(f"{name!r} is not a seat attribute of this game")
-        where.add(own + f"WHERE x.game_id = {alias}.game_id AND x.{name} = ?)", value)
+    if rules is not None:
+        stats = rules.statistics
+        for name in asked:
+            if stats.attribute != name:
+                raise ValueError(f"{name!r} is not a seat attribute of {rules.name}")
+        here = alias if own else "x"
+        options = [option_clause(part, stats, here) for part in _parts(option)]
+        seats = [(f"{here}.{name} = ?", [value]) for name, value in asked.items()]
+        inside = (f"EXISTS (SELECT 1 FROM {LIVE.extras(rules.name)} x "
+                  f"WHERE x.game_id = {alias}.game_id AND ")  # fmt: skip
+        for clause, params in options:  # the game's columns: on its first seat's row
+            where.add(clause if own else inside + f"x.seat = 0 AND {clause})", *params)
+        for clause, params in seats:  # a seat's: on any seat's
+            where.add(clause if own else inside + f"{clause})", *params)
     if since is not None:
         where.add(f"{alias}.uploaded_at >= ?", moment(since))
     if until is not None:

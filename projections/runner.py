@@ -411,10 +411,10 @@ class Runner:
             "WHERE game_id = ? AND version < ?",
             (value, version, game_id, version),
         )
-        if column in SEAT_GAME_COLUMNS:
+        for seats in layout.seat_tables if column in SEAT_GAME_COLUMNS else ():
             db.execute(
                 conn,
-                f"UPDATE {layout.seats} SET {column} = (SELECT {column} FROM "
+                f"UPDATE {seats} SET {column} = (SELECT {column} FROM "
                 f"{layout.games} g WHERE g.game_id = ?) WHERE game_id = ?",
                 (game_id, game_id),
             )

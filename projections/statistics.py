@@ -4,8 +4,9 @@ the most active players, and each game's own figures.
 Each figure counts finished public games: of one game (``game``, or the one game the
 filters are about, see :func:`projections.filters.resolve`) or of every game. The
 database does the scanning — a few GROUP BY queries over the seats, which repeat the game
-columns filtered on, joined for one game to that game's own table (the columns its
-ruleset declares, :mod:`domain.statistics`); the small grouped results are combined here.
+columns filtered on: of every game, ``rm_seats``; of one, the game's own table, which holds
+its seats' rows with the columns its ruleset declares (:mod:`domain.statistics`); the
+small grouped results are combined here.
 
 :func:`stats` answers, for any selection: ``games``, ``seats``, ``small_sample_below``,
 ``by_game`` (games counted per game), ``win_rate`` by seat, by player count, by both and
@@ -103,18 +104,17 @@ class _Plan:
         self.when = list(
             dict.fromkeys(c for f in figures if isinstance(f, RatesWhen) for _, c in f.cases)
         )
-        self.joined = bool(self.by or self.sums or self.when)
 
     def select(self) -> str:
         return ", ".join([
-            "s.players", "s.seat", "s.started", *(f"x.{c}" for c in self.by), "COUNT(*)",
-            "SUM(s.won)", "SUM(s.total)", *(f"SUM(x.{c})" for c in self.sums),
-            *(f"SUM(CASE WHEN x.{c} > 0 THEN 1 ELSE 0 END), "
-              f"SUM(CASE WHEN x.{c} > 0 THEN s.won ELSE 0 END)" for c in self.when),
+            "s.players", "s.seat", "s.started", *(f"s.{c}" for c in self.by), "COUNT(*)",
+            "SUM(s.won)", "SUM(s.total)", *(f"SUM(s.{c})" for c in self.sums),
+            *(f"SUM(CASE WHEN s.{c} > 0 THEN 1 ELSE 0 END), "
+              f"SUM(CASE WHEN s.{c} > 0 THEN s.won ELSE 0 END)" for c in self.when),
         ])  # fmt: skip
 
     def keys(self) -> str:
-        return ", ".join(["s.players", "s.seat", "s.started", *(f"x.{c}" for c in self.by)])
+        return ", ".join(["s.players", "s.seat", "s.started", *(f"s.{c}" for c in self.by)])
 
     def fields(self) -> list[str]:
         return [
@@ -123,15 +123,15 @@ class _Plan:
         ]  # fmt: skip
 
 
-def _join(rules: Ruleset | None, on: str = "x.seat = s.seat") -> str:
-    if rules is None:
-        return ""
-    return f"JOIN {LIVE.extras(rules.name)} x ON x.game_id = s.game_id AND {on}"
+def _table(rules: Ruleset | None) -> str:
+    """The seat rows of ``rules``' games (its own table), or of every game."""
+    return SEATS if rules is None else LIVE.extras(rules.name)
 
 
 def _seats(rules: Ruleset | None, filters: Filters, player: str | None) -> Where:
-    """Finished public games' seats (``player``'s alone, if named), as ``rm_seats s``."""
-    where = game_filters(rules=rules, **filters, finished_only=True, alias="s")
+    """Finished public games' seats (``player``'s alone, if named), as ``s`` (see
+    :func:`_table`)."""
+    where = game_filters(rules=rules, **filters, finished_only=True, alias="s", own=bool(rules))
     if player:
         where.add("s.name_key = ?", name_key(player))
     return where
@@ -148,14 +148,13 @@ def stats(db: Database, filters: Filters, player: str | None = None) -> dict[str
     plan = _Plan(own)
     seats = _seats(rules, filters, player)
     games = game_filters(rules=rules, **filters, player=player, finished_only=True)
-    scan = f"FROM {SEATS} s {seats.sql()}"
+    scan = f"FROM {_table(rules)} s {seats.sql()}"
     spreads = [f for f in (own.figures if own else ()) if isinstance(f, Spread)]
     spread_keys = "".join(f", x.{f.column}" for f in spreads)
     with db.reading() as conn:
         grouped = db.execute(
             conn,
-            f"SELECT {plan.select()} FROM {SEATS} s {_join(rules) if plan.joined else ''} "
-            f"{seats.sql()} GROUP BY {plan.keys()}",
+            f"SELECT {plan.select()} {scan} GROUP BY {plan.keys()}",
             seats.params,
         ).fetchall()
         totals = db.execute(
@@ -337,8 +336,8 @@ def _favourites(
     where.add(f"s.name_key IN ({', '.join('?' * len(keys))})", *keys)
     rows = db.execute(
         conn,
-        f"SELECT s.name_key, x.{attribute}, COUNT(*) FROM {SEATS} s {_join(rules)} "
-        f"{where.sql()} GROUP BY s.name_key, x.{attribute}",
+        f"SELECT s.name_key, s.{attribute}, COUNT(*) FROM {_table(rules)} s {where.sql()} "
+        f"GROUP BY s.name_key, s.{attribute}",
         where.params,
     ).fetchall()
     out: dict[str, dict[Any, int]] = defaultdict(dict)
@@ -376,8 +375,8 @@ def player(db: Database, name: str, game: str | None = None) -> dict[str, Any] |
     seats = _seats(rules, {}, name)
     rows = db.fetchall(
         f"SELECT s.game_id, s.game, s.uploaded_at, s.players, s.name, s.total, s.place, s.won"
-        f"{f', x.{attribute}' if attribute else ''} FROM {SEATS} s "
-        f"{_join(rules) if attribute else ''} {seats.sql()} ORDER BY s.uploaded_at, s.game_id",
+        f"{f', s.{attribute}' if attribute else ''} FROM {_table(rules)} s {seats.sql()} "
+        "ORDER BY s.uploaded_at, s.game_id",
         seats.params,
     )
     if not rows:

@@ -5,8 +5,10 @@ events of each action and its end state; it reads the final scores and places
 (``Ruleset.scores``), whether the game finished and who sat where from the ruleset, and
 the game's extras from ``Ruleset.statistics.summarize`` (see :mod:`domain.statistics`).
 It returns plain dicts keyed by column names: the game's generic row (``GAME_COLUMNS``),
-each seat's generic row (``SEAT_COLUMNS``) and each seat's row of the game's own table
-(:func:`extras_columns`: the game's columns, repeated on every seat, then the seat's).
+each seat's generic row (``SEAT_COLUMNS``) and each seat's values of the game's own
+columns. A game's own table (:func:`own_columns`) holds its seats' generic rows again with
+those values (the game's columns repeated on every seat), so the statistics of one game
+read one table, as those of every game read the seats.
 """
 
 from __future__ import annotations
@@ -43,9 +45,9 @@ def name_key(name: str) -> str:
     return name.strip().casefold()
 
 
-def extras_columns(statistics: Statistics) -> tuple[str, ...]:
-    """The columns of a game's own table: the seat's key, then the game's columns."""
-    return ("game_id", "seat", *(c.name for c in statistics.columns))
+def own_columns(statistics: Statistics) -> tuple[str, ...]:
+    """The columns of a game's own table: a seat's generic columns, then the game's."""
+    return (*SEAT_COLUMNS, *(c.name for c in statistics.columns))
 
 
 def summarize(
@@ -110,15 +112,16 @@ def rows(
     game, seats, extras = summarize(rules, start, steps, end)
     game.update(identity, winners=json.dumps(game["winners"]))
     shared = {column: game[column] for column in ("game_id", *SEAT_GAME_COLUMNS)}
-    own = extras_columns(rules.statistics)
+    generic = [{**seat, **shared} for seat in seats]
+    own = own_columns(rules.statistics)
     return (
         tuple(game[c] for c in GAME_COLUMNS),
-        [tuple({**seat, **shared}[c] for c in SEAT_COLUMNS) for seat in seats],
+        [tuple(seat[c] for c in SEAT_COLUMNS) for seat in generic],
         (
             rules.name,
             [
-                tuple({**values, "game_id": game["game_id"], "seat": seat}[c] for c in own)
-                for seat, values in enumerate(extras)
+                tuple({**seat, **values}[c] for c in own)
+                for seat, values in zip(generic, extras, strict=True)
             ],
         ),
     )

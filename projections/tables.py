@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from domain.games import ruleset, rulesets
 from domain.ruleset import Ruleset
 from projections.sql import READ_GATE, Database
-from projections.summaries import SEAT_COLUMNS, extras_columns
+from projections.summaries import SEAT_COLUMNS, own_columns
 
 VERSION = 6
 TRACKER = "readmodels"
@@ -34,7 +34,8 @@ TIMELINES = "rm_timelines"
 FAILURES = "rm_failures"
 TRACKING = "rm_tracking"
 EXTRAS = "rm_x_"
-"""The prefix of each game's own table (``rm_x_the_wolves``): its declared columns per seat."""
+"""The prefix of each game's own table (``rm_x_the_wolves``): its seats' rows with the
+columns the game declares."""
 LOCK = 0x486F776C
 """The PostgreSQL advisory lock taken while tables are created, dropped or swapped."""
 SWAP_LOCK_WAIT = 1.0
@@ -45,7 +46,6 @@ T = TypeVar("T")
 
 _TEXT_SEAT_COLUMNS = {"game_id", "name", "name_key", "color", "game", "visibility",
                       "uploaded_at"}  # fmt: skip
-_INT_SEAT_COLUMNS = [c for c in SEAT_COLUMNS if c not in _TEXT_SEAT_COLUMNS]
 _NULLABLE_SEAT_COLUMNS = {"started"}
 FAILURE_COLUMNS = ("game_id", "position", "version", "stage", "error", "failed_at")
 """A game that could not be projected: the log position and stream version of the event
@@ -93,8 +93,15 @@ class Layout:
         return FAILURES + self.suffix
 
     def extras(self, game: str) -> str:
-        """The table of the columns the game ``game`` declares (``Ruleset.statistics``)."""
+        """The game ``game``'s own table: its seats' rows with the columns it declares
+        (``Ruleset.statistics``)."""
         return extras_name(game) + self.suffix
+
+    @property
+    def seat_tables(self) -> tuple[str, ...]:
+        """The tables holding seat rows (which repeat game columns): the seats, and each
+        registered game's own."""
+        return (self.seats, *(self.extras(rules.name) for rules in rulesets()))
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -115,25 +122,39 @@ BESIDE = Layout("_new")
 """The tables a rebuild fills before they replace the live ones."""
 
 
+def _seat_columns() -> list[tuple[str, str, bool]]:
+    """The generic columns of a seat's row: name, SQL type, whether it may be NULL."""
+    return [
+        (c, "TEXT" if c in _TEXT_SEAT_COLUMNS else "INTEGER", c in _NULLABLE_SEAT_COLUMNS)
+        for c in SEAT_COLUMNS
+    ]
+
+
 def _extras_shape(rules: Ruleset) -> list[tuple[str, str, bool]]:
     """The columns of a game's own table: name, SQL type, whether it may be NULL."""
     return [
-        ("game_id", "TEXT", False), ("seat", "INTEGER", False),
+        *_seat_columns(),
         *((c.name, "TEXT" if c.kind == "text" else "INTEGER", c.nullable)
           for c in rules.statistics.columns),
     ]  # fmt: skip
 
 
+def _columns_sql(shape: list[tuple[str, str, bool]]) -> str:
+    return ", ".join(
+        f"{name} {kind}{'' if nullable else ' NOT NULL'}" for name, kind, nullable in shape
+    )
+
+
 def _extras_ddl(rules: Ruleset, layout: Layout, tag: str) -> list[str]:
     table = layout.extras(rules.name)
-    columns = ", ".join(
-        f"{name} {kind}{'' if nullable else ' NOT NULL'}"
-        for name, kind, nullable in _extras_shape(rules)
-    )
-    made = [f"CREATE TABLE {table} ({columns}, PRIMARY KEY (game_id, seat))"]
+    columns = _columns_sql(_extras_shape(rules))
+    slug = table.removeprefix(EXTRAS)
+    made = [
+        f"CREATE TABLE {table} ({columns}, PRIMARY KEY (game_id, seat))",
+        f"CREATE INDEX ix_{tag}_{slug}_name_key ON {table} (name_key)",
+    ]
     attribute = rules.statistics.attribute
     if attribute is not None:
-        slug = table.removeprefix(EXTRAS)
         made.append(f"CREATE INDEX ix_{tag}_{slug}_{attribute} ON {table} ({attribute})")
     return made
 
@@ -146,10 +167,6 @@ def ddl(layout: Layout) -> list[str]:
     """
     g, s, t, f = layout.games, layout.seats, layout.timelines, layout.failures
     tag = uuid.uuid4().hex[:10]
-    seat_ints = ", ".join(
-        f"{c} INTEGER{'' if c in _NULLABLE_SEAT_COLUMNS else ' NOT NULL'}"
-        for c in _INT_SEAT_COLUMNS if c != "seat"
-    )  # fmt: skip
     return [
         f"""CREATE TABLE {g} (
             game_id TEXT PRIMARY KEY,
@@ -170,18 +187,7 @@ def ddl(layout: Layout) -> list[str]:
             winners TEXT NOT NULL,
             version INTEGER NOT NULL
         )""",
-        f"""CREATE TABLE {s} (
-            game_id TEXT NOT NULL,
-            seat INTEGER NOT NULL,
-            name TEXT NOT NULL,
-            name_key TEXT NOT NULL,
-            color TEXT NOT NULL,
-            game TEXT NOT NULL,
-            visibility TEXT NOT NULL,
-            uploaded_at TEXT NOT NULL,
-            {seat_ints},
-            PRIMARY KEY (game_id, seat)
-        )""",
+        f"CREATE TABLE {s} ({_columns_sql(_seat_columns())}, PRIMARY KEY (game_id, seat))",
         f"CREATE TABLE {t} (game_id TEXT PRIMARY KEY, doc TEXT NOT NULL)",
         f"""CREATE TABLE {f} (
             game_id TEXT PRIMARY KEY,
@@ -202,12 +208,12 @@ def ddl(layout: Layout) -> list[str]:
 def insert_extras(
     db: Database, conn: Any, layout: Layout, extras: list[tuple[str, list[tuple[Any, ...]]]]
 ) -> None:
-    """Insert games' rows into their games' own tables (each a game's name and rows)."""
+    """Insert games' seat rows into their games' own tables (each a game's name and rows)."""
     by_game: dict[str, list[tuple[Any, ...]]] = {}
     for game, rows in extras:
         by_game.setdefault(game, []).extend(rows)
     for game, rows in by_game.items():
-        columns = extras_columns(ruleset(game).statistics)
+        columns = own_columns(ruleset(game).statistics)
         db.insert(conn, layout.extras(game), columns, rows)
 
 

@@ -20,8 +20,8 @@ from projections.summaries import (
     GAME_COLUMNS,
     SEAT_COLUMNS,
     SEAT_GAME_COLUMNS,
-    extras_columns,
     name_key,
+    own_columns,
 )
 from projections.tables import timestamp
 
@@ -81,10 +81,10 @@ def rows(game: Played) -> Rows:
             started=int(i == 0),
         )  # fmt: skip
         seat_rows.append(tuple(seat[c] for c in SEAT_COLUMNS))
-        extra = dict.fromkeys(extras_columns(WOLVES.statistics), 0)
-        extra.update(options)
+        extra = dict.fromkeys(own_columns(WOLVES.statistics), 0)
+        extra.update(seat, **options)
         extra.update(
-            game_id=game_id, seat=i, terrain=s.terrain, regions=s.total // 2,
+            terrain=s.terrain, regions=s.total // 2,
             pack_vp=s.total - s.total // 2, prey="[]",
             **{f"firsts_{phase}": n for phase, n in s.firsts.items()},
             **{f"n_{kind}": n for kind, n in s.actions.items()},

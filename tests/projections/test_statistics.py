@@ -229,3 +229,16 @@ def test_a_player_of_every_game(hand: ReadModels) -> None:
     assert "terrain" not in ana and "vp" not in ana["trend"][0]
     assert [t["score"] for t in ana["trend"]] == [60, 40, 55, 41]
     assert hand.played() == {"the-wolves": 4}
+
+
+def test_a_game_made_private_leaves_every_statistic(store: Store) -> None:
+    """The game's own table repeats its visibility, as the seats do: both follow a change."""
+    with store.library() as library, store.models() as models:
+        ids = upload(library, ["2p-00-heuristic", "3p-00-heuristic"])
+        models.catch_up(library)
+        assert wolves(models)["games"] == models.stats()["games"] == 2
+        library.set_visibility(ids["3p-00-heuristic"], "private")
+        models.catch_up(library)
+        assert wolves(models)["games"] == models.stats()["games"] == 1
+        assert wolves(models, option="standard")["seats"] == 2
+        assert models.player("Cy", "the-wolves") is None
