@@ -17,14 +17,14 @@ from marshmallow import fields, validate
 
 from domain.bounds import INT32_MAX, text_problem
 from domain.games import UnknownGame, ruleset, rulesets
-from projections.filters import check_option, resolve
+from projections.filters import check_option, player_counts, resolve, seat_attributes
 from projections.games import sort_names
 
 MAX_PAGE = 100
 """Largest page of ``GET /api/games``."""
 MAX_EVENTS_PAGE = 1000
 """Largest page of ``GET /api/games/{id}/events``."""
-SEATS = range(min(r.seats.start for r in rulesets()), max(r.seats.stop for r in rulesets()))
+SEATS = player_counts()
 """The player counts a filter may ask for: any registered game's."""
 
 
@@ -74,7 +74,7 @@ class DateOrDateTime(fields.DateTime):
 
     default_error_messages = {"range": f"Must be from {EARLIEST:%Y-%m-%d} to {LATEST:%Y-%m-%d}."}
 
-    def _deserialize(
+    def _deserialize(  # type: ignore[override]  # a date, too
         self, value: Any, attr: str | None, data: Any, **kwargs: Any
     ) -> date | datetime:
         if isinstance(value, str) and len(value) == 10:
@@ -195,20 +195,7 @@ class StatsFilters(ma.Schema):
             raise ma.ValidationError(str(exc), field) from None
 
 
-def _attributes() -> dict[str, tuple[str, list[str]]]:
-    """Each registered game's seat attribute: its label and values (games sharing a name
-    share its values)."""
-    out: dict[str, tuple[str, list[str]]] = {}
-    for rules in rulesets():
-        stats = rules.statistics
-        for column in stats.seat_columns:
-            if column.name == stats.attribute:
-                label, values = out.setdefault(column.name, (column.label, []))
-                values.extend(v for v in column.values if v not in values)
-    return out
-
-
-ATTRIBUTES = _attributes()
+ATTRIBUTES = seat_attributes()
 
 
 class _ListFilters(StatsFilters):

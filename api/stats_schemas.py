@@ -156,7 +156,7 @@ def _figures() -> dict[str, fields.Field]:
         for figure in rules.statistics.figures:
             if type(figure) in answers:
                 field = answers[type(figure)]()
-                field.metadata["description"] = f"{figure.title} ({rules.title})"
+                field.metadata = {"description": f"{figure.title} ({rules.title})"}
                 out.setdefault(figure.key, field)
     return out
 

@@ -88,10 +88,10 @@ def project(build: Build) -> Projected:
     for events in steps:
         fold.step(events)
     rules = ruleset(build.game)
-    events = [[rules.decode_event(e["type"], e["data"]) for e in step] for step in steps]
-    end = rules.fold(start, [e for step in events for e in step])
+    decoded = [[rules.decode_event(e["type"], e["data"]) for e in step] for step in steps]
+    end = rules.fold(start, [e for step in decoded for e in step])
     identity = {**build.meta, "game_id": str(build.game_id), "version": build.version}
-    game, seats, extras = summaries.rows(rules, start, events, end, identity)
+    game, seats, extras = summaries.rows(rules, start, decoded, end, identity)
     return game, seats, extras, orjson.dumps(fold.doc()).decode()
 
 

@@ -383,7 +383,8 @@ def player(db: Database, name: str, game: str | None = None) -> dict[str, Any] |
         return None
     values: dict[Any, dict[str, int]] = defaultdict(lambda: {"games": 0, "wins": 0})
     by_game: dict[str, dict[str, int]] = defaultdict(lambda: {"games": 0, "wins": 0})
-    trend, recent = [], []
+    trend: list[dict[str, Any]] = []
+    recent: list[int] = []
     for game_id, played_game, at, players, _, total, place, won, *extra in rows:
         by_game[played_game]["games"] += 1
         by_game[played_game]["wins"] += won

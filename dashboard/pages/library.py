@@ -203,12 +203,14 @@ def upload_error(err: Exception) -> html.Div:
             html.B("Illegal record: "),
             html.Span(f"action {err.index} breaks rule {err.rule}: {err.message}"),
             html.Pre(json.dumps(err.action), className="action-json"),
-        ], className="upload-error", **{"data-index": str(err.index), "data-rule": err.rule},
+        ], className="upload-error",
+        **{"data-index": str(err.index), "data-rule": err.rule},  # type: ignore[arg-type]
         )  # fmt: skip
     if isinstance(err, InvalidRecord):
         where = f" at {err.path}" if err.path else ""
         return html.Div([html.B("Invalid record"), f"{where}: {err.message}"],
-                        className="upload-error", **{"data-path": err.path})  # fmt: skip
+                        className="upload-error",
+                        **{"data-path": err.path})  # type: ignore[arg-type]  # fmt: skip
     return html.Div([html.B("Not a game record: "), str(err)], className="upload-error")
 
 
@@ -292,7 +294,7 @@ def refresh(
     return body, count, cursors, page.next_cursor, len(cursors) <= 1, not page.next_cursor
 
 
-def sort_by(clicks: Any, current: Any) -> str:
+def sort_by(clicks: Any, current: Any) -> Any:
     """A click on a column heading sorts by it, or flips the order when it already does."""
     trigger = ctx.triggered_id
     column = choice(trigger.get("sort"), SORTS) if isinstance(trigger, dict) else None

@@ -15,7 +15,7 @@ from domain.statistics import Statistics
 
 GAMES = {rules.name: rules.title for rules in rulesets()}
 
-GRAPH_CONFIG = {"displayModeBar": False, "responsive": True}
+GRAPH_CONFIG: Any = {"displayModeBar": False, "responsive": True}
 FONT = {"family": "DejaVu Sans, system-ui, sans-serif", "size": 11}
 
 
@@ -73,7 +73,7 @@ def values_figure(values: list[dict[str, Any]], name: str, label: str) -> dict[s
     }}  # fmt: skip
 
 
-def record(name: Any, game: Any) -> html.Div:
+def record(name: Any, game: Any) -> html.Div | html.P:
     """A player's record over one game's finished games (``game``), or every game's."""
     name, game = text(name), choice(game, GAMES)
     found = data.fresh().player(name, game) if name else None
@@ -95,7 +95,7 @@ def record(name: Any, game: Any) -> html.Div:
             html.Td("won" if t["won"] else f"place {t['place']}"),
         ]))  # fmt: skip
     small = " (small sample)" if rate["small_sample"] else ""
-    favourite = f", most played {column.label} {found[attribute] or '—'}" if column else ""
+    favourite = f", most played {column.label} {found[column.name] or '—'}" if column else ""
     charts = [html.Div(dcc.Graph(figure=trend_figure(found["trend"], own), config=GRAPH_CONFIG),
                        className="card")]  # fmt: skip
     if column is not None:
@@ -150,6 +150,6 @@ def register(app: Dash) -> None:
     )(chosen)
 
 
-def chosen(game: Any, name: Any) -> html.Div:
+def chosen(game: Any, name: Any) -> html.Div | html.P:
     """The record of the player named ``name`` for the game chosen."""
     return record(name, game)

@@ -24,7 +24,7 @@ from domain.games import ruleset, rulesets
 from domain.statistics import Statistics
 from projections.filters import player_counts
 
-GRAPH_CONFIG = {"displayModeBar": False, "responsive": True}
+GRAPH_CONFIG: Any = {"displayModeBar": False, "responsive": True}
 GAMES = {rules.name: rules.title for rules in rulesets()}
 """The games the page offers, and their titles."""
 PARTS_COLORS = ("#0072B2", "#56B4E9", "#009E73", "#F0E442", "#E69F00", "#D55E00", "#CC79A7")
@@ -92,10 +92,16 @@ def layout() -> html.Div:
                         className="filter",
                     ),
                     dcc.Input(
-                        id="stats-since", type="date", className="filter date", debounce=True
+                        id="stats-since",
+                        type="date",  # type: ignore[arg-type]
+                        className="filter date",
+                        debounce=True,
                     ),
                     dcc.Input(
-                        id="stats-until", type="date", className="filter date", debounce=True
+                        id="stats-until",
+                        type="date",  # type: ignore[arg-type]
+                        className="filter date",
+                        debounce=True,
                     ),
                 ],
                 className="stats-filters",
@@ -273,7 +279,9 @@ def _figures(stats: dict[str, Any]) -> list[html.Div]:
     return cards
 
 
-def body(game: Any, players: Any, option: Any, player: Any, since: Any, until: Any) -> html.Div:
+def body(
+    game: Any, players: Any, option: Any, player: Any, since: Any, until: Any
+) -> html.Div | html.P:
     """The charts for the filters (one of the wrong type or out of range is left out)."""
     game = choice(game, GAMES)
     offered = [c["value"] for c in choices(game)]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol, cast
 
 from domain.ruleset import SeatScore
 from domain.statistics import (
@@ -67,6 +67,13 @@ COUNTED = (
 """The seat columns counted over a game's events."""
 
 
+class _Acted(Protocol):
+    """An action's event: every one names the seat that acted."""
+
+    @property
+    def player(self) -> int: ...
+
+
 def _value(value: bool | int | None) -> int | None:
     """An option as its column stores it: booleans as 0 or 1."""
     return int(value) if value is not None else None
@@ -94,10 +101,11 @@ def summarize(
         for e in step:
             kind = ev.ACTION_TYPES.get(type(e))
             if kind is not None:
-                count[f"n_{kind}"][e.player] += 1
+                seat = cast(_Acted, e).player
+                count[f"n_{kind}"][seat] += 1
                 paid = getattr(e, "paid", None)
                 if paid is not None and paid.bonus_terrain:
-                    count["terrain_tokens_spent"][e.player] += paid.bonus_terrain
+                    count["terrain_tokens_spent"][seat] += paid.bonus_terrain
             if isinstance(e, ev.TurnEnded):
                 turns, open_turn = turns + 1, False
                 continue
