@@ -82,7 +82,8 @@ def resolve(
 ) -> Ruleset | None:
     """The game the filters are about: ``game`` when named (``UnknownGame`` if no such
     game), else the one game that has every option and seat attribute asked for, else
-    None (every game) when none is asked for. ValueError when no game or several have them.
+    None (every game) when none is asked for. ValueError when no game or several have
+    them, or when the game named has not the seat attribute asked for.
 
     >>> resolve(None, "big_map").name, resolve(None) is None
     ('the-wolves', True)
@@ -91,9 +92,13 @@ def resolve(
     ...
     ValueError: unknown option 'fly': choose from random_terrain, big_map, auto_push, lone_wolves_per_region, stall_limit_rounds, standard
     """  # noqa: E501
-    if game is not None:
-        return ruleset(game)
     asked = [name for name, value in (attributes or {}).items() if value is not None]
+    if game is not None:
+        named = ruleset(game)
+        wrong = [a for a in asked if a != named.statistics.attribute]
+        if wrong:
+            raise ValueError(f"{named.name} has no seat attribute {', '.join(wrong)}")
+        return named
     names = _names(option)
     if not names and not asked:
         return None

@@ -222,6 +222,8 @@ def test_options_and_attributes_pick_their_game(both: tuple[ReadModels, list[str
     assert models.list_games(game="dice", sort="-top_pips", limit=1).items[0]["top_pips"] == 15
     with pytest.raises(ValueError, match="no game has all of sides, terrain"):
         models.list_games(option="sides=6", terrain="tundra")
+    with pytest.raises(ValueError, match="dice has no seat attribute terrain"):
+        models.list_games(game="dice", terrain="tundra")
 
 
 def test_a_games_summary_and_players(both: tuple[ReadModels, list[str]]) -> None:
