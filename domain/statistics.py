@@ -7,8 +7,9 @@ or started. A game keeps more through its :class:`Statistics`:
 
 - ``game_columns`` and ``seat_columns``: named numbers (or text) per game and per seat,
   filled by ``summarize`` from the start state, each action's events, the end state and the
-  final scores. The read models keep them in a table of the game's own, one typed column
-  each, so the statistics over them are a few SQL ``GROUP BY`` queries like the generic ones;
+  final scores. The read models keep them in a table of the game's own — its seats' rows,
+  one typed column each (the game's repeated on every seat) — so the statistics of one
+  game are a few SQL ``GROUP BY`` queries over one table, as those of every game are;
 - ``options``: the setup options games may be filtered by (``option=big_map``);
 - ``attribute``: a text seat column that tells seats apart (a home terrain, a faction):
   lists show it, the game list filters by it and players are known by the value they play
@@ -37,8 +38,6 @@ from domain.ruleset import JSON, SeatScore
 Value = int | str | None
 """What a column holds."""
 NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
-RESERVED = frozenset(("game_id", "seat"))
-"""Names the frame's own columns of a game's table take."""
 
 
 def _named(what: str, name: str) -> None:
@@ -184,8 +183,8 @@ class Statistics:
 
     def __post_init__(self) -> None:
         names = [c.name for c in (*self.game_columns, *self.seat_columns)]
-        if len(set(names)) < len(names) or RESERVED & set(names):
-            raise ValueError(f"column names must be distinct and not {sorted(RESERVED)}")
+        if len(set(names)) < len(names):
+            raise ValueError(f"column names must be distinct: {', '.join(names)}")
         _named("score name", self.score_name)
         game = {c.name for c in self.game_columns}
         seat = {c.name: c for c in self.seat_columns}

@@ -46,8 +46,13 @@ def name_key(name: str) -> str:
 
 
 def own_columns(statistics: Statistics) -> tuple[str, ...]:
-    """The columns of a game's own table: a seat's generic columns, then the game's."""
-    return (*SEAT_COLUMNS, *(c.name for c in statistics.columns))
+    """The columns of a game's own table: a seat's generic columns, then the game's
+    (ValueError when the game declares a generic column's name)."""
+    declared = [c.name for c in statistics.columns]
+    taken = sorted(set(declared) & set(SEAT_COLUMNS))
+    if taken:
+        raise ValueError(f"a game's columns cannot be named {', '.join(taken)}")
+    return (*SEAT_COLUMNS, *declared)
 
 
 def summarize(

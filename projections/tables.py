@@ -132,6 +132,7 @@ def _seat_columns() -> list[tuple[str, str, bool]]:
 
 def _extras_shape(rules: Ruleset) -> list[tuple[str, str, bool]]:
     """The columns of a game's own table: name, SQL type, whether it may be NULL."""
+    own_columns(rules.statistics)  # no declared column takes a generic one's name
     return [
         *_seat_columns(),
         *((c.name, "TEXT" if c.kind == "text" else "INTEGER", c.nullable)

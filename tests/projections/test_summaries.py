@@ -164,6 +164,12 @@ def test_extras_that_are_not_declared_are_refused(dice: Dice) -> None:
         summaries.summarize(_with(wrong), start, steps, end)  # type: ignore[arg-type]
 
 
+def test_a_game_cannot_name_a_column_as_the_generic_ones() -> None:
+    clash = Statistics(seat_columns=(Column("total", "a second total"),))
+    with pytest.raises(ValueError, match="cannot be named total"):
+        summaries.own_columns(clash)
+
+
 def _with(stats: Statistics) -> Dice:
     other = Dice()
     other.statistics = stats
