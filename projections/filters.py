@@ -85,13 +85,13 @@ def resolve(
     None (every game) when none is asked for. ValueError when no game or several have
     them, or when the game named has not the seat attribute asked for.
 
-    >>> resolve(None, "big_map").name, resolve(None) is None
-    ('the-wolves', True)
-    >>> resolve(None, "fly")
+    >>> resolve(None) is None
+    True
+    >>> resolve(None, "no_such_option")
     Traceback (most recent call last):
     ...
-    ValueError: unknown option 'fly': choose from random_terrain, big_map, auto_push, lone_wolves_per_region, stall_limit_rounds, standard
-    """  # noqa: E501
+    ValueError: unknown option 'no_such_option': choose from ...
+    """
     asked = [name for name, value in (attributes or {}).items() if value is not None]
     if game is not None:
         named = ruleset(game)
@@ -122,14 +122,17 @@ def option_clause(option: str, stats: Statistics, alias: str = "x") -> tuple[str
     """SQL over a game's own table (as ``alias``) for one ``option`` filter of that game:
     ``big_map`` (used), ``name=value``, or ``standard``.
 
-    >>> from domain.games import ruleset
-    >>> wolves = ruleset("the-wolves").statistics
-    >>> option_clause("big_map", wolves)
-    ('x.opt_big_map = ?', [1])
-    >>> option_clause("stall_limit_rounds=10", wolves)
-    ('x.opt_stall_limit = ?', [10])
-    >>> option_clause("standard", wolves)[0].count("AND")
-    4
+    >>> from domain.statistics import Column, Option
+    >>> dice = Statistics(
+    ...     game_columns=(Column("sides", "sides"), Column("loaded", "loaded die")),
+    ...     options=(Option("sides", "sides", 6, 4, 20), Option("loaded", "loaded", 0, flag=True)),
+    ... )
+    >>> option_clause("loaded", dice), option_clause("sides", dice)
+    (('x.loaded = ?', [1]), ('x.sides <> ?', [6]))
+    >>> option_clause("sides=8", dice, "s")
+    ('s.sides = ?', [8])
+    >>> option_clause("standard", dice)
+    ('x.sides = ? AND x.loaded = ?', [6, 0])
     """
     text = option.strip()
     if text == STANDARD:

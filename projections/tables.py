@@ -34,7 +34,7 @@ TIMELINES = "rm_timelines"
 FAILURES = "rm_failures"
 TRACKING = "rm_tracking"
 EXTRAS = "rm_x_"
-"""The prefix of each game's own table (``rm_x_the_wolves``): its seats' rows with the
+"""The prefix of each game's own table (``rm_x_take_away``): its seats' rows with the
 columns the game declares."""
 LOCK = 0x486F776C
 """The PostgreSQL advisory lock taken while tables are created, dropped or swapped."""
@@ -55,8 +55,8 @@ it failed on, the stage (``read``, ``fold`` or ``write``), the error, and when."
 def extras_name(game: str) -> str:
     """The name of a game's own table (without a layout's suffix).
 
-    >>> extras_name("the-wolves")
-    'rm_x_the_wolves'
+    >>> extras_name("take-away")
+    'rm_x_take_away'
     """
     slug = re.sub(r"[^a-z0-9]", "_", game.lower())
     if len(slug) > 40:
