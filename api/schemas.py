@@ -16,15 +16,16 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from domain.bounds import INT32_MAX, text_problem
-from domain.wolves import components as box
-from domain.wolves.records import MAX_PLAYERS, MIN_PLAYERS
-from projections.filters import option_clause
+from domain.games import UnknownGame, ruleset, rulesets
+from projections.filters import check_option, player_counts, resolve, seat_attributes
+from projections.games import sort_names
 
 MAX_PAGE = 100
 """Largest page of ``GET /api/games``."""
 MAX_EVENTS_PAGE = 1000
 """Largest page of ``GET /api/games/{id}/events``."""
-SORT_COLUMNS = ("uploaded_at", "title", "players", "turns", "actions", "top_vp")
+SEATS = player_counts()
+"""The player counts a filter may ask for: any registered game's."""
 
 
 class Open(ma.Schema):
@@ -73,7 +74,7 @@ class DateOrDateTime(fields.DateTime):
 
     default_error_messages = {"range": f"Must be from {EARLIEST:%Y-%m-%d} to {LATEST:%Y-%m-%d}."}
 
-    def _deserialize(
+    def _deserialize(  # type: ignore[override]  # a date, too
         self, value: Any, attr: str | None, data: Any, **kwargs: Any
     ) -> date | datetime:
         if isinstance(value, str) and len(value) == 10:
@@ -145,13 +146,12 @@ def text_errors(environ: Mapping[str, Any]) -> dict[str, dict[str, list[str]]]:
     return errors
 
 
-def _check_options(value: str) -> None:
-    """Every comma-separated option is one the read models know."""
+def check_game(value: str) -> None:
+    """A registered game's name."""
     try:
-        for part in filter(str.strip, value.split(",")):
-            option_clause(part)
-    except ValueError as exc:
-        raise ma.ValidationError(str(exc)) from None
+        ruleset(value)
+    except UnknownGame as exc:
+        raise ma.ValidationError(exc.message) from None
 
 
 def _when(description: str) -> DateOrDateTime:
@@ -161,14 +161,20 @@ def _when(description: str) -> DateOrDateTime:
 class StatsFilters(ma.Schema):
     """Filters shared by the game list and the statistics."""
 
+    game = fields.String(
+        validate=[validate.Length(1, 100), check_game],
+        metadata={"description": "a game's name (`\"game\"` of its records): default every "
+                  "game, or the one game the options and seat attributes asked for are of"},
+    )  # fmt: skip
     players = fields.Integer(
-        validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS),
+        validate=validate.Range(SEATS.start, SEATS.stop - 1),
         metadata={"description": "player count"},
     )
     option = fields.String(
-        validate=[validate.Length(1, 200), _check_options],
-        metadata={"description": "W-12 options: one in use (`big_map`), one with a value "
-                  "(`stall_limit_rounds=10`) or `standard`; commas: all of them"},
+        validate=validate.Length(1, 200),
+        metadata={"description": "a game's setup options: one in use (`big_map`), one with a "
+                  "value (`stall_limit_rounds=10`) or `standard` (all at their defaults); "
+                  "commas: all of them"},
     )  # fmt: skip
     since = _when("uploaded at or after: an ISO date (from that day on) or date-time")
     until = _when("uploaded before: an ISO date (to that day's end) or date-time")
@@ -176,21 +182,32 @@ class StatsFilters(ma.Schema):
         validate=validate.Length(1, MAX_NAME), metadata={"description": "a seat's name"}
     )
 
+    @ma.validates_schema
+    def _game_filters(self, data: dict[str, Any], **_: Any) -> None:
+        """The options and seat attributes asked for are those of one game."""
+        attributes = {k: data[k] for k in ATTRIBUTES if data.get(k) is not None}
+        try:
+            if data.get("option"):
+                check_option(data["option"], data.get("game"))
+            resolve(data.get("game"), data.get("option"), attributes)
+        except ValueError as exc:
+            field = "option" if data.get("option") else next(iter(attributes), "game")
+            raise ma.ValidationError(str(exc), field) from None
 
-class GameFilters(StatsFilters):
-    """``GET /api/games``: filters, sort and cursor pagination."""
 
-    terrain = fields.String(
-        validate=validate.OneOf(box.TERRAINS), metadata={"description": "a seat's home terrain"}
-    )
+ATTRIBUTES = seat_attributes()
+
+
+class _ListFilters(StatsFilters):
     winner = fields.String(
         validate=validate.Length(1, MAX_NAME), metadata={"description": "the winner's name"}
     )
     sort = fields.String(
         load_default="-uploaded_at",
-        validate=validate.OneOf([f"{d}{c}" for c in SORT_COLUMNS for d in ("", "-")]),
-        metadata={"description": "a column, `-` first for descending"},
-    )
+        validate=validate.OneOf([f"{d}{c}" for c in sort_names() for d in ("", "-")]),
+        metadata={"description": "a column, `-` first for descending (`top_score` is also "
+                  "`top_` and a game's name for its score: `top_vp`)"},
+    )  # fmt: skip
     cursor = fields.String(
         validate=validate.Length(1, 4000),
         metadata={"description": "`next_cursor` of the previous page"},
@@ -198,6 +215,19 @@ class GameFilters(StatsFilters):
     limit = fields.Integer(
         load_default=50, validate=validate.Range(1, MAX_PAGE), metadata={"description": "page size"}
     )
+
+
+GameFilters = _ListFilters.from_dict(
+    {
+        name: fields.String(
+            validate=validate.OneOf(values) if values else validate.Length(1, MAX_NAME),
+            metadata={"description": f"a seat's {label} (a seat attribute of a game)"},
+        )
+        for name, (label, values) in ATTRIBUTES.items()
+    },
+    name="GameFilters",
+)
+"""``GET /api/games``: filters (with each game's seat attribute), sort and cursor pagination."""
 
 
 class EventsQuery(ma.Schema):
@@ -234,41 +264,41 @@ class UploadFields(ma.Schema):
 
 
 class Seat(Open):
-    """One seat of a game summary: who, the score and its breakdown, how they played."""
+    """One seat of a game summary: who, the score and place, and the game's own fields
+    (its ruleset's statistics shape them: a seat attribute, the score's parts, counts)."""
 
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
     color = fields.String()
-    terrain = fields.String(required=True)
-    total = fields.Integer(required=True, metadata={"description": "final (or current) VP"})
+    total = fields.Integer(required=True, metadata={"description": "final (or current) score"})
     place = fields.Integer(required=True)
     winner = fields.Boolean()
-    breakdown = fields.Dict(keys=fields.String(), values=fields.Integer())
-    region_tokens = fields.Integer()
-    wolves_on_map = fields.Integer()
-    region_wins = fields.Dict(keys=fields.String(), values=fields.Integer())
-    prey = fields.List(fields.String())
-    lairs = fields.Integer()
-    dens = fields.Dict(keys=fields.String(), values=fields.Integer())
-    bonus_tokens = fields.Dict()
-    dominations = fields.Dict(keys=fields.String(), values=fields.Integer())
-    actions = fields.Dict(keys=fields.String(), values=fields.Integer())
+    started = fields.Boolean(
+        allow_none=True, metadata={"description": "the seat that started (null: the game has "
+                                   "no starting seat)"},
+    )  # fmt: skip
 
 
-class GameOptions(Open):
-    """The game's W-12 options."""
+def _options() -> dict[str, fields.Field]:
+    out: dict[str, fields.Field] = {}
+    for rules in rulesets():
+        for option in rules.statistics.options:
+            about = {"description": f"an option of {rules.title}"}
+            out.setdefault(option.name, fields.Boolean(metadata=about) if option.flag else
+                           fields.Integer(allow_none=True, metadata=about))  # fmt: skip
+    return out
 
-    random_terrain = fields.Boolean()
-    big_map = fields.Boolean()
-    auto_push = fields.Boolean()
-    lone_wolves_per_region = fields.Integer(allow_none=True)
-    stall_limit_rounds = fields.Integer(allow_none=True)
+
+GameOptions = Open.from_dict(_options(), name="GameOptions")
+"""The game's setup options, as its ruleset declares them."""
 
 
 class GameSummary(Open):
-    """A game's summary: metadata, setup options, result and seats."""
+    """A game's summary: its game, metadata, setup options, result and seats (and the game's
+    own columns)."""
 
     game_id = fields.UUID(required=True)
+    game = fields.String(required=True, metadata={"description": "the game's name"})
     title = fields.String(required=True, allow_none=True)
     tags = fields.List(fields.String(), required=True)
     visibility = fields.String(required=True, validate=validate.OneOf(["public", "private"]))
@@ -282,12 +312,15 @@ class GameSummary(Open):
     events = fields.Integer()
     finished = fields.Boolean(required=True)
     end_reason = fields.String(allow_none=True)
-    top_vp = fields.Integer()
+    top_score = fields.Integer(
+        metadata={"description": "the highest total; also `top_` and the game's name for its "
+                  "score (`top_vp`)"},
+    )  # fmt: skip
     winners = fields.List(fields.String(), required=True)
     seats = fields.List(
         fields.Nested(Seat), required=True,
-        metadata={"description": "one per seat (in lists: seat, name, color, terrain, total, "
-                  "place only)"},
+        metadata={"description": "one per seat (in lists: seat, name, color, total, place and "
+                  "the game's seat attribute only)"},
     )  # fmt: skip
 
 

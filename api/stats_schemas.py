@@ -1,11 +1,17 @@
-"""marshmallow schemas of the statistics answers (``/api/stats``, ``/api/players/{name}``)."""
+"""marshmallow schemas of the statistics answers (``/api/stats``, ``/api/players/{name}``).
+
+The generic parts are listed; a game's own figures are documented under their keys from
+each registered game's declaration (:mod:`domain.statistics`).
+"""
 
 from __future__ import annotations
 
 import marshmallow as ma
-from marshmallow import fields
+from marshmallow import fields, validate
 
-from api.schemas import Open
+from api.schemas import Open, check_game
+from domain.games import rulesets
+from domain.statistics import Breakdown, Mix, RatesWhen
 
 
 def _number() -> fields.Float:
@@ -24,24 +30,29 @@ class Rate(Open):
 
 
 class GroupRate(Rate):
-    """A win rate for one group: a terrain, a seat, a player count, or both of the latter."""
+    """A win rate for one group: a seat, a player count, both, whether the seat started, or
+    a value of a game's seat column (``terrain``)."""
 
-    terrain = fields.String()
     seat = fields.Integer()
     players = fields.Integer()
+    started = fields.Boolean()
 
 
-class WinRates(ma.Schema):
-    """Win rates by group."""
+class WinRates(Open):
+    """Win rates by group (and by the game's own columns, for one game: ``by_terrain``)."""
 
-    by_terrain = fields.List(fields.Nested(GroupRate), required=True)
     by_seat = fields.List(fields.Nested(GroupRate), required=True)
     by_players = fields.List(fields.Nested(GroupRate), required=True)
     by_players_seat = fields.List(fields.Nested(GroupRate), required=True)
+    by_start = fields.List(
+        fields.Nested(GroupRate), required=True,
+        metadata={"description": "seats that started and the others (games with a starting "
+                  "seat)"},
+    )  # fmt: skip
 
 
 class Average(Open):
-    """Mean final VP and its breakdown over ``n`` seats (of one seat or player count)."""
+    """Mean final score and its parts over ``n`` seats (of one seat or player count)."""
 
     n = fields.Integer(required=True)
     total = _number()
@@ -52,39 +63,40 @@ class Average(Open):
 
 
 class Averages(ma.Schema):
-    """VP averages: overall, by seat, by player count."""
+    """A game's ``breakdown`` figure: score averages overall, by seat, by player count."""
 
     average = fields.Nested(Average, required=True)
     by_seat = fields.List(fields.Nested(Average), required=True)
     by_players = fields.List(fields.Nested(Average), required=True)
 
 
-class ActionShare(ma.Schema):
-    """How often an action type was played."""
+class Share(Open):
+    """One count of a game's ``mix`` figure (its name under the figure's ``field``)."""
 
-    type = fields.String(required=True)
     count = fields.Integer(required=True)
     share = _number()
 
 
-class PhaseWinner(Rate):
-    """How often the first place of a scoring phase's regions went on to win."""
+class CaseRate(Rate):
+    """The win rate of one case of a game's ``rates_when`` figure (its name under the
+    figure's ``field``)."""
 
-    phase = fields.String(required=True)
 
-
-class Bucket(ma.Schema):
-    """A histogram bar: games whose count is within ``from`` … ``to``."""
+class Bucket(Open):
+    """A histogram bar: games (or seats) whose count is within ``from`` … ``to``."""
 
     start = fields.Integer(required=True, data_key="from")
     to = fields.Integer(required=True)
-    games = fields.Integer(required=True)
+    games = fields.Integer()
+    seats = fields.Integer()
 
 
-class Distribution(ma.Schema):
-    """Mean, median, range and histogram of a count per game (null without games)."""
+class Distribution(Open):
+    """Mean, median, range and histogram of a count per game (``games``) or per seat
+    (``seats``); null without any."""
 
-    games = fields.Integer(required=True)
+    games = fields.Integer()
+    seats = fields.Integer()
     mean = _number()
     median = _number()
     min = fields.Integer(required=True, allow_none=True)
@@ -92,62 +104,124 @@ class Distribution(ma.Schema):
     buckets = fields.List(fields.Nested(Bucket), required=True)
 
 
-class Lengths(ma.Schema):
-    """Game lengths in turns and in actions."""
+class Lengths(Open):
+    """Game lengths in turns and in actions (and a game's ``spread`` figures)."""
 
     turns = fields.Nested(Distribution, required=True)
     actions = fields.Nested(Distribution, required=True)
 
 
-class TopPlayer(ma.Schema):
-    """One of the most active players."""
+class TopPlayer(Open):
+    """One of the most active players (for one game, also their most played seat attribute
+    and ``average_`` and the game's name for its score: ``average_vp``)."""
 
     name = fields.String(required=True)
     games = fields.Integer(required=True)
     wins = fields.Integer(required=True)
     win_rate = fields.Nested(Rate, required=True)
-    average_vp = fields.Float(required=True)
-    terrain = fields.String(required=True, allow_none=True)
+    average_score = fields.Float(required=True)
 
 
-class Stats(Open):
-    """Statistics over the finished public games matching the filters."""
+class GameCount(Open):
+    """The games counted of one game."""
 
+    game = fields.String(required=True)
+    games = fields.Integer(required=True)
+    wins = fields.Integer()
+
+
+class FigureDoc(Open):
+    """A figure a game declares over its own columns: ``kind`` (``rates_by``,
+    ``breakdown``, ``mix``, ``rates_when``, ``spread``), the ``key`` its answer is under,
+    its ``title``, and what it counts (``column``, ``field``, ``parts``, ``cases``)."""
+
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(["rates_by", "breakdown", "mix", "rates_when", "spread"]),
+    )
+    key = fields.String(required=True)
+    title = fields.String(required=True)
+
+
+def _figures() -> dict[str, fields.Field]:
+    """Each registered game's figures under their keys (``win_rate[key]`` and
+    ``length[key]`` figures are within those)."""
+    answers = {
+        Breakdown: lambda: fields.Nested(Averages),
+        Mix: lambda: fields.List(fields.Nested(Share)),
+        RatesWhen: lambda: fields.List(fields.Nested(CaseRate)),
+    }
+    out: dict[str, fields.Field] = {}
+    for rules in rulesets():
+        for figure in rules.statistics.figures:
+            if type(figure) in answers:
+                field = answers[type(figure)]()
+                field.metadata = {"description": f"{figure.title} ({rules.title})"}
+                out.setdefault(figure.key, field)
+    return out
+
+
+class _Stats(Open):
+    game = fields.String(
+        required=True, allow_none=True, metadata={"description": "the game counted (null: all)"}
+    )
     games = fields.Integer(required=True, metadata={"description": "games counted"})
     seats = fields.Integer(required=True)
     small_sample_below = fields.Integer(required=True)
+    by_game = fields.List(fields.Nested(GameCount), required=True)
     win_rate = fields.Nested(WinRates, required=True)
-    vp = fields.Nested(Averages, required=True)
-    actions = fields.List(fields.Nested(ActionShare), required=True)
-    region_winners = fields.List(fields.Nested(PhaseWinner), required=True)
+    score = fields.Nested(
+        Distribution, required=True, metadata={"description": "final totals, per seat"}
+    )
     length = fields.Nested(Lengths, required=True)
     players = fields.List(fields.Nested(TopPlayer), required=True)
+    figures = fields.List(
+        fields.Nested(FigureDoc), metadata={"description": "the game's own figures (one game)"}
+    )
 
 
-class TerrainRecord(ma.Schema):
-    """A player's games and wins on one home terrain."""
+Stats = _Stats.from_dict(_figures(), name="Stats")
+"""Statistics over the finished public games matching the filters: of every game, or of one
+(then with its own figures, each under its key)."""
 
-    terrain = fields.String(required=True)
+
+class AttributeRecord(Open):
+    """A player's games and wins with one value of the game's seat attribute (under its
+    name: ``terrain``)."""
+
     games = fields.Integer(required=True)
     wins = fields.Integer(required=True)
 
 
-class TrendPoint(ma.Schema):
-    """One of a player's games, oldest first, with the rolling mean of their VP."""
+class TrendPoint(Open):
+    """One of a player's games, oldest first, with the rolling mean of their score (for one
+    game, also under the game's name for its score, ``vp``/``rolling_vp``, and their seat
+    attribute)."""
 
     game_id = fields.UUID(required=True)
+    game = fields.String(required=True)
     uploaded_at = fields.DateTime(required=True)
     players = fields.Integer(required=True)
-    terrain = fields.String(required=True)
-    vp = fields.Integer(required=True)
+    score = fields.Integer(required=True)
     place = fields.Integer(required=True)
     won = fields.Boolean(required=True)
-    rolling_vp = fields.Float(required=True)
+    rolling_score = fields.Float(required=True)
 
 
-class PlayerProfile(Open, TopPlayer):
-    """A named player's record over the finished public games: a ``TopPlayer``'s fields and
-    more."""
+class PlayerProfile(TopPlayer):
+    """A named player's record over the finished public games (of one game, or all): a
+    ``TopPlayer``'s fields and more; for one game, their record per value of its seat
+    attribute (under its name and ``s``: ``terrains``)."""
 
-    terrains = fields.List(fields.Nested(TerrainRecord), required=True)
+    game = fields.String(required=True, allow_none=True)
+    by_game = fields.List(fields.Nested(GameCount), required=True)
     trend = fields.List(fields.Nested(TrendPoint), required=True)
+
+
+class PlayerQuery(ma.Schema):
+    """``GET /api/players/{name}``: of one game, or all."""
+
+    game = fields.String(
+        validate=[validate.Length(1, 100), check_game],
+        metadata={"description": "a game's name (default: every game)"},
+    )

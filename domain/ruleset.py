@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from domain.statistics import Statistics
 
 JSON = Any
 """A JSON-able value (dicts, lists, strings, numbers, booleans, None)."""
@@ -123,6 +126,10 @@ class Ruleset(Protocol):
     bots: Mapping[str, Callable[[int], Bot]]
     """Computer players by name (``random``, ``heuristic``), weakest first, each built from a
     seed."""
+    statistics: Statistics
+    """What the game's summaries and statistics keep beyond every game's (its columns, filled
+    from a game's events and end state) and how they are charted: see
+    :mod:`domain.statistics`."""
 
     # --- records and positions ---------------------------------------------------------
     def read_record(self, doc: Mapping[str, JSON]) -> GameRecord:
@@ -156,6 +163,10 @@ class Ruleset(Protocol):
         ...
 
     # --- rules -------------------------------------------------------------------------
+    def players(self, state: Any) -> tuple[Seat, ...]:
+        """Who sits at each seat, in seat order."""
+        ...
+
     def start(self, record: GameRecord) -> Any:
         """The state before the record's first action."""
         ...

@@ -12,10 +12,11 @@ from uuid import UUID
 
 import orjson
 
+from domain.games import ruleset
 from domain.store import Game, GameLibrary
 from domain.wolves.codec import Stored
 from domain.wolves.replay import written_start
-from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS, summarize
+from projections import summaries
 from projections.tables import timestamp
 from projections.timeline import Fold
 
@@ -41,6 +42,7 @@ class Build:
     actions: int
     meta: dict[str, Any]
     version: int
+    game: str
     happened: list[dict[str, Any]] = field(default_factory=list)
     """Its ``Happened`` events as stored: ``{"step", "type", "data"}``."""
 
@@ -52,7 +54,8 @@ class Build:
             "uploaded_at": timestamp(e.timestamp), "uploaded_by": e.uploaded_by,
             "rules_version": e.rules_version,
         }  # fmt: skip
-        return cls(e.originator_id, e.record, e.actions, meta, e.originator_version)
+        game = getattr(e, "game", "the-wolves")  # uploads stored before games were named
+        return cls(e.originator_id, e.record, e.actions, meta, e.originator_version, game)
 
     def add(self, e: Any) -> None:
         """Take in the game's next stored event (a ``Game`` event)."""
@@ -72,8 +75,9 @@ class Build:
         return steps
 
 
-Projected = tuple[tuple[Any, ...], list[tuple[Any, ...]], str]
-"""A game's row, its seats' rows and its timeline document."""
+Projected = tuple[tuple[Any, ...], list[tuple[Any, ...]], tuple[str, list[tuple[Any, ...]]], str]
+"""A game's row, its seats' rows, its game's name and its seats' rows in that game's own
+table, and its timeline document."""
 
 
 def project(build: Build) -> Projected:
@@ -83,17 +87,12 @@ def project(build: Build) -> Projected:
     fold = Fold(start)
     for events in steps:
         fold.step(events)
-    game, seats = summarize(start, steps, fold)
-    game_id = str(build.game_id)
-    game.update(build.meta, game_id=game_id, version=build.version)
-    game["winners"] = json.dumps(game["winners"])
-    seat_rows = []
-    shared = {column: game[column] for column in SEAT_GAME_COLUMNS}
-    for seat in seats:
-        seat.update(shared, game_id=game_id, prey=json.dumps(seat["prey"]))
-        seat_rows.append(tuple(seat[c] for c in SEAT_COLUMNS))
-    doc = orjson.dumps(fold.doc()).decode()
-    return tuple(game[c] for c in GAME_COLUMNS), seat_rows, doc
+    rules = ruleset(build.game)
+    decoded = [[rules.decode_event(e["type"], e["data"]) for e in step] for step in steps]
+    end = rules.fold(start, [e for step in decoded for e in step])
+    identity = {**build.meta, "game_id": str(build.game_id), "version": build.version}
+    game, seats, extras = summaries.rows(rules, start, decoded, end, identity)
+    return game, seats, extras, orjson.dumps(fold.doc()).decode()
 
 
 def attempt(build: Build) -> Projected | str:

@@ -1,33 +1,28 @@
-"""Filters shared by the game list and the statistics, as SQL over ``rm_games g``."""
+"""Filters shared by the game list and the statistics, as SQL over ``rm_games g`` (or
+``rm_seats s``, which repeats the game columns filtered on).
+
+A filter on a game's own columns — a setup ``option`` (``big_map``) or a seat attribute
+(``terrain``), as its ruleset declares them (:mod:`domain.statistics`) — is about one
+game: :func:`resolve` finds it, from ``game`` when the request names one, else from the
+only game that has what the filters ask for.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from domain.bounds import INT32_MAX, text_problem
-from domain.wolves.records import OPTION_RANGES
-from domain.wolves.setup import Options
-from projections.summaries import OPTION_COLUMNS, name_key, option_value
-from projections.tables import SEATS, timestamp
+from domain.bounds import text_problem
+from domain.games import ruleset, rulesets
+from domain.ruleset import Ruleset
+from domain.statistics import Option, Statistics
+from projections.summaries import name_key
+from projections.tables import LIVE, SEATS, timestamp
 
-DEFAULTS = {name: option_value(getattr(Options(), name)) for name in OPTION_COLUMNS}
-"""Each option's stored value when it is not used (W-12)."""
-
-
-def _value_range(name: str) -> tuple[int, int]:
-    """The values an integer option may take: what the record reader accepts, within what
-    the read models' columns hold."""
-    low, high = OPTION_RANGES[name]
-    return max(0, low), min(INT32_MAX, high)
-
-
-VALUE_RANGES = {
-    name: _value_range(name) for name, default in DEFAULTS.items()
-    if not isinstance(getattr(Options(), name), bool)
-}  # fmt: skip
-"""The range of each option that takes a number (``lone_wolves_per_region=3``)."""
+STANDARD = "standard"
+"""The ``option`` filter of games with every option at its default."""
 
 
 @dataclass
@@ -47,47 +42,136 @@ class Where:
         return "WHERE " + " AND ".join(self.clauses) if self.clauses else ""
 
 
-def option_clause(option: str, alias: str = "g") -> tuple[str, list[Any]]:
-    """SQL for one option filter: ``big_map`` (used), ``name=value``, or ``standard``.
+def player_counts() -> range:
+    """The player counts games may have: any registered game's."""
+    return range(min(r.seats.start for r in rulesets()), max(r.seats.stop for r in rulesets()))
 
-    >>> option_clause("big_map")
-    ('g.opt_big_map = ?', [1])
-    >>> option_clause("stall_limit_rounds=10", "s")
-    ('s.opt_stall_limit = ?', [10])
-    >>> option_clause("standard")[0].count("AND")
-    4
+
+def seat_attributes() -> dict[str, tuple[str, list[str]]]:
+    """Each registered game's seat attribute, its label and values, by name (games sharing
+    a name share its values).
+
+    >>> seat_attributes()["terrain"][1][:2]
+    ['forest', 'mountain']
+    """
+    out: dict[str, tuple[str, list[str]]] = {}
+    for rules in rulesets():
+        stats = rules.statistics
+        for column in stats.seat_columns:
+            if column.name == stats.attribute:
+                _, values = out.setdefault(column.name, (column.label, []))
+                values.extend(v for v in column.values if v not in values)
+    return out
+
+
+def _parts(option: str | None) -> list[str]:
+    return [part.strip() for part in (option or "").split(",") if part.strip()]
+
+
+def _names(option: str | None) -> list[str]:
+    """The option names an ``option`` filter uses (``standard`` is every game's)."""
+    return [part.partition("=")[0].strip() for part in _parts(option)]
+
+
+def _has(stats: Statistics, name: str) -> bool:
+    return (name == STANDARD and bool(stats.options)) or stats.option(name) is not None
+
+
+def resolve(
+    game: str | None, option: str | None = None, attributes: Mapping[str, Any] | None = None
+) -> Ruleset | None:
+    """The game the filters are about: ``game`` when named (``UnknownGame`` if no such
+    game), else the one game that has every option and seat attribute asked for, else
+    None (every game) when none is asked for. ValueError when no game or several have
+    them, or when the game named has not the seat attribute asked for.
+
+    >>> resolve(None) is None
+    True
+    >>> resolve(None, "no_such_option")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown option 'no_such_option': choose from ...
+    """
+    asked = [name for name, value in (attributes or {}).items() if value is not None]
+    if game is not None:
+        named = ruleset(game)
+        wrong = [a for a in asked if a != named.statistics.attribute]
+        if wrong:
+            raise ValueError(f"{named.name} has no seat attribute {', '.join(wrong)}")
+        return named
+    names = _names(option)
+    if not names and not asked:
+        return None
+    games = [
+        rules for rules in rulesets()
+        if all(_has(rules.statistics, n) for n in names)
+        and all(rules.statistics.attribute == a for a in asked)
+    ]  # fmt: skip
+    if len(games) == 1:
+        return games[0]
+    if games:
+        raise ValueError(f"several games have {', '.join([*names, *asked])}: name the game")
+    unknown = next((n for n in names if not any(_has(r.statistics, n) for r in rulesets())), None)
+    if unknown is not None:
+        known = [o.name for r in rulesets() for o in r.statistics.options]
+        raise ValueError(f"unknown option {unknown!r}: choose from {', '.join([*known, STANDARD])}")
+    raise ValueError(f"no game has all of {', '.join([*names, *asked])}")
+
+
+def option_clause(option: str, stats: Statistics, alias: str = "x") -> tuple[str, list[Any]]:
+    """SQL over a game's own table (as ``alias``) for one ``option`` filter of that game:
+    ``big_map`` (used), ``name=value``, or ``standard``.
+
+    >>> from domain.statistics import Column, Option
+    >>> dice = Statistics(
+    ...     game_columns=(Column("sides", "sides"), Column("loaded", "loaded die")),
+    ...     options=(Option("sides", "sides", 6, 4, 20), Option("loaded", "loaded", 0, flag=True)),
+    ... )
+    >>> option_clause("loaded", dice), option_clause("sides", dice)
+    (('x.loaded = ?', [1]), ('x.sides <> ?', [6]))
+    >>> option_clause("sides=8", dice, "s")
+    ('s.sides = ?', [8])
+    >>> option_clause("standard", dice)
+    ('x.sides = ? AND x.loaded = ?', [6, 0])
     """
     text = option.strip()
-    if text == "standard":
-        parts = [option_clause(f"{n}={_text(value)}", alias) for n, value in DEFAULTS.items()]
+    if text == STANDARD:
+        parts = [option_clause(f"{o.name}={_text(o.default)}", stats, alias) for o in stats.options]
         return " AND ".join(c for c, _ in parts), [p for _, ps in parts for p in ps]
     name, sep, raw = text.partition("=")
-    column = OPTION_COLUMNS.get(name.strip())
-    if column is None:
-        choices = ", ".join([*OPTION_COLUMNS, "standard"])
-        raise ValueError(f"unknown option {name!r}: choose from {choices}")
-    column = f"{alias}.{column}"
-    default = DEFAULTS[name.strip()]
+    found = stats.option(name.strip())
+    if found is None:
+        choices = ", ".join([*(o.name for o in stats.options), STANDARD])
+        raise ValueError(f"unknown option {name.strip()!r}: choose from {choices}")
+    column = f"{alias}.{found.column}"
     if not sep:  # the option is used: not at its default
-        if default is None:
+        if found.default is None:
             return f"{column} IS NOT NULL", []
-        return (f"{column} = ?", [1]) if default == 0 else (f"{column} <> ?", [default])
-    value = _value(raw.strip(), option)
-    low, high = VALUE_RANGES.get(name.strip(), (0, 1))
-    if value is not None and not low <= value <= high:
-        raise ValueError(f"{name.strip()} must be {low} … {high}, got {raw.strip()[:40]!r}")
+        return (f"{column} = ?", [1]) if found.flag else (f"{column} <> ?", [found.default])
+    value = _value(raw.strip(), found)
+    if value is not None and not found.low <= value <= found.high:
+        shown = raw.strip()[:40]
+        raise ValueError(f"{found.name} must be {found.low} … {found.high}, got {shown!r}")
     if value is None:
         return f"{column} IS NULL", []
     return f"{column} = ?", [value]
+
+
+def check_option(option: str, game: str | None = None) -> None:
+    """ValueError unless every comma-separated part of ``option`` is a filter of ``game``
+    (or, none named, of the one game that has those options)."""
+    rules = resolve(game, option)
+    for part in _parts(option):
+        option_clause(part, rules.statistics if rules else Statistics())
 
 
 def _text(value: int | None) -> str:
     return "none" if value is None else str(value)
 
 
-def _value(raw: str, option: str) -> int | None:
+def _value(raw: str, option: Option) -> int | None:
     lowered = raw.lower()
-    if lowered in ("none", "null", "off") and "stall" in option:
+    if lowered in ("none", "null", "off") and option.default is None:
         return None
     if lowered in ("true", "yes", "on"):
         return 1
@@ -96,7 +180,9 @@ def _value(raw: str, option: str) -> int | None:
     try:
         return int(raw)
     except ValueError:
-        raise ValueError(f"option value must be a number, true/false or none: {option!r}") from None
+        raise ValueError(
+            f"option value must be a number, true/false or none: {option.name}={raw[:40]!r}"
+        ) from None
 
 
 def storable(text: str) -> bool:
@@ -119,40 +205,59 @@ def moment(value: date | datetime, end: bool = False) -> str:
 
 def game_filters(
     *,
+    rules: Ruleset | None = None,
     players: int | None = None,
     option: str | None = None,
     since: date | datetime | None = None,
     until: date | datetime | None = None,
     player: str | None = None,
-    terrain: str | None = None,
+    attributes: Mapping[str, str | None] | None = None,
     winner: str | None = None,
     include_private: bool = False,
     viewer: str | None = None,
     finished_only: bool = False,
     alias: str = "g",
+    own: bool = False,
 ) -> Where:
     """Conditions on games (``until`` excludes that moment; a date, that day's end).
 
-    Private games are left out, except with ``include_private`` (all of them) or those
-    uploaded by ``viewer`` (a token's name; on ``rm_games`` only).
+    ``rules``: the games of that ruleset only (None: every game); ``option`` and
+    ``attributes`` (a seat attribute's value, ``{"terrain": "tundra"}``) are that game's
+    and need it. Private games are left out, except with ``include_private`` (all of
+    them) or those uploaded by ``viewer`` (a token's name; on ``rm_games`` only).
 
-    ``alias`` names the table: ``rm_games``, or ``rm_seats`` (which repeats the game
-    columns filtered on).
+    ``alias`` names the table: ``rm_games``, or a table of seat rows (which repeat the game
+    columns filtered on): ``rm_seats``, or (``own``) the game's own table, which also holds
+    its options and seat attribute.
     """
     where = Where()
     if viewer is not None and not include_private:
         where.add(f"({alias}.visibility = ? OR {alias}.uploaded_by = ?)", "public", viewer)
     elif not include_private:
         where.add(f"{alias}.visibility = ?", "public")
+    if rules is not None and not own:
+        where.add(f"{alias}.game = ?", rules.name)
     if finished_only:
         where.add(f"{alias}.finished = ?", 1)
     if players is not None:
         where.add(f"{alias}.players = ?", players)
-    if option:
-        for part in option.split(","):
-            if part.strip():
-                clause, params = option_clause(part, alias)
-                where.add(clause, *params)
+    asked = {name: value for name, value in (attributes or {}).items() if value is not None}
+    if (_parts(option) or asked) and rules is None:
+        raise ValueError("options and seat attributes are a game's: name the game")
+    if rules is not None:
+        stats = rules.statistics
+        for name in asked:
+            if stats.attribute != name:
+                raise ValueError(f"{name!r} is not a seat attribute of {rules.name}")
+        here = alias if own else "x"
+        options = [option_clause(part, stats, here) for part in _parts(option)]
+        seats = [(f"{here}.{name} = ?", [value]) for name, value in asked.items()]
+        inside = (f"EXISTS (SELECT 1 FROM {LIVE.extras(rules.name)} x "
+                  f"WHERE x.game_id = {alias}.game_id AND ")  # fmt: skip
+        for clause, params in options:  # the game's columns: on its first seat's row
+            where.add(clause if own else inside + f"x.seat = 0 AND {clause})", *params)
+        for clause, params in seats:  # a seat's: on any seat's
+            where.add(clause if own else inside + f"{clause})", *params)
     if since is not None:
         where.add(f"{alias}.uploaded_at >= ?", moment(since))
     if until is not None:
@@ -163,8 +268,6 @@ def game_filters(
         return where
     if player:
         where.add(seat + "x.name_key = ?)", name_key(player))
-    if terrain:
-        where.add(seat + "x.terrain = ?)", terrain)
     if winner:
         where.add(seat + "x.name_key = ? AND x.won = 1)", name_key(winner))
     return where

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -12,14 +13,13 @@ from uuid import UUID
 import orjson
 
 from domain.bounds import INT32_MAX
-from domain.wolves.setup import Options
+from domain.games import UnknownGame, ruleset, rulesets
+from domain.statistics import Statistics
 from projections.db import Database
 from projections.filters import Where
-from projections.summaries import GAME_COLUMNS, OPTION_COLUMNS, SEAT_COLUMNS, seat_json
-from projections.tables import GAMES, SEATS, TIMELINES
+from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS
+from projections.tables import GAMES, LIVE, SEATS, TIMELINES
 from projections.timeline import expand
-
-DEFAULT_OPTIONS = Options()
 
 SORTS = {
     "uploaded_at": "g.uploaded_at",
@@ -27,11 +27,29 @@ SORTS = {
     "players": "g.players",
     "turns": "g.turns",
     "actions": "g.actions",
-    "top_vp": "g.top_vp",
+    "top_score": "g.top_score",
 }
 """What the game list can be sorted by (``-`` in front: descending)."""
 
 MAX_LIMIT = 500
+BRIEF = ("seat", "name", "color", "total", "place")
+"""The seat columns a page of the game list shows (with the game's seat attribute)."""
+
+
+def sort_names() -> dict[str, str]:
+    """Every sort the list takes, and the sort it is: each of :data:`SORTS`, and
+    ``top_<score name>`` of each game (``top_vp``) for ``top_score``."""
+    named = {f"top_{r.statistics.score_name}": "top_score" for r in rulesets()}
+    return {**{key: key for key in SORTS}, **named}
+
+
+def statistics_of(game: str) -> Statistics:
+    """The statistics extras of the game called ``game`` (none for a game not registered
+    here: its own columns are not read)."""
+    try:
+        return ruleset(game).statistics
+    except UnknownGame:
+        return Statistics()
 
 
 @dataclass(frozen=True)
@@ -43,10 +61,16 @@ class GamePage:
     total: int = 0
 
 
-def game_json(row: dict[str, Any]) -> dict[str, Any]:
-    """A game's summary as the API shows it, from its row (the ``GAME_COLUMNS``)."""
-    return {
+def game_json(row: dict[str, Any], own: dict[str, Any] | None) -> dict[str, Any]:
+    """A game's summary as the API shows it, from its row (the ``GAME_COLUMNS``) and its
+    first seat's row of its game's own table (``own``): the game's options and other
+    columns, and its top score under the game's name for it too."""
+    stats = statistics_of(row["game"])
+    options = {o.column: o for o in stats.options}
+    own = own or {}
+    game = {
         "game_id": row["game_id"],
+        "game": row["game"],
         "title": row["title"],
         "tags": json.loads(row["tags"]),
         "visibility": row["visibility"],
@@ -55,18 +79,40 @@ def game_json(row: dict[str, Any]) -> dict[str, Any]:
         "rules_version": row["rules_version"],
         "players": row["players"],
         "options": {
-            name: bool(row[column]) if isinstance(getattr(DEFAULT_OPTIONS, name), bool)
-            else row[column]
-            for name, column in OPTION_COLUMNS.items()
+            o.name: bool(own[o.column]) if o.flag else own[o.column]
+            for o in stats.options if o.column in own
         },
+        **{c.name: own[c.name] for c in stats.game_columns
+           if c.name not in options and c.name in own},
         "turns": row["turns"],
         "actions": row["actions"],
         "events": row["events"],
         "finished": bool(row["finished"]),
         "end_reason": row["end_reason"],
-        "top_vp": row["top_vp"],
+        "top_score": row["top_score"],
         "winners": json.loads(row["winners"]),
     }  # fmt: skip
+    game[f"top_{stats.score_name}"] = row["top_score"]
+    return game
+
+
+def seat_json(row: dict[str, Any], own: dict[str, Any] | None) -> dict[str, Any]:
+    """A seat's summary as the API shows it, from its row (the ``SEAT_COLUMNS``) and its
+    row of its game's own table (``own``: its seat columns, shaped by the game's
+    ``seat_json``)."""
+    seat = {
+        "seat": row["seat"],
+        "name": row["name"],
+        "color": row["color"],
+        "total": row["total"],
+        "place": row["place"],
+        "winner": bool(row["won"]),
+        "started": None if row["started"] is None else bool(row["started"]),
+    }
+    if own is not None:
+        stats = statistics_of(row["game"])
+        seat.update(stats.seat_json({c.name: own[c.name] for c in stats.seat_columns}))
+    return seat
 
 
 MAX_TEXT_CURSOR = 1000
@@ -125,10 +171,10 @@ def decode_cursor(cursor: str, sort: str) -> tuple[Any, str]:
 def list_games(db: Database, where: Where, sort: str, cursor: str | None, limit: int) -> GamePage:
     """One page of the games matching ``where``, in ``sort`` order."""
     descending = sort.startswith("-")
-    key = sort.removeprefix("-")
-    expr = SORTS.get(key)
-    if expr is None:
-        raise ValueError(f"unknown sort {sort!r}: choose from {', '.join(SORTS)}")
+    key = sort_names().get(sort.removeprefix("-"))
+    if key is None:
+        raise ValueError(f"unknown sort {sort!r}: choose from {', '.join(sort_names())}")
+    expr = SORTS[key]
     if not 1 <= limit <= MAX_LIMIT:
         raise ValueError(f"limit must be 1 … {MAX_LIMIT}, got {limit}")
     columns = ", ".join(f"g.{c}" for c in GAME_COLUMNS)
@@ -141,24 +187,28 @@ def list_games(db: Database, where: Where, sort: str, cursor: str | None, limit:
             op = "<" if descending else ">"
             page.add(f"({expr} {op} ? OR ({expr} = ? AND g.game_id {op} ?))", value, value, after)
         order = "DESC" if descending else "ASC"
-        rows = db.execute(
+        found = db.execute(
             conn,
             f"SELECT {columns}, {expr} FROM {GAMES} g {page.sql()} "
             f"ORDER BY {expr} {order}, g.game_id {order} LIMIT ?",
             [*page.params, limit + 1],
         ).fetchall()
-        more = len(rows) > limit
-        rows = rows[:limit]
-        seats = _seats(
-            db, conn, [r[0] for r in rows], ("seat", "name", "color", "terrain", "total", "place")
-        )
+        more = len(found) > limit
+        rows = [dict(zip(GAME_COLUMNS, row, strict=False)) for row in found[:limit]]
+        seats = _seats(db, conn, [r["game_id"] for r in rows], BRIEF)
+        own = _own(db, conn, rows, brief=True)
     items = []
     for row in rows:
-        item = game_json(dict(zip(GAME_COLUMNS, row, strict=False)))
-        item["seats"] = seats.get(row[0], [])
+        gid = row["game_id"]
+        item = game_json(row, own.get((gid, 0)))
+        attribute = statistics_of(row["game"]).attribute
+        item["seats"] = [
+            {**s, **({attribute: own[gid, s["seat"]][attribute]} if attribute else {})}
+            for s in seats.get(gid, [])
+        ]
         items.append(item)
-    last = rows[-1] if rows else None
-    next_cursor = encode_cursor(sort, last[-1], last[0]) if more and last else None
+    last = found[limit - 1] if more else None
+    next_cursor = encode_cursor(sort, last[-1], last[0]) if last else None
     return GamePage(items, next_cursor, total)
 
 
@@ -180,19 +230,49 @@ def _seats(
     return out
 
 
+def _own(
+    db: Database, conn: Any, games: Iterable[dict[str, Any]], brief: bool = False
+) -> dict[tuple[str, int], dict[str, Any]]:
+    """The rows of the games' own tables, by game id and seat: every column, or
+    (``brief``) the game columns and the seat attribute."""
+    ids: dict[str, list[str]] = {}
+    for game in games:
+        ids.setdefault(game["game"], []).append(game["game_id"])
+    out: dict[tuple[str, int], dict[str, Any]] = {}
+    for name, game_ids in ids.items():
+        stats = statistics_of(name)
+        wanted = stats.columns if not brief else (
+            *stats.game_columns, *(c for c in stats.seat_columns if c.name == stats.attribute)
+        )  # fmt: skip
+        if not stats.columns:
+            continue
+        columns = ", ".join(["game_id", "seat", *(c.name for c in wanted)])
+        marks = ", ".join("?" * len(game_ids))
+        rows = db.execute(
+            conn,
+            f"SELECT {columns} FROM {LIVE.extras(name)} WHERE game_id IN ({marks})",
+            game_ids,
+        ).fetchall()
+        for row in rows:
+            out[row[0], row[1]] = dict(zip((c.name for c in wanted), row[2:], strict=True))
+    return out
+
+
 def summary(db: Database, game_id: UUID) -> dict[str, Any] | None:
     """A game's summary with every seat's row, or None."""
     gid = str(game_id)
     columns = ", ".join(GAME_COLUMNS)
     with db.reading() as conn:
-        row = db.execute(
+        found = db.execute(
             conn, f"SELECT {columns} FROM {GAMES} WHERE game_id = ?", (gid,)
         ).fetchone()
-        if row is None:
+        if found is None:
             return None
+        row = dict(zip(GAME_COLUMNS, found, strict=True))
         seats = _seats(db, conn, [gid], SEAT_COLUMNS[1:]).get(gid, [])
-    game = game_json(dict(zip(GAME_COLUMNS, row, strict=True)))
-    game["seats"] = [seat_json({**s, "prey": json.loads(s["prey"])}) for s in seats]
+        own = _own(db, conn, [row])
+    game = game_json(row, own.get((gid, 0)))
+    game["seats"] = [seat_json(s, own.get((gid, s["seat"]))) for s in seats]
     return game
 
 

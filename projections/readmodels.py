@@ -22,7 +22,7 @@ from uuid import UUID
 
 from projections import games, statistics, tables
 from projections.db import Database
-from projections.filters import game_filters
+from projections.filters import game_filters, resolve
 from projections.games import GamePage
 from projections.runner import Failure, Progress, Runner
 
@@ -135,8 +135,8 @@ class ReadModels:
     def list_games(
         self,
         *,
+        game: str | None = None,
         player: str | None = None,
-        terrain: str | None = None,
         players: int | None = None,
         winner: str | None = None,
         option: str | None = None,
@@ -147,21 +147,25 @@ class ReadModels:
         limit: int = 50,
         include_private: bool = False,
         viewer: str | None = None,
+        **attributes: str | None,
     ) -> GamePage:
         """Game summaries matching every filter given, one page; seats in brief.
 
-        ``player``, ``terrain`` and ``winner`` match a seat (names ignore case);
+        ``game`` is a ruleset's name (default: every game, or the one game the options
+        and attributes asked for are of); ``player`` and ``winner`` match a seat (names
+        ignore case), ``attributes`` a seat's attribute (``terrain="tundra"``);
         ``option`` is ``big_map``, ``stall_limit_rounds=10``, ``standard`` … (commas:
         all of them); ``since`` ≤ upload time < ``until`` (a date ``until`` includes
         that day). ``sort`` is ``uploaded_at``, ``title``, ``players``, ``turns``,
-        ``actions`` or ``top_vp``, ``-`` first for descending; ``cursor`` is a page's
+        ``actions`` or ``top_score``, ``-`` first for descending; ``cursor`` is a page's
         ``next_cursor``. Private games are left out, but for ``include_private`` (all)
-        or ``viewer`` (the token name that uploaded them). ValueError for an unknown sort
-        or option, ``games.BadCursor`` for a cursor not made for this sort.
+        or ``viewer`` (the token name that uploaded them). ValueError for an unknown
+        game, sort or option, ``games.BadCursor`` for a cursor not made for this sort.
         """
         where = game_filters(
-            players=players, option=option, since=since, until=until, player=player,
-            terrain=terrain, winner=winner, include_private=include_private, viewer=viewer,
+            rules=resolve(game, option, attributes), players=players, option=option,
+            since=since, until=until, player=player, attributes=attributes, winner=winner,
+            include_private=include_private, viewer=viewer,
         )  # fmt: skip
         return games.list_games(self._db(), where, sort, cursor, limit)
 
@@ -176,23 +180,31 @@ class ReadModels:
     def stats(
         self,
         *,
+        game: str | None = None,
         players: int | None = None,
         option: str | None = None,
         since: date | datetime | None = None,
         until: date | datetime | None = None,
         player: str | None = None,
     ) -> dict[str, Any]:
-        """Statistics over the finished public games matching the filters.
+        """Statistics over the finished public games matching the filters: of ``game``
+        (default: every game, or the one game the options asked for are of).
 
         With ``player``, the games are those they played and the per-seat figures (win
-        rates, VP, actions, region winners) are theirs alone.
+        rates, scores, the game's own figures) are theirs alone.
         """
-        filters = {"players": players, "option": option, "since": since, "until": until}
+        filters = {"game": game, "players": players, "option": option, "since": since,
+                   "until": until}  # fmt: skip
         return statistics.stats(self._db(), filters, player)
 
-    def player(self, name: str) -> dict[str, Any] | None:
-        """A named player's games, wins, average VP, most played terrain and VP trend.
+    def player(self, name: str, game: str | None = None) -> dict[str, Any] | None:
+        """A named player's games, wins, average score and score trend (of ``game`` only,
+        if named: then also the seat attribute they play most).
 
         Over finished public games; None when they have played none.
         """
-        return statistics.player(self._db(), name)
+        return statistics.player(self._db(), name, game)
+
+    def played(self) -> dict[str, int]:
+        """How many finished public games each game has (a game without any is left out)."""
+        return statistics.played(self._db())

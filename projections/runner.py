@@ -343,7 +343,7 @@ class Runner:
         db, layout = self.db, self.layout
         if not tables.advance(db, conn, batch.start, batch.end, layout):
             raise PositionMoved
-        ids = [(row[0],) for row, _, _ in projected] + [(f,) for f in map(str, batch.failures)]
+        ids = [(row[0],) for row, *_ in projected] + [(f,) for f in map(str, batch.failures)]
         for table in layout.tables:
             db.executemany(conn, f"DELETE FROM {table} WHERE game_id = ?", ids)
         groups = [projected] if not (self.delay or isolated) else [[p] for p in projected]
@@ -391,11 +391,12 @@ class Runner:
     def _insert(self, conn: Any, group: list[Projected]) -> None:
         """Insert the rows of some games."""
         db, layout = self.db, self.layout
-        seats = [seat for _, rows, _ in group for seat in rows]
-        db.insert(conn, layout.games, GAME_COLUMNS, [row for row, _, _ in group])
+        seats = [seat for _, rows, _, _ in group for seat in rows]
+        db.insert(conn, layout.games, GAME_COLUMNS, [row for row, *_ in group])
         db.insert(conn, layout.seats, SEAT_COLUMNS, seats)
+        tables.insert_extras(db, conn, layout, [extras for _, _, extras, _ in group])
         db.insert(conn, layout.timelines, TIMELINE_COLUMNS, [
-            (row[0], doc) for row, _, doc in group
+            (row[0], doc) for row, _, _, doc in group
         ])  # fmt: skip
         if self.delay:
             time.sleep(self.delay)
@@ -410,10 +411,10 @@ class Runner:
             "WHERE game_id = ? AND version < ?",
             (value, version, game_id, version),
         )
-        if column in SEAT_GAME_COLUMNS:
+        for seats in layout.seat_tables if column in SEAT_GAME_COLUMNS else ():
             db.execute(
                 conn,
-                f"UPDATE {layout.seats} SET {column} = (SELECT {column} FROM "
+                f"UPDATE {seats} SET {column} = (SELECT {column} FROM "
                 f"{layout.games} g WHERE g.game_id = ?) WHERE game_id = ?",
                 (game_id, game_id),
             )

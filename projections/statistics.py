@@ -1,36 +1,50 @@
-"""Statistics over the game summaries: win rates with Wilson intervals, VP, actions, length.
+"""Statistics over the game summaries: win rates with Wilson intervals, scores, lengths,
+the most active players, and each game's own figures.
 
-Each figure counts finished public games. The database does the scanning (a few GROUP BY
-queries over the seats, which repeat the game columns filtered on, unchanged on SQLite and
-PostgreSQL); the small grouped results are then combined here.
+Each figure counts finished public games: of one game (``game``, or the one game the
+filters are about, see :func:`projections.filters.resolve`) or of every game. The
+database does the scanning — a few GROUP BY queries over the seats, which repeat the game
+columns filtered on: of every game, ``rm_seats``; of one, the game's own table, which holds
+its seats' rows with the columns its ruleset declares (:mod:`domain.statistics`); the
+small grouped results are combined here.
+
+:func:`stats` answers, for any selection: ``games``, ``seats``, ``small_sample_below``,
+``by_game`` (games counted per game), ``win_rate`` by seat, by player count, by both and
+by whether the seat started (``by_start``, for games with a starting seat), ``score``
+(the distribution of final totals), ``length`` in turns and in actions, and ``players``
+(the most active, with their average score). For one game it adds ``game``, the game's
+figures (``win_rate[key]``, ``length[key]`` or ``[key]`` as each figure says), each
+player's most played seat attribute, the average score under the game's own name for it
+(``average_vp``) and ``figures``: the figures' declarations, for charting them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from domain.wolves import components as box
+from domain.games import rulesets
+from domain.ruleset import Ruleset
+from domain.statistics import Breakdown, Figure, Mix, RatesBy, RatesWhen, Spread, Statistics
 from projections.db import Database
-from projections.filters import Where, game_filters
-from projections.summaries import ACTION_TYPES, name_key
-from projections.tables import GAMES, SEATS
+from projections.filters import Where, game_filters, resolve
+from projections.summaries import name_key
+from projections.tables import GAMES, LIVE, SEATS
 
 Z95 = 1.959963984540054
 SMALL_SAMPLE = 30
 """Samples smaller than this are marked ``small_sample``."""
 LENGTH_BUCKET = 10
-"""Width (in turns) of the game-length histogram's buckets."""
+"""Width (in turns or actions) of the game-length histograms' buckets."""
 TOP_PLAYERS = 20
 TREND_WINDOW = 5
 
-BREAKDOWN_COLUMNS = {
-    "regions": "regions", "spread": "spread", "speed": "speed", "howl": "howl",
-    "lairs": "lairs_vp", "prey": "prey_vp", "pack": "pack_vp",
-}  # fmt: skip
-"""The parts of a final score and the seat columns holding them."""
+Filters = dict[str, Any]
+"""``game``, ``players``, ``option``, ``since``, ``until`` (see ``projections.filters``)."""
+Group = dict[str, Any]
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -64,117 +78,196 @@ def rate(wins: int, n: int) -> dict[str, Any]:
     }
 
 
-_PHASE_SUMS = ", ".join(
-    f"SUM(CASE WHEN s.firsts_{p} > 0 THEN 1 ELSE 0 END), "
-    f"SUM(CASE WHEN s.firsts_{p} > 0 THEN s.won ELSE 0 END)"
-    for p in box.PHASES
-)
-_SUMS = ", ".join(
-    f"SUM(s.{c})"
-    for c in ("total", *BREAKDOWN_COLUMNS.values(), *(f"n_{kind}" for kind in ACTION_TYPES))
-)
-_GROUP_FIELDS = (
-    "players", "seat", "terrain", "n", "wins", "total", *BREAKDOWN_COLUMNS,
-    *(f"n_{kind}" for kind in ACTION_TYPES),
-    *(f"{what}_{p}" for p in box.PHASES for what in ("firsts", "firsts_won")),
-)  # fmt: skip
+def figure_json(figure: Figure) -> dict[str, Any]:
+    """A figure's declaration as the answer lists it: its ``kind`` and fields.
+
+    >>> figure_json(RatesBy("by_terrain", "terrain", "Win rate by home terrain"))["kind"]
+    'rates_by'
+    """
+    kinds = {RatesBy: "rates_by", Breakdown: "breakdown", Mix: "mix", RatesWhen: "rates_when",
+             Spread: "spread"}  # fmt: skip
+    doc: dict[str, Any] = {"kind": kinds[type(figure)]}
+    for part in dataclasses.fields(figure):
+        value = getattr(figure, part.name)
+        doc[part.name] = [name for name, _ in value] if isinstance(value, tuple) else value
+    return doc
 
 
-Filters = dict[str, Any]
-"""``players``, ``option``, ``since``, ``until`` (see ``projections.filters``)."""
+class _Plan:
+    """The grouped seat query of a selection: its group keys and the sums it takes."""
+
+    def __init__(self, stats: Statistics | None) -> None:
+        figures = stats.figures if stats else ()
+        self.by = list(dict.fromkeys(f.column for f in figures if isinstance(f, RatesBy)))
+        summed = [c for f in figures if isinstance(f, Breakdown | Mix) for _, c in f.parts]
+        self.sums = list(dict.fromkeys(summed))
+        self.when = list(
+            dict.fromkeys(c for f in figures if isinstance(f, RatesWhen) for _, c in f.cases)
+        )
+
+    def select(self) -> str:
+        return ", ".join([
+            "s.players", "s.seat", "s.started", *(f"s.{c}" for c in self.by), "COUNT(*)",
+            "SUM(s.won)", "SUM(s.total)", *(f"SUM(s.{c})" for c in self.sums),
+            *(f"SUM(CASE WHEN s.{c} > 0 THEN 1 ELSE 0 END), "
+              f"SUM(CASE WHEN s.{c} > 0 THEN s.won ELSE 0 END)" for c in self.when),
+        ])  # fmt: skip
+
+    def keys(self) -> str:
+        return ", ".join(["s.players", "s.seat", "s.started", *(f"s.{c}" for c in self.by)])
+
+    def fields(self) -> list[str]:
+        return [
+            "players", "seat", "started", *self.by, "n", "wins", "total", *self.sums,
+            *(f"{what}_{c}" for c in self.when for what in ("when", "when_won")),
+        ]  # fmt: skip
 
 
-def _seats(filters: Filters, player: str | None) -> Where:
-    """Finished public games' seats (``player``'s alone, if named), as ``rm_seats s``."""
-    where = game_filters(**filters, finished_only=True, alias="s")
+def _table(rules: Ruleset | None) -> str:
+    """The seat rows of ``rules``' games (its own table), or of every game."""
+    return SEATS if rules is None else LIVE.extras(rules.name)
+
+
+def _seats(rules: Ruleset | None, filters: Filters, player: str | None) -> Where:
+    """Finished public games' seats (``player``'s alone, if named), as ``s`` (see
+    :func:`_table`)."""
+    where = game_filters(rules=rules, **filters, finished_only=True, alias="s", own=bool(rules))
     if player:
         where.add("s.name_key = ?", name_key(player))
     return where
 
 
 def stats(db: Database, filters: Filters, player: str | None = None) -> dict[str, Any]:
-    """Every statistic over the finished public games the filters select.
+    """Every statistic over the finished public games the filters select (see the module).
 
     With ``player``: the games they played, and only their seats.
     """
-    seats = _seats(filters, player)
-    games = game_filters(**filters, player=player, finished_only=True)
-    scan = f"FROM {SEATS} s {seats.sql()}"
+    filters = dict(filters)
+    rules = resolve(filters.pop("game", None), filters.get("option"))
+    own = rules.statistics if rules else None
+    plan = _Plan(own)
+    seats = _seats(rules, filters, player)
+    games = game_filters(rules=rules, **filters, player=player, finished_only=True)
+    scan = f"FROM {_table(rules)} s {seats.sql()}"
+    spreads = [f for f in (own.figures if own else ()) if isinstance(f, Spread)]
+    spread_keys = "".join(f", x.{f.column}" for f in spreads)
     with db.reading() as conn:
         grouped = db.execute(
             conn,
-            f"SELECT s.players, s.seat, s.terrain, COUNT(*), SUM(s.won), {_SUMS}, {_PHASE_SUMS} "
-            f"{scan} GROUP BY s.players, s.seat, s.terrain",
+            f"SELECT {plan.select()} {scan} GROUP BY {plan.keys()}",
             seats.params,
+        ).fetchall()
+        totals = db.execute(
+            conn, f"SELECT s.total, COUNT(*) {scan} GROUP BY s.total", seats.params
         ).fetchall()
         lengths = db.execute(
             conn,
-            f"SELECT g.turns, g.actions, COUNT(*) FROM {GAMES} g {games.sql()} "
-            "GROUP BY g.turns, g.actions",
+            f"SELECT g.game, g.turns, g.actions{spread_keys}, COUNT(*) FROM {GAMES} g "
+            + (f"JOIN {LIVE.extras(rules.name)} x ON x.game_id = g.game_id AND x.seat = 0 "
+               if rules and spreads else "")
+            + f"{games.sql()} GROUP BY g.game, g.turns, g.actions{spread_keys}",
             games.params,
-        ).fetchall()
+        ).fetchall()  # fmt: skip
         top = db.execute(
             conn,
             f"SELECT s.name_key, MIN(s.name), COUNT(*), SUM(s.won), SUM(s.total) {scan} "
             f"GROUP BY s.name_key ORDER BY COUNT(*) DESC, s.name_key LIMIT {TOP_PLAYERS}",
             seats.params,
         ).fetchall()
-        terrains = _terrains(db, conn, seats, [row[0] for row in top])
-    groups = [dict(zip(_GROUP_FIELDS, row, strict=True)) for row in grouped]
-    return {
-        "games": sum(n for _, _, n in lengths),
+        favourites = _favourites(db, conn, rules, seats, [row[0] for row in top])
+    groups = [dict(zip(plan.fields(), row, strict=True)) for row in grouped]
+    played: Counter[str] = Counter()
+    for row in lengths:
+        played[row[0]] += row[-1]
+    buckets = own.score_bucket if own else max(r.statistics.score_bucket for r in rulesets())
+    answer: dict[str, Any] = {
+        "game": rules.name if rules else None,
+        "games": sum(played.values()),
         "seats": sum(g["n"] for g in groups),
         "small_sample_below": SMALL_SAMPLE,
+        "by_game": [{"game": name, "games": n} for name, n in sorted(played.items())],
         "win_rate": {
-            "by_terrain": _rates(groups, ("terrain",)),
             "by_seat": _rates(groups, ("seat",)),
             "by_players": _rates(groups, ("players",)),
             "by_players_seat": _rates(groups, ("players", "seat")),
-        },
-        "vp": {
-            "average": _averages(groups),
-            "by_seat": [
-                {"seat": key[0], **_averages(rows)} for key, rows in _by(groups, ("seat",))
-            ],
-            "by_players": [
-                {"players": key[0], **_averages(rows)} for key, rows in _by(groups, ("players",))
+            "by_start": [
+                {**r, "started": bool(r["started"])}
+                for r in _rates([g for g in groups if g["started"] is not None], ("started",))
             ],
         },
-        "actions": _action_mix(groups),
-        "region_winners": [
-            {
-                "phase": p,
-                **rate(
-                    sum(g[f"firsts_won_{p}"] or 0 for g in groups),
-                    sum(g[f"firsts_{p}"] or 0 for g in groups),
-                ),
-            }
-            for p in box.PHASES
-        ],
+        "score": _distribution(_add_up((t, n) for t, n in totals), buckets, "seats"),
         "length": {
-            "turns": _distribution(_add_up((t, n) for t, _, n in lengths)),
-            "actions": _distribution(_add_up((a, n) for _, a, n in lengths)),
+            "turns": _distribution(_add_up((row[1], row[-1]) for row in lengths)),
+            "actions": _distribution(_add_up((row[2], row[-1]) for row in lengths)),
         },
         "players": [
             {
                 "name": shown, "games": n, "wins": wins or 0, "win_rate": rate(wins or 0, n),
-                "average_vp": (vp or 0) / n, "terrain": _favourite(terrains.get(key, {})),
+                "average_score": (score or 0) / n,
             }
-            for key, shown, n, wins, vp in top
+            for _, shown, n, wins, score in top
         ],
     }  # fmt: skip
+    if own is not None:
+        _extras(answer, own, groups, lengths, spreads, favourites, [row[0] for row in top])
+    return answer
 
 
-def _by(
-    groups: list[dict[str, Any]], keys: tuple[str, ...]
-) -> list[tuple[tuple[Any, ...], list[dict[str, Any]]]]:
-    out: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+def _extras(
+    answer: dict[str, Any],
+    own: Statistics,
+    groups: list[Group],
+    lengths: Sequence[Sequence[Any]],
+    spreads: list[Spread],
+    favourites: dict[str, dict[Any, int]],
+    keys: list[str],
+) -> None:
+    """Add one game's own figures to ``answer``."""
+    answer["figures"] = [figure_json(f) for f in own.figures]
+    for figure in own.figures:
+        match figure:
+            case RatesBy():
+                answer["win_rate"][figure.key] = _rates(groups, (figure.column,))
+            case Breakdown():
+                answer[figure.key] = {
+                    "average": _averages(groups, figure.parts),
+                    "by_seat": [{"seat": key[0], **_averages(rows, figure.parts)}
+                                for key, rows in _by(groups, ("seat",))],
+                    "by_players": [{"players": key[0], **_averages(rows, figure.parts)}
+                                   for key, rows in _by(groups, ("players",))],
+                }  # fmt: skip
+            case Mix():
+                counts = {name: sum(g[c] or 0 for g in groups) for name, c in figure.parts}
+                every = sum(counts.values())
+                answer[figure.key] = [
+                    {figure.field: name, "count": n, "share": n / every if every else None}
+                    for name, n in counts.items()
+                ]
+            case RatesWhen():
+                answer[figure.key] = [
+                    {figure.field: case, **rate(sum(g[f"when_won_{c}"] or 0 for g in groups),
+                                                sum(g[f"when_{c}"] or 0 for g in groups))}
+                    for case, c in figure.cases
+                ]  # fmt: skip
+    for i, figure in enumerate(spreads):
+        column = 3 + i
+        answer["length"][figure.key] = _distribution(
+            _add_up((row[column], row[-1]) for row in lengths if row[column] is not None)
+        )
+    for key, row in zip(keys, answer["players"], strict=True):
+        row[f"average_{own.score_name}"] = row["average_score"]
+        if own.attribute is not None:
+            row[own.attribute] = _favourite(own, favourites.get(key, {}))
+
+
+def _by(groups: list[Group], keys: tuple[str, ...]) -> list[tuple[tuple[Any, ...], list[Group]]]:
+    out: dict[tuple[Any, ...], list[Group]] = defaultdict(list)
     for g in groups:
         out[tuple(g[k] for k in keys)].append(g)
-    return sorted(out.items())
+    return sorted(out.items(), key=lambda item: [(v is None, v) for v in item[0]])
 
 
-def _rates(groups: list[dict[str, Any]], keys: tuple[str, ...]) -> list[dict[str, Any]]:
+def _rates(groups: list[Group], keys: tuple[str, ...]) -> list[dict[str, Any]]:
     return [
         {
             **dict(zip(keys, key, strict=True)),
@@ -184,20 +277,11 @@ def _rates(groups: list[dict[str, Any]], keys: tuple[str, ...]) -> list[dict[str
     ]
 
 
-def _averages(groups: list[dict[str, Any]]) -> dict[str, Any]:
+def _averages(groups: list[Group], parts: tuple[tuple[str, str], ...]) -> dict[str, Any]:
     n = sum(g["n"] for g in groups)
-    mean = {k: (sum(g[k] or 0 for g in groups) / n if n else None) for k in BREAKDOWN_COLUMNS}
+    mean = {name: (sum(g[c] or 0 for g in groups) / n if n else None) for name, c in parts}
     total = sum(g["total"] or 0 for g in groups) / n if n else None
     return {"n": n, "total": total, "breakdown": mean, "small_sample": n < SMALL_SAMPLE}
-
-
-def _action_mix(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    counts = {kind: sum(g[f"n_{kind}"] or 0 for g in groups) for kind in ACTION_TYPES}
-    every = sum(counts.values())
-    return [
-        {"type": kind, "count": count, "share": count / every if every else None}
-        for kind, count in counts.items()
-    ]
 
 
 def _add_up(pairs: Iterable[tuple[int, int]]) -> Counter[int]:
@@ -207,25 +291,24 @@ def _add_up(pairs: Iterable[tuple[int, int]]) -> Counter[int]:
     return out
 
 
-def _distribution(counts: Counter[int]) -> dict[str, Any]:
-    """Mean, median, range and a histogram of a count per game."""
+def _distribution(counts: Counter[int], width: int = LENGTH_BUCKET, unit: str = "games") -> Group:
+    """Mean, median, range and a histogram (bars ``width`` wide) of a count per game (or
+    per seat: ``unit``)."""
     n = sum(counts.values())
     if not n:
-        return {"games": 0, "mean": None, "median": None, "min": None, "max": None,
-                "buckets": []}  # fmt: skip
+        return {unit: 0, "mean": None, "median": None, "min": None, "max": None, "buckets": []}
     values = sorted(counts)
     buckets: Counter[int] = Counter()
     for value, k in counts.items():
-        buckets[value // LENGTH_BUCKET * LENGTH_BUCKET] += k
+        buckets[value // width * width] += k
     return {
-        "games": n,
+        unit: n,
         "mean": sum(v * k for v, k in counts.items()) / n,
         "median": _median(counts, n),
         "min": values[0],
         "max": values[-1],
         "buckets": [
-            {"from": low, "to": low + LENGTH_BUCKET - 1, "games": buckets[low]}
-            for low in sorted(buckets)
+            {"from": low, "to": low + width - 1, unit: buckets[low]} for low in sorted(buckets)
         ],
     }
 
@@ -242,59 +325,99 @@ def _median(counts: Counter[int], n: int) -> float:
     return (found[low] + found[high]) / 2
 
 
-def _terrains(db: Database, conn: Any, seats: Where, keys: list[str]) -> dict[str, dict[str, int]]:
-    if not keys:
+def _favourites(
+    db: Database, conn: Any, rules: Ruleset | None, seats: Where, keys: list[str]
+) -> dict[str, dict[Any, int]]:
+    """How many times each named player played each value of the game's seat attribute."""
+    attribute = rules.statistics.attribute if rules else None
+    if not keys or attribute is None:
         return {}
     where = Where(list(seats.clauses), list(seats.params))
     where.add(f"s.name_key IN ({', '.join('?' * len(keys))})", *keys)
     rows = db.execute(
         conn,
-        f"SELECT s.name_key, s.terrain, COUNT(*) FROM {SEATS} s {where.sql()} "
-        "GROUP BY s.name_key, s.terrain",
+        f"SELECT s.name_key, s.{attribute}, COUNT(*) FROM {_table(rules)} s {where.sql()} "
+        f"GROUP BY s.name_key, s.{attribute}",
         where.params,
     ).fetchall()
-    out: dict[str, dict[str, int]] = defaultdict(dict)
-    for key, terrain, n in rows:
-        out[key][terrain] = n
+    out: dict[str, dict[Any, int]] = defaultdict(dict)
+    for key, value, n in rows:
+        out[key][value] = n
     return out
 
 
-def _favourite(counts: dict[str, int]) -> str | None:
-    """The most played terrain (ties: the first in box order)."""
+def _favourite(own: Statistics, counts: dict[Any, int]) -> Any:
+    """The most played value of the seat attribute (ties: the first in the order the game
+    lists them, else the least)."""
     if not counts:
         return None
-    return max(box.TERRAINS, key=lambda t: (counts.get(t, 0), -box.TERRAINS.index(t)))
+    column = next(c for c in own.seat_columns if c.name == own.attribute)
+    order = list(column.values) + sorted(v for v in counts if v not in column.values)
+    return max(order, key=lambda v: (counts.get(v, 0), -order.index(v)))
 
 
-def player(db: Database, name: str) -> dict[str, Any] | None:
-    """A named player's record over finished public games, or None if they have none."""
-    seats = _seats({}, name)
+def played(db: Database) -> dict[str, int]:
+    """How many finished public games each game has."""
+    where = game_filters(finished_only=True)
     rows = db.fetchall(
-        f"SELECT s.game_id, s.uploaded_at, s.players, s.name, s.terrain, s.total, s.place, "
-        f"s.won FROM {SEATS} s {seats.sql()} ORDER BY s.uploaded_at, s.game_id",
+        f"SELECT g.game, COUNT(*) FROM {GAMES} g {where.sql()} GROUP BY g.game", where.params
+    )
+    return {name: n for name, n in rows}
+
+
+def player(db: Database, name: str, game: str | None = None) -> dict[str, Any] | None:
+    """A named player's record over finished public games (of ``game`` only, if named), or
+    None if they have none. For one game: their most played seat attribute, their record
+    per value of it, and their score under the game's own name too."""
+    rules = resolve(game)
+    own = rules.statistics if rules else None
+    attribute = own.attribute if own else None
+    seats = _seats(rules, {}, name)
+    rows = db.fetchall(
+        f"SELECT s.game_id, s.game, s.uploaded_at, s.players, s.name, s.total, s.place, s.won"
+        f"{f', s.{attribute}' if attribute else ''} FROM {_table(rules)} s {seats.sql()} "
+        "ORDER BY s.uploaded_at, s.game_id",
         seats.params,
     )
     if not rows:
         return None
-    terrains: dict[str, dict[str, int]] = defaultdict(lambda: {"games": 0, "wins": 0})
-    trend, recent = [], []
-    for game_id, at, players, _, terrain, total, place, won in rows:
-        terrains[terrain]["games"] += 1
-        terrains[terrain]["wins"] += won
+    values: dict[Any, dict[str, int]] = defaultdict(lambda: {"games": 0, "wins": 0})
+    by_game: dict[str, dict[str, int]] = defaultdict(lambda: {"games": 0, "wins": 0})
+    trend: list[dict[str, Any]] = []
+    recent: list[int] = []
+    for game_id, played_game, at, players, _, total, place, won, *extra in rows:
+        by_game[played_game]["games"] += 1
+        by_game[played_game]["wins"] += won
         recent = [*recent[-(TREND_WINDOW - 1) :], total]
-        trend.append({
-            "game_id": game_id, "uploaded_at": at, "players": players, "terrain": terrain,
-            "vp": total, "place": place, "won": bool(won),
-            "rolling_vp": sum(recent) / len(recent),
-        })  # fmt: skip
+        point = {
+            "game_id": game_id, "game": played_game, "uploaded_at": at, "players": players,
+            "score": total, "place": place, "won": bool(won),
+            "rolling_score": sum(recent) / len(recent),
+        }  # fmt: skip
+        if own is not None:
+            point[own.score_name] = total
+            point[f"rolling_{own.score_name}"] = point["rolling_score"]
+        if attribute is not None:
+            point[attribute] = extra[0]
+            values[extra[0]]["games"] += 1
+            values[extra[0]]["wins"] += won
+        trend.append(point)
     wins = sum(r[7] for r in rows)
-    return {
-        "name": rows[-1][3],
+    profile: dict[str, Any] = {
+        "name": rows[-1][4],
+        "game": rules.name if rules else None,
         "games": len(rows),
         "wins": wins,
         "win_rate": rate(wins, len(rows)),
-        "average_vp": sum(r[5] for r in rows) / len(rows),
-        "terrain": _favourite({t: c["games"] for t, c in terrains.items()}),
-        "terrains": [{"terrain": t, **terrains[t]} for t in box.TERRAINS if t in terrains],
+        "average_score": sum(r[5] for r in rows) / len(rows),
+        "by_game": [{"game": g, **by_game[g]} for g in sorted(by_game)],
         "trend": trend,
     }
+    if own is not None:
+        profile[f"average_{own.score_name}"] = profile["average_score"]
+    if own is not None and attribute is not None:
+        profile[attribute] = _favourite(own, {v: c["games"] for v, c in values.items()})
+        column = next(c for c in own.seat_columns if c.name == attribute)
+        order = [*column.values, *sorted(v for v in values if v not in column.values)]
+        profile[f"{attribute}s"] = [{attribute: v, **values[v]} for v in order if v in values]
+    return profile

@@ -1,58 +1,39 @@
-"""Game summaries: one row per game and one per seat, from a game's stored events.
+"""Game summaries: one row per game and one per seat, from the ruleset's own outputs.
 
-Everything here is pure: :func:`summarize` takes the start position, the stored events of
-each action and their timeline folded to the end, and returns plain dicts keyed by column
-names (``GAME_COLUMNS``, ``SEAT_COLUMNS``) ready for the read-model tables.
+Everything here is pure. :func:`summarize` takes a game's ruleset, its start state, the
+events of each action and its end state; it reads the final scores and places
+(``Ruleset.scores``), whether the game finished and who sat where from the ruleset, and
+the game's extras from ``Ruleset.statistics.summarize`` (see :mod:`domain.statistics`).
+It returns plain dicts keyed by column names: the game's generic row (``GAME_COLUMNS``),
+each seat's generic row (``SEAT_COLUMNS``) and each seat's values of the game's own
+columns. A game's own table (:func:`own_columns`) holds its seats' generic rows again with
+those values (the game's columns repeated on every seat), so the statistics of one game
+read one table, as those of every game read the seats.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
-from domain.wolves import components as box
-from domain.wolves import events as ev
-from domain.wolves.codec import Stored
-from domain.wolves.state import State
-from projections.timeline import DENS, LAIRS, PREY, SCORE_FIELDS, Fold
+from domain.ruleset import Ruleset
+from domain.statistics import Statistics, Summary, Value
 
-OPTION_COLUMNS = {
-    "random_terrain": "opt_random_terrain",
-    "big_map": "opt_big_map",
-    "auto_push": "opt_auto_push",
-    "lone_wolves_per_region": "opt_lone_wolves",
-    "stall_limit_rounds": "opt_stall_limit",
-}
-"""Each W-12 option and the game column holding it."""
-
-ACTION_TYPES = tuple(ev.ACTION_TYPES.values())
-"""Every record action type, one count column each."""
-ACTION_KINDS = {cls.__name__: f"n_{kind}" for cls, kind in ev.ACTION_TYPES.items()}
-"""The count column of each action event, by stored type name."""
-COUNTED = (
-    "action_tokens_gained", "terrain_tokens_gained", "action_tokens_spent",
-    "terrain_tokens_spent", "dominations_made", "dominations_suffered",
-    *(f"firsts_{p}" for p in box.PHASES), *(f"n_{kind}" for kind in ACTION_TYPES),
-)  # fmt: skip
-"""The seat columns counted over a game's events."""
-
-SEAT_GAME_COLUMNS = ("players", "finished", "visibility", "uploaded_at", *OPTION_COLUMNS.values())
-"""Game columns copied onto each seat's row, so statistics filter seats without a join."""
 META_COLUMNS = ("title", "tags", "visibility", "uploaded_at", "uploaded_by", "rules_version")
+"""The game columns its stored metadata sets (and metadata events change)."""
+SEAT_GAME_COLUMNS = ("game", "players", "finished", "visibility", "uploaded_at")
+"""Game columns copied onto each seat's row, so statistics filter seats without a join."""
 GAME_COLUMNS = (
-    "game_id", *META_COLUMNS, "players", *OPTION_COLUMNS.values(), "turns", "actions",
-    "events", "finished", "end_reason", "top_vp", "winners", "version",
+    "game_id", "game", *META_COLUMNS, "players", "turns", "actions", "events", "finished",
+    "end_reason", "top_score", "winners", "version",
 )  # fmt: skip
 SEAT_COLUMNS = (
-    "game_id", "seat", "name", "name_key", "color", "terrain", "total", "regions", "spread",
-    "speed", "howl", "lairs_vp", "prey_vp", "pack_vp", "region_tokens", "wolves_on_map",
-    "place", "won", *(f"firsts_{phase}" for phase in box.PHASES), "prey", "lairs",
-    *(f"dens_{track}" for track in box.TRACKS), "action_tokens_gained",
-    "terrain_tokens_gained", "action_tokens_spent", "terrain_tokens_spent",
-    "dominations_made", "dominations_suffered", *(f"n_{kind}" for kind in ACTION_TYPES),
+    "game_id", "seat", "name", "name_key", "color", "total", "place", "won", "started",
     *SEAT_GAME_COLUMNS,
 )  # fmt: skip
+
+Row = dict[str, Any]
 
 
 def name_key(name: str) -> str:
@@ -64,119 +45,88 @@ def name_key(name: str) -> str:
     return name.strip().casefold()
 
 
+def own_columns(statistics: Statistics) -> tuple[str, ...]:
+    """The columns of a game's own table: a seat's generic columns, then the game's
+    (ValueError when the game declares a generic column's name)."""
+    declared = [c.name for c in statistics.columns]
+    taken = sorted(set(declared) & set(SEAT_COLUMNS))
+    if taken:
+        raise ValueError(f"a game's columns cannot be named {', '.join(taken)}")
+    return (*SEAT_COLUMNS, *declared)
+
+
 def summarize(
-    start: State, steps: Sequence[Sequence[Stored]], fold: Fold
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The game's columns (without metadata and id) and one dict per seat (without id).
+    rules: Ruleset, start: Any, steps: Sequence[Sequence[Any]], end: Any
+) -> tuple[Row, list[Row], list[dict[str, Value]]]:
+    """The game's generic columns (without metadata, id and version), one generic dict per
+    seat (without id and the copied game columns) and one dict of the game's own columns
+    per seat (without its key).
 
-    ``steps`` are the stored events of each action, ``fold`` their timeline folded to
-    the end.
+    ``steps`` are the events of each action, ``end`` the state after them all.
     """
-    table = start.table
-    players = table.players
-    count: dict[str, list[int]] = {key: [0] * len(players) for key in COUNTED}
-    end_reason: str | None = None
-    events = turns = 0
-    open_turn = False
-    for step in steps:
-        events += len(step)
-        for stored in step:
-            kind, e = stored["type"], stored["data"]
-            action = ACTION_KINDS.get(kind)
-            if action is not None:
-                count[action][e["player"]] += 1
-                paid = e.get("paid")
-                if paid is not None and paid["bonus_terrain"]:
-                    count["terrain_tokens_spent"][e["player"]] += paid["bonus_terrain"]
-            if kind == "TurnEnded":
-                turns, open_turn = turns + 1, False
-                continue
-            if kind not in ("WolvesDrafted", "GameEnded"):
-                open_turn = True
-            match kind:
-                case "BonusActionSpent":
-                    count["action_tokens_spent"][e["player"]] += 1
-                case "BonusTokenGained":
-                    count[f"{e['token']}_tokens_gained"][e["player"]] += 1
-                case "PieceDominated":
-                    count["dominations_made"][e["player"]] += 1
-                    count["dominations_suffered"][e["victim"]] += 1
-                case "RegionScored":
-                    for s in e["standings"]:
-                        if s["seat"] is not None and s["place"] == 1:
-                            count[f"firsts_{e['phase']}"][s["seat"]] += 1
-                case "GameEnded":
-                    end_reason = e["reason"]
-    scores = [dict(zip(SCORE_FIELDS, score, strict=True)) for score in fold.vp]
-    finished = fold.finished
-    winners = [players[s["seat"]].name for s in scores if s["place"] == 1] if finished else []
-    # the stall limit in force: the big map implies one (W-12)
-    options = replace(table.setup.options, stall_limit_rounds=table.stall_limit)
+    scores = rules.scores(end)
+    seated = rules.players(start)
+    finished = rules.finished(end)
+    summary = rules.statistics.summarize(start, steps, end, scores)
+    _check(rules, summary, len(seated))
     game = {
-        "players": len(players),
-        **{col: option_value(getattr(options, name)) for name, col in OPTION_COLUMNS.items()},
-        "turns": turns + open_turn,  # after the draft, counting a turn still under way
+        "game": rules.name,
+        "players": len(seated),
+        "turns": len(steps) if summary.turns is None else summary.turns,
         "actions": len(steps),
-        "events": events,
+        "events": sum(len(events) for events in steps),
         "finished": int(finished),
-        "end_reason": end_reason,
-        "top_vp": max((s["total"] for s in scores), default=0),
-        "winners": winners,
-    }  # fmt: skip
-    seat_rows = []
-    for seat, (player, score, board) in enumerate(zip(players, scores, fold.boards, strict=True)):
-        seat_rows.append({
-            "seat": seat, "name": player.name, "name_key": name_key(player.name),
-            "color": player.color, "terrain": player.terrain, "total": score["total"],
-            "regions": score["regions"], "spread": score["spread"], "speed": score["speed"],
-            "howl": score["howl"], "lairs_vp": score["lairs"], "prey_vp": score["prey"],
-            "pack_vp": score["pack"], "region_tokens": score["region_tokens"],
-            "wolves_on_map": score["wolves_on_map"], "place": score["place"],
-            "won": int(finished and score["place"] == 1), "prey": list(board[PREY]),
-            "lairs": board[LAIRS],
-            **{f"dens_{track}": board[DENS + i] for i, track in enumerate(box.TRACKS)},
-            **{key: counter[seat] for key, counter in count.items()},
-        })  # fmt: skip
-    return game, seat_rows
+        "end_reason": summary.end_reason,
+        "top_score": max((s.total for s in scores), default=0),
+        "winners": [seated[s.seat].name for s in scores if s.place == 1] if finished else [],
+    }
+    seats = [
+        {
+            "seat": s.seat, "name": seated[s.seat].name, "name_key": name_key(seated[s.seat].name),
+            "color": seated[s.seat].color, "total": s.total, "place": s.place,
+            "won": int(finished and s.place == 1),
+            "started": None if summary.starter is None else int(s.seat == summary.starter),
+        }
+        for s in scores
+    ]  # fmt: skip
+    extras = [{**summary.game, **values} for values in summary.seats]
+    return game, seats, extras
 
 
-def option_value(value: bool | int | None) -> int | None:
-    """An option as its column stores it: booleans as 0 or 1."""
-    return int(value) if value is not None else None
+def _check(rules: Ruleset, summary: Summary, seats: int) -> None:
+    """Fail (the game is not projected) on extras that do not fit the declared columns."""
+    stats = rules.statistics
+    game = {c.name for c in stats.game_columns}
+    seat = {c.name for c in stats.seat_columns}
+    if set(summary.game) != game or len(summary.seats) != seats:
+        raise ValueError(f"{rules.name}: the summary's game columns or seats are not declared")
+    if any(set(values) != seat for values in summary.seats):
+        raise ValueError(f"{rules.name}: a summary's seat columns are not those declared")
 
 
-def seat_json(row: dict[str, Any]) -> dict[str, Any]:
-    """A seat's summary as the API shows it, from its row (the ``SEAT_COLUMNS``)."""
-    return {
-        "seat": row["seat"],
-        "name": row["name"],
-        "color": row["color"],
-        "terrain": row["terrain"],
-        "total": row["total"],
-        "breakdown": {
-            "regions": row["regions"], "spread": row["spread"], "speed": row["speed"],
-            "howl": row["howl"], "lairs": row["lairs_vp"], "prey": row["prey_vp"],
-            "pack": row["pack_vp"],
-        },
-        "region_tokens": row["region_tokens"],
-        "wolves_on_map": row["wolves_on_map"],
-        "place": row["place"],
-        "winner": bool(row["won"]),
-        "region_wins": {
-            **{phase: row[f"firsts_{phase}"] for phase in box.PHASES},
-            "total": sum(row[f"firsts_{phase}"] for phase in box.PHASES),
-        },
-        "prey": list(row["prey"]),
-        "lairs": row["lairs"],
-        "dens": {track: row[f"dens_{track}"] for track in box.TRACKS},
-        "bonus_tokens": {
-            "gained": {
-                "action": row["action_tokens_gained"], "terrain": row["terrain_tokens_gained"]
-            },
-            "spent": {
-                "action": row["action_tokens_spent"], "terrain": row["terrain_tokens_spent"]
-            },
-        },
-        "dominations": {"made": row["dominations_made"], "suffered": row["dominations_suffered"]},
-        "actions": {kind: row[f"n_{kind}"] for kind in ACTION_TYPES},
-    }  # fmt: skip
+def rows(
+    rules: Ruleset,
+    start: Any,
+    steps: Sequence[Sequence[Any]],
+    end: Any,
+    identity: Row,
+) -> tuple[tuple[Any, ...], list[tuple[Any, ...]], tuple[str, list[tuple[Any, ...]]]]:
+    """A game's rows for the tables: the game's, its seats', and (with its ruleset's name)
+    its seats' in the game's own table. ``identity`` holds the game's id, version and
+    metadata columns."""
+    game, seats, extras = summarize(rules, start, steps, end)
+    game.update(identity, winners=json.dumps(game["winners"]))
+    shared = {column: game[column] for column in ("game_id", *SEAT_GAME_COLUMNS)}
+    generic = [{**seat, **shared} for seat in seats]
+    own = own_columns(rules.statistics)
+    return (
+        tuple(game[c] for c in GAME_COLUMNS),
+        [tuple(seat[c] for c in SEAT_COLUMNS) for seat in generic],
+        (
+            rules.name,
+            [
+                tuple({**seat, **values}[c] for c in own)
+                for seat, values in zip(generic, extras, strict=True)
+            ],
+        ),
+    )

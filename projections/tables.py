@@ -1,13 +1,17 @@
 """The read-model tables, their indexes, and the tracking rows of their log positions.
 
 ``VERSION`` names the layout: tables of another version are dropped and rebuilt from the
-event store on first use, so changing a table only means bumping it. A rebuild fills a set
+event store on first use, so changing a table only means bumping it. Each registered game
+has a table of its own holding the columns its ruleset declares (``Ruleset.statistics``):
+when one is missing or its columns differ from the declaration, the tables are rebuilt the
+same way, so adding a game or changing its columns needs no bump. A rebuild fills a set
 of tables beside the live ones (:data:`BESIDE`) and :func:`swap` puts it in their place in
 one transaction, so readers always find a whole set.
 """
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -15,10 +19,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from domain.games import ruleset, rulesets
+from domain.ruleset import Ruleset
 from projections.db import READ_GATE, Database
-from projections.summaries import OPTION_COLUMNS, SEAT_COLUMNS
+from projections.summaries import SEAT_COLUMNS, own_columns
 
-VERSION = 5
+VERSION = 6
 TRACKER = "readmodels"
 """The tracking row of these read models."""
 
@@ -27,7 +33,9 @@ SEATS = "rm_seats"
 TIMELINES = "rm_timelines"
 FAILURES = "rm_failures"
 TRACKING = "rm_tracking"
-TABLES = (TIMELINES, SEATS, GAMES, FAILURES)
+EXTRAS = "rm_x_"
+"""The prefix of each game's own table (``rm_x_take_away``): its seats' rows with the
+columns the game declares."""
 LOCK = 0x486F776C
 """The PostgreSQL advisory lock taken while tables are created, dropped or swapped."""
 SWAP_LOCK_WAIT = 1.0
@@ -36,19 +44,31 @@ SWAP_ATTEMPTS = 20
 """Times a swap waits ``SWAP_LOCK_WAIT`` before it waits as long as the readers take."""
 T = TypeVar("T")
 
-_TEXT_SEAT_COLUMNS = {"game_id", "name", "name_key", "color", "terrain", "prey", "visibility",
+_TEXT_SEAT_COLUMNS = {"game_id", "name", "name_key", "color", "game", "visibility",
                       "uploaded_at"}  # fmt: skip
-_INT_SEAT_COLUMNS = [c for c in SEAT_COLUMNS if c not in _TEXT_SEAT_COLUMNS]
-_NULLABLE = set(OPTION_COLUMNS.values())
+_NULLABLE_SEAT_COLUMNS = {"started"}
 FAILURE_COLUMNS = ("game_id", "position", "version", "stage", "error", "failed_at")
 """A game that could not be projected: the log position and stream version of the event
 it failed on, the stage (``read``, ``fold`` or ``write``), the error, and when."""
 
 
+def extras_name(game: str) -> str:
+    """The name of a game's own table (without a layout's suffix).
+
+    >>> extras_name("take-away")
+    'rm_x_take_away'
+    """
+    slug = re.sub(r"[^a-z0-9]", "_", game.lower())
+    if len(slug) > 40:
+        raise ValueError(f"game {game!r}: a name of at most 40 characters makes its table")
+    return EXTRAS + slug
+
+
 @dataclass(frozen=True)
 class Layout:
     """The names of one set of read-model tables and of its tracking row: the live set
-    (``suffix`` empty) or one being built beside it (``_new``)."""
+    (``suffix`` empty) or one being built beside it (``_new``). A set holds a table of its
+    own for each registered game (see :func:`extras`)."""
 
     suffix: str = ""
 
@@ -72,10 +92,23 @@ class Layout:
         """The games that could not be projected."""
         return FAILURES + self.suffix
 
+    def extras(self, game: str) -> str:
+        """The game ``game``'s own table: its seats' rows with the columns it declares
+        (``Ruleset.statistics``)."""
+        return extras_name(game) + self.suffix
+
+    @property
+    def seat_tables(self) -> tuple[str, ...]:
+        """The tables holding seat rows (which repeat game columns): the seats, and each
+        registered game's own."""
+        return (self.seats, *(self.extras(rules.name) for rules in rulesets()))
+
     @property
     def tables(self) -> tuple[str, ...]:
-        """Every table, timelines first (the order rows are deleted in)."""
-        return (self.timelines, self.seats, self.games, self.failures)
+        """Every table, timelines first (the order rows are deleted in), each registered
+        game's own before the failures, last."""
+        own = tuple(self.extras(rules.name) for rules in rulesets())
+        return (self.timelines, self.seats, self.games, *own, self.failures)
 
     @property
     def tracker(self) -> str:
@@ -89,6 +122,44 @@ BESIDE = Layout("_new")
 """The tables a rebuild fills before they replace the live ones."""
 
 
+def _seat_columns() -> list[tuple[str, str, bool]]:
+    """The generic columns of a seat's row: name, SQL type, whether it may be NULL."""
+    return [
+        (c, "TEXT" if c in _TEXT_SEAT_COLUMNS else "INTEGER", c in _NULLABLE_SEAT_COLUMNS)
+        for c in SEAT_COLUMNS
+    ]
+
+
+def _extras_shape(rules: Ruleset) -> list[tuple[str, str, bool]]:
+    """The columns of a game's own table: name, SQL type, whether it may be NULL."""
+    own_columns(rules.statistics)  # no declared column takes a generic one's name
+    return [
+        *_seat_columns(),
+        *((c.name, "TEXT" if c.kind == "text" else "INTEGER", c.nullable)
+          for c in rules.statistics.columns),
+    ]  # fmt: skip
+
+
+def _columns_sql(shape: list[tuple[str, str, bool]]) -> str:
+    return ", ".join(
+        f"{name} {kind}{'' if nullable else ' NOT NULL'}" for name, kind, nullable in shape
+    )
+
+
+def _extras_ddl(rules: Ruleset, layout: Layout, tag: str) -> list[str]:
+    table = layout.extras(rules.name)
+    columns = _columns_sql(_extras_shape(rules))
+    slug = table.removeprefix(EXTRAS)
+    made = [
+        f"CREATE TABLE {table} ({columns}, PRIMARY KEY (game_id, seat))",
+        f"CREATE INDEX ix_{tag}_{slug}_name_key ON {table} (name_key)",
+    ]
+    attribute = rules.statistics.attribute
+    if attribute is not None:
+        made.append(f"CREATE INDEX ix_{tag}_{slug}_{attribute} ON {table} ({attribute})")
+    return made
+
+
 def ddl(layout: Layout) -> list[str]:
     """The statements creating ``layout``'s tables and indexes.
 
@@ -97,13 +168,10 @@ def ddl(layout: Layout) -> list[str]:
     """
     g, s, t, f = layout.games, layout.seats, layout.timelines, layout.failures
     tag = uuid.uuid4().hex[:10]
-    seat_ints = ", ".join(
-        f"{c} INTEGER{'' if c in _NULLABLE else ' NOT NULL'}" for c in _INT_SEAT_COLUMNS
-        if c != "seat"
-    )  # fmt: skip
     return [
         f"""CREATE TABLE {g} (
             game_id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
             title TEXT,
             tags TEXT NOT NULL,
             visibility TEXT NOT NULL,
@@ -111,29 +179,16 @@ def ddl(layout: Layout) -> list[str]:
             uploaded_by TEXT,
             rules_version TEXT NOT NULL,
             players INTEGER NOT NULL,
-            {", ".join(f"{c} INTEGER" for c in OPTION_COLUMNS.values())},
             turns INTEGER NOT NULL,
             actions INTEGER NOT NULL,
             events INTEGER NOT NULL,
             finished INTEGER NOT NULL,
             end_reason TEXT,
-            top_vp INTEGER NOT NULL,
+            top_score INTEGER NOT NULL,
             winners TEXT NOT NULL,
             version INTEGER NOT NULL
         )""",
-        f"""CREATE TABLE {s} (
-            game_id TEXT NOT NULL,
-            seat INTEGER NOT NULL,
-            name TEXT NOT NULL,
-            name_key TEXT NOT NULL,
-            color TEXT NOT NULL,
-            terrain TEXT NOT NULL,
-            prey TEXT NOT NULL,
-            visibility TEXT NOT NULL,
-            uploaded_at TEXT NOT NULL,
-            {seat_ints},
-            PRIMARY KEY (game_id, seat)
-        )""",
+        f"CREATE TABLE {s} ({_columns_sql(_seat_columns())}, PRIMARY KEY (game_id, seat))",
         f"CREATE TABLE {t} (game_id TEXT PRIMARY KEY, doc TEXT NOT NULL)",
         f"""CREATE TABLE {f} (
             game_id TEXT PRIMARY KEY,
@@ -145,9 +200,22 @@ def ddl(layout: Layout) -> list[str]:
         )""",
         f"CREATE INDEX ix_{tag}_uploaded_at ON {g} (uploaded_at, game_id)",
         f"CREATE INDEX ix_{tag}_players ON {g} (players, finished, visibility)",
+        f"CREATE INDEX ix_{tag}_game ON {g} (game, uploaded_at)",
         f"CREATE INDEX ix_{tag}_name_key ON {s} (name_key)",
-        f"CREATE INDEX ix_{tag}_terrain ON {s} (terrain)",
+        *(statement for rules in rulesets() for statement in _extras_ddl(rules, layout, tag)),
     ]
+
+
+def insert_extras(
+    db: Database, conn: Any, layout: Layout, extras: list[tuple[str, list[tuple[Any, ...]]]]
+) -> None:
+    """Insert games' seat rows into their games' own tables (each a game's name and rows)."""
+    by_game: dict[str, list[tuple[Any, ...]]] = {}
+    for game, rows in extras:
+        by_game.setdefault(game, []).extend(rows)
+    for game, rows in by_game.items():
+        columns = own_columns(ruleset(game).statistics)
+        db.insert(conn, layout.extras(game), columns, rows)
 
 
 def timestamp(moment: datetime) -> str:
@@ -163,8 +231,10 @@ def timestamp(moment: datetime) -> str:
 
 def ensure(db: Database) -> None:
     """Create the tables when missing; drop and recreate them when of another ``VERSION``
-    (in one transaction, taking the live tables as :func:`swap` does: readers see the old
-    tables or the new, empty ones, and none fails)."""
+    or when a registered game's own table is missing or has other columns than the game
+    declares (a game added, or its columns changed) — in one transaction, taking the live
+    tables as :func:`swap` does: readers see the old tables or the new, empty ones, and
+    none fails. Tables of games not registered here are left alone."""
     _retried(lambda wait: _ensure(db, wait))
 
 
@@ -172,7 +242,10 @@ def _ensure(db: Database, wait: bool) -> None:
     with db.connect() as conn:
         _lock(db, conn)
         version = _version(db, conn, LIVE)
-        if version == VERSION:
+        if version == VERSION and all(
+            _shape(db, conn, LIVE.extras(rules.name)) == _extras_shape(rules)
+            for rules in rulesets()
+        ):
             return
         if version is not None:
             _take_live(db, conn, wait)
@@ -268,6 +341,21 @@ def _lock(db: Database, conn: Any) -> None:
         f"CREATE TABLE IF NOT EXISTS {TRACKING} (name TEXT PRIMARY KEY, "
         "position BIGINT NOT NULL, version INTEGER NOT NULL)",
     )
+
+
+def _shape(db: Database, conn: Any, table: str) -> list[tuple[str, str, bool]]:
+    """A table's columns as the database has them (none: no such table)."""
+    if db.postgres:
+        rows = db.execute(
+            conn,
+            "SELECT column_name, data_type, is_nullable = 'YES' FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position",
+            (table,),
+        ).fetchall()
+    else:
+        info = db.execute(conn, f"PRAGMA table_info({table})").fetchall()
+        rows = [(name, kind, not notnull and not key) for _, name, kind, notnull, _, key in info]
+    return [(name, kind.upper(), bool(nullable)) for name, kind, nullable in rows]
 
 
 def _version(db: Database, conn: Any, layout: Layout) -> int | None:

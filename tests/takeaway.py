@@ -47,6 +47,7 @@ from domain.ruleset import (
     SeatScore,
     StepFacts,
 )
+from domain.statistics import Statistics
 
 NAME = "takeaway"
 MAX_STONES = 1000
@@ -226,6 +227,10 @@ class Takeaway:
     seats = range(2, 3)
     reviewable = False
     bots: Mapping[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+    statistics = Statistics()
+
+    def players(self, state: State) -> tuple[Seat, ...]:
+        return state.players
 
     # --- records and positions ---------------------------------------------------------
     def read_record(self, doc: Mapping[str, Any]) -> Record:

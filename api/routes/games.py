@@ -182,7 +182,9 @@ def upload(fields: dict[str, Any]) -> Response:
 def list_games(filters: dict[str, Any]) -> Response:
     """Browse games, newest first by default.
 
-    Filters combine (all must hold). Pages are at most 100 games: pass `next_cursor` back
+    Filters combine (all must hold). `game` keeps one game's games; a game's setup options
+    (`option`) and seat attribute (`terrain` …) are that game's, and name it when `game` is
+    not given. Pages are at most 100 games: pass `next_cursor` back
     as `cursor` for the next one. Private games are listed only for a request with the
     bearer token that uploaded them (anyone who has a game's id can still read it).
     """

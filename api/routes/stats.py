@@ -10,7 +10,7 @@ from api.caching import NO_CACHE, json_response
 from api.openapi import ApiBlueprint
 from api.problems import Problem
 from api.schemas import MAX_NAME, StatsFilters
-from api.stats_schemas import PlayerProfile, Stats
+from api.stats_schemas import PlayerProfile, PlayerQuery, Stats
 from services.shared import services
 
 blp = ApiBlueprint("statistics", __name__, url_prefix="/api", description="Statistics")
@@ -20,22 +20,28 @@ blp = ApiBlueprint("statistics", __name__, url_prefix="/api", description="Stati
 @blp.arguments(StatsFilters, location="query")
 @blp.response(200, Stats, description=f"Statistics. Cache-Control: `{NO_CACHE}`.")
 def stats(filters: dict[str, Any]) -> Response:
-    """Statistics over the finished public games matching every filter given."""
+    """Statistics over the finished public games matching every filter given.
+
+    Of one game (`game`), or of every game; without `game`, options (`option`) name the
+    game they are of. Every game's answer has the win rates by seat, player count and
+    start, the score's distribution, lengths and the most active players; one game's adds
+    its own figures (listed in `figures`, each under its key)."""
     return json_response(services().fresh().stats(**filters))
 
 
 @blp.route("/players/<name>")
+@blp.arguments(PlayerQuery, location="query")
 @blp.response(200, PlayerProfile, description=f"The player. Cache-Control: `{NO_CACHE}`.")
 @blp.alt_response(400, response="BAD_REQUEST")
 @blp.alt_response(404, response="NOT_FOUND")
-def player(name: str) -> Response:
-    """A named player's games, wins, average VP, most played terrain and VP trend (over
-    finished public games)."""
+def player(query: dict[str, Any], name: str) -> Response:
+    """A named player's games, wins, average score and score trend over finished public
+    games: of one game (`game`, then also the seat attribute they play most), or all."""
     if len(name) > MAX_NAME:
         message = f"Longer than {MAX_NAME} characters."
         raise Problem(400, "invalid_parameters", f"Invalid parameters: name: {message}",
                       errors={"path": {"name": [message]}})  # fmt: skip
-    profile = services().fresh().player(name)
+    profile = services().fresh().player(name, query.get("game"))
     if profile is None:
         raise Problem(404, "unknown_player", f"No stored game has a player named {name!r}.")
     return json_response(profile)

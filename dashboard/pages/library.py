@@ -1,4 +1,5 @@
-"""``/``: the game library — a searchable, sortable, paged table, and record upload."""
+"""``/``: the game library — a searchable, sortable, paged table of every game's games (or
+one game's), and record upload."""
 
 from __future__ import annotations
 
@@ -15,16 +16,27 @@ from dashboard import data
 from dashboard.inputs import MAX_TEXT, choice, integer, text, texts
 from dashboard.palette import TERRAIN_COLORS, player_color
 from dashboard.token import refused
-from domain.wolves import components as box
-from domain.wolves.records import InvalidRecord
-from domain.wolves.replay import RecordError
+from domain.games import UnknownGame, ruleset, rulesets
+from domain.replays import RecordError
+from domain.ruleset import InvalidRecord
+from projections.filters import player_counts, seat_attributes
+from projections.games import BadCursor, GamePage
 from services.refusals import Refusal
 
 PAGE_SIZE = 20
-SEATS = range(2, 6)
+GAMES = {rules.name: rules.title for rules in rulesets()}
+"""The games the library filters by, and their titles."""
+SEATS = player_counts()
+ATTRIBUTES = {
+    f"{name}={value}": (name, value)
+    for name, (_, values) in seat_attributes().items() for value in values
+}  # fmt: skip
+"""The seat attribute filters (``terrain=tundra``): each game's seat attribute and value."""
+ATTRIBUTE_LABELS = ", ".join(label for label, _ in seat_attributes().values())
 COLUMNS = (  # (label, sort key or None)
-    ("Game", "title"), ("Players", None), ("Terrains", None), ("Seats", "players"),
-    ("Winner", None), ("Top VP", "top_vp"), ("Actions", "actions"), ("Uploaded", "uploaded_at"),
+    ("Game", "title"), ("Played", None), ("Players", None),
+    (ATTRIBUTE_LABELS.capitalize() or "—", None), ("Seats", "players"), ("Winner", None),
+    ("Top score", "top_score"), ("Actions", "actions"), ("Uploaded", "uploaded_at"),
 )  # fmt: skip
 SORTS = {key: label for label, key in COLUMNS if key}
 ORDERS = tuple(f"{sign}{key}" for key in SORTS for sign in ("-", ""))
@@ -47,6 +59,12 @@ def layout() -> html.Div:
             dcc.Loading(html.Div(id="library-upload-result"), type="dot"),
             html.Div(
                 [
+                    dcc.Dropdown(
+                        id="library-game",
+                        placeholder="any game",
+                        options=[{"label": title, "value": name} for name, title in GAMES.items()],
+                        className="filter",
+                    ),
                     dcc.Input(
                         id="library-player",
                         type="search",
@@ -55,9 +73,11 @@ def layout() -> html.Div:
                         className="filter",
                     ),
                     dcc.Dropdown(
-                        id="library-terrain",
-                        placeholder="terrain",
-                        options=list(box.TERRAINS),
+                        id="library-attribute",
+                        placeholder=ATTRIBUTE_LABELS or "—",
+                        options=[
+                            {"label": value, "value": key} for key, (_, value) in ATTRIBUTES.items()
+                        ],
                         className="filter",
                     ),
                     dcc.Dropdown(
@@ -111,6 +131,21 @@ def _game_id(item: dict[str, Any]) -> str:
     return str(item.get("id") or item.get("game_id"))
 
 
+def _title(game: Any) -> str:
+    """A game's title (its name, for a game not registered here)."""
+    try:
+        return ruleset(game).title
+    except UnknownGame:
+        return str(game)
+
+
+def _attribute(game: Any) -> str | None:
+    try:
+        return ruleset(game).statistics.attribute
+    except UnknownGame:
+        return None
+
+
 def _row(item: dict[str, Any]) -> html.Tr:
     seats = _seats(item)
     winners = [s for s in seats if s.get("place") == 1 and item.get("finished")]
@@ -122,22 +157,25 @@ def _row(item: dict[str, Any]) -> html.Tr:
              dcc.Link(s["name"], href=f"/player/{quote(s['name'], safe='')}")],
             className="who" + (" won" if s in winners else ""),
         ))  # fmt: skip
-    terrains = [
-        html.Span(s.get("terrain", "")[:1].upper(), className="chip", title=s.get("terrain"),
-                  style={"background": TERRAIN_COLORS.get(s.get("terrain", ""), "#ddd")})
-        for s in seats
+    attribute = _attribute(item.get("game"))
+    chips = [
+        html.Span(str(s.get(attribute) or "")[:1].upper(), className="chip",
+                  title=s.get(attribute),
+                  style={"background": TERRAIN_COLORS.get(s.get(attribute) or "", "#ddd")})
+        for s in seats if attribute
     ]  # fmt: skip
     if winners:
         winner = ", ".join(f"{s['name']} ({s.get('total')})" for s in winners)
     else:
         winner = "in progress" if not item.get("finished") else "—"
-    top = max((s.get("total") or 0 for s in seats), default=item.get("top_vp"))
+    top = max((s.get("total") or 0 for s in seats), default=item.get("top_score"))
     uploaded = str(item.get("uploaded_at") or "")[:16].replace("T", " ")
     return html.Tr([
         html.Td([dcc.Link(item.get("title") or "Untitled game", href=f"/replay/{_game_id(item)}",
                           className="game-link"),
                  html.Span(f" {_game_id(item)[:8]}", className="muted")]),
-        html.Td(people, className="people"), html.Td(terrains), html.Td(str(len(seats))),
+        html.Td(_title(item.get("game")), className="game-name"),
+        html.Td(people, className="people"), html.Td(chips), html.Td(str(len(seats))),
         html.Td(winner), html.Td(str(top)), html.Td(str(item.get("actions", ""))),
         html.Td(uploaded),
     ])  # fmt: skip
@@ -165,12 +203,14 @@ def upload_error(err: Exception) -> html.Div:
             html.B("Illegal record: "),
             html.Span(f"action {err.index} breaks rule {err.rule}: {err.message}"),
             html.Pre(json.dumps(err.action), className="action-json"),
-        ], className="upload-error", **{"data-index": str(err.index), "data-rule": err.rule},
+        ], className="upload-error",
+        **{"data-index": str(err.index), "data-rule": err.rule},  # type: ignore[arg-type]
         )  # fmt: skip
     if isinstance(err, InvalidRecord):
         where = f" at {err.path}" if err.path else ""
         return html.Div([html.B("Invalid record"), f"{where}: {err.message}"],
-                        className="upload-error", **{"data-path": err.path})  # fmt: skip
+                        className="upload-error",
+                        **{"data-path": err.path})  # type: ignore[arg-type]  # fmt: skip
     return html.Div([html.B("Not a game record: "), str(err)], className="upload-error")
 
 
@@ -215,13 +255,14 @@ def _upload(contents: str, filename: Any, token: Any) -> tuple[Any, Any]:
 
 
 def refresh(
-    player: Any, terrain: Any, players: Any, winner: Any, sort: Any, _prev: Any, _next: Any,
-    cursors: Any, next_cursor: Any,
+    game: Any, player: Any, attribute: Any, players: Any, winner: Any, sort: Any, _prev: Any,
+    _next: Any, cursors: Any, next_cursor: Any,
 ) -> tuple[Any, ...]:  # fmt: skip
     """Fill the table for the filters, sort and page (cursor paging: a stack of cursors).
-    A filter of the wrong type or out of range is left out; an unusable cursor starts over."""
-    player, winner = text(player), text(winner)
-    terrain, players = choice(terrain, box.TERRAINS), integer(players, SEATS)
+    A filter of the wrong type or out of range is left out; an unusable cursor starts over,
+    and a seat attribute another game than the chosen one has matches nothing."""
+    player, winner, game = text(player), text(winner), choice(game, GAMES)
+    attribute, players = choice(attribute, ATTRIBUTES), integer(players, SEATS)
     sort = choice(sort, ORDERS, DEFAULT_SORT)
     cursors, next_cursor = texts(cursors, MAX_PAGES, [None]), text(next_cursor, 10_000)
     trigger = ctx.triggered_id
@@ -232,13 +273,17 @@ def refresh(
     else:
         cursors = [None]
     models = data.fresh()
-    filters = {"player": player, "terrain": terrain, "players": players, "winner": winner}
+    seat = dict([ATTRIBUTES[attribute]]) if attribute else {}
+    filters = {"game": game, "player": player, "players": players, "winner": winner, **seat}
     try:
-        page = models.list_games(**filters, sort=sort, cursor=cursors[-1], limit=PAGE_SIZE)
-    except ValueError:  # a cursor the read models did not make, or made for another sort
-        cursors = [None]
-        page = models.list_games(**filters, sort=sort, limit=PAGE_SIZE)
-    if not page.total and not any((player, terrain, players, winner)):
+        try:
+            page = models.list_games(**filters, sort=sort, cursor=cursors[-1], limit=PAGE_SIZE)
+        except BadCursor:  # a cursor the read models did not make, or made for another sort
+            cursors = [None]
+            page = models.list_games(**filters, sort=sort, limit=PAGE_SIZE)
+    except ValueError:  # the chosen game has no such seat attribute
+        page = GamePage()
+    if not page.total and not any((game, player, attribute, players, winner)):
         body: Any = html.P("No games yet.", className="placeholder")
     elif not page.items:
         body = html.P("No games match these filters.", className="placeholder")
@@ -249,7 +294,7 @@ def refresh(
     return body, count, cursors, page.next_cursor, len(cursors) <= 1, not page.next_cursor
 
 
-def sort_by(clicks: Any, current: Any) -> str:
+def sort_by(clicks: Any, current: Any) -> Any:
     """A click on a column heading sorts by it, or flips the order when it already does."""
     trigger = ctx.triggered_id
     column = choice(trigger.get("sort"), SORTS) if isinstance(trigger, dict) else None
@@ -259,7 +304,7 @@ def sort_by(clicks: Any, current: Any) -> str:
     current = choice(current, ORDERS, DEFAULT_SORT)
     if current.lstrip("-") == column:
         return column if current.startswith("-") else f"-{column}"
-    return f"-{column}" if column in ("uploaded_at", "top_vp", "actions", "players") else column
+    return f"-{column}" if column in ("uploaded_at", "top_score", "actions", "players") else column
 
 
 def register(app: Dash) -> None:
@@ -282,8 +327,9 @@ def register(app: Dash) -> None:
         Output("library-next", "data"),
         Output("library-prev", "disabled"),
         Output("library-next-page", "disabled"),
+        Input("library-game", "value"),
         Input("library-player", "value"),
-        Input("library-terrain", "value"),
+        Input("library-attribute", "value"),
         Input("library-players", "value"),
         Input("library-winner", "value"),
         Input("library-sort", "value"),

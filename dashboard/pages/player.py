@@ -1,105 +1,155 @@
-"""``/player/<name>``: one player's finished games, results and VP trend."""
+"""``/player/<name>``: one player's finished games, results and score trend, of one game or
+all (the game they played, when they played only one)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from dash import Dash, dcc, html
+from dash import Dash, Input, Output, State, dcc, html
 
 from dashboard import data
-from dashboard.inputs import text
+from dashboard.inputs import choice, text
 from dashboard.palette import TERRAIN_COLORS
+from domain.games import ruleset, rulesets
+from domain.statistics import Statistics
 
-GRAPH_CONFIG = {"displayModeBar": False, "responsive": True}
+GAMES = {rules.name: rules.title for rules in rulesets()}
+
+GRAPH_CONFIG: Any = {"displayModeBar": False, "responsive": True}
 FONT = {"family": "DejaVu Sans, system-ui, sans-serif", "size": 11}
 
 
-def trend_figure(trend: list[dict[str, Any]]) -> dict[str, Any]:
-    """VP in each game (filled: won) and the rolling average, in upload order."""
+def _statistics(game: str | None) -> Statistics:
+    return ruleset(game).statistics if game else Statistics()
+
+
+def trend_figure(trend: list[dict[str, Any]], own: Statistics) -> dict[str, Any]:
+    """The score in each game (filled: won) and the rolling average, in upload order; for
+    one game, coloured by the seat attribute."""
     xs = list(range(1, len(trend) + 1))
+    unit, attribute = own.score_label, own.attribute
     hover = [
-        f"game {i}: {t['vp']} VP, place {t['place']} of {t['players']}, {t['terrain']}"
+        f"game {i}: {t['score']} {unit}, place {t['place']} of {t['players']}"
+        + (f", {t[attribute]}" if attribute else f", {GAMES.get(t['game'], t['game'])}")
         for i, t in zip(xs, trend, strict=True)
     ]
+    colors = [TERRAIN_COLORS.get(t[attribute], "#888") if attribute else "#888" for t in trend]
     data = [
-        {"type": "scatter", "mode": "lines", "x": xs, "y": [t["rolling_vp"] for t in trend],
+        {"type": "scatter", "mode": "lines", "x": xs, "y": [t["rolling_score"] for t in trend],
          "name": "rolling average", "line": {"color": "#C2185B", "width": 2},
          "hovertemplate": "rolling average %{y:.1f}<extra></extra>"},
-        {"type": "scatter", "mode": "markers", "x": xs, "y": [t["vp"] for t in trend],
-         "name": "VP", "text": hover, "hovertemplate": "%{text}<extra></extra>",
+        {"type": "scatter", "mode": "markers", "x": xs, "y": [t["score"] for t in trend],
+         "name": unit, "text": hover, "hovertemplate": "%{text}<extra></extra>",
          "marker": {"size": 10, "symbol": ["star" if t["won"] else "circle" for t in trend],
-                    "color": [TERRAIN_COLORS.get(t["terrain"], "#888") for t in trend],
-                    "line": {"color": "#222", "width": 1}}},
+                    "color": colors, "line": {"color": "#222", "width": 1}}},
     ]  # fmt: skip
+    colour = next((c.label for c in own.seat_columns if c.name == attribute), None)
     return {"data": data, "layout": {
-        "title": {"text": "VP per game (star: won; colour: home terrain)", "x": 0.01,
-                  "font": {"size": 13}},
+        "title": {"text": f"{unit} per game (star: won"
+                  + (f"; colour: {colour})" if colour else ")"), "x": 0.01, "font": {"size": 13}},
         "height": 300, "margin": {"l": 50, "r": 16, "t": 40, "b": 44}, "font": FONT,
         "xaxis": {"title": {"text": "game (upload order)"}, "dtick": 1 if len(xs) < 20 else None},
-        "yaxis": {"title": {"text": "VP"}, "rangemode": "tozero"},
+        "yaxis": {"title": {"text": unit}, "rangemode": "tozero"},
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "#FFFFFF",
         "legend": {"orientation": "h", "y": 1.12, "x": 1, "xanchor": "right"},
     }}  # fmt: skip
 
 
-def terrain_figure(terrains: list[dict[str, Any]]) -> dict[str, Any]:
-    """Games and wins per home terrain."""
-    names = [t["terrain"] for t in terrains]
+def values_figure(values: list[dict[str, Any]], name: str, label: str) -> dict[str, Any]:
+    """Games and wins per value of the game's seat attribute (``name``)."""
+    names = [v[name] for v in values]
     colors = [TERRAIN_COLORS.get(n, "#888") for n in names]
     data = [
-        {"type": "bar", "name": "games", "x": names, "y": [t["games"] for t in terrains],
+        {"type": "bar", "name": "games", "x": names, "y": [v["games"] for v in values],
          "marker": {"color": colors, "opacity": 0.45, "line": {"color": "#333", "width": 1}}},
-        {"type": "bar", "name": "wins", "x": names, "y": [t["wins"] for t in terrains],
+        {"type": "bar", "name": "wins", "x": names, "y": [v["wins"] for v in values],
          "marker": {"color": colors, "line": {"color": "#333", "width": 1}}},
     ]  # fmt: skip
     return {"data": data, "layout": {
-        "title": {"text": "Games (pale) and wins per home terrain", "x": 0.01,
-                  "font": {"size": 13}},
+        "title": {"text": f"Games (pale) and wins per {label}", "x": 0.01, "font": {"size": 13}},
         "height": 300, "barmode": "overlay", "showlegend": False, "font": FONT,
         "margin": {"l": 40, "r": 16, "t": 40, "b": 40},
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "#FFFFFF",
     }}  # fmt: skip
 
 
-def layout(name: str) -> html.Div:
-    """A player's page (a name no record could hold has no games)."""
-    record = data.fresh().player(name) if text(name) else None
-    if record is None:
-        return html.Div([html.H2(name), html.P(f"{name} has no finished games yet.",
-                                                className="placeholder")], id="player")  # fmt: skip
-    rate = record["win_rate"]
+def record(name: Any, game: Any) -> html.Div | html.P:
+    """A player's record over one game's finished games (``game``), or every game's."""
+    name, game = text(name), choice(game, GAMES)
+    found = data.fresh().player(name, game) if name else None
+    if found is None:
+        return html.P(f"{name or 'This player'} has no finished games yet.",
+                      className="placeholder")  # fmt: skip
+    own = _statistics(game)
+    unit, attribute = own.score_label, own.attribute
+    column = next((c for c in own.seat_columns if c.name == attribute), None)
+    rate = found["win_rate"]
     games = []
-    for i, t in enumerate(reversed(record["trend"])):
+    for i, t in enumerate(reversed(found["trend"])):
         games.append(html.Tr([
-            html.Td(str(len(record["trend"]) - i)),
+            html.Td(str(len(found["trend"]) - i)),
             html.Td(dcc.Link("replay", href=f"/replay/{t['game_id']}")),
+            html.Td(GAMES.get(t["game"], t["game"])),
             html.Td(str(t["uploaded_at"])[:10]), html.Td(f"{t['players']} players"),
-            html.Td(t["terrain"]), html.Td(str(t["vp"])),
+            html.Td(t[attribute] if attribute else "—"), html.Td(str(t["score"])),
             html.Td("won" if t["won"] else f"place {t['place']}"),
         ]))  # fmt: skip
     small = " (small sample)" if rate["small_sample"] else ""
+    favourite = f", most played {column.label} {found[column.name] or '—'}" if column else ""
+    charts = [html.Div(dcc.Graph(figure=trend_figure(found["trend"], own), config=GRAPH_CONFIG),
+                       className="card")]  # fmt: skip
+    if column is not None:
+        charts.append(html.Div(dcc.Graph(
+            figure=values_figure(found[f"{column.name}s"], column.name, column.label),
+            config=GRAPH_CONFIG), className="card"))  # fmt: skip
+    played = "" if game else " (" + ", ".join(
+        f"{g['games']} {GAMES.get(g['game'], g['game'])}" for g in found["by_game"]
+    ) + ")"  # fmt: skip
     return html.Div([
-        html.H2(record["name"]),
         html.P([
-            html.B(f"{record['games']} games, {record['wins']} wins"),
-            f" — win rate {rate['rate']:.0%} (95 % interval {rate['low']:.0%}–{rate['high']:.0%})"
-            f"{small}, average {record['average_vp']:.1f} VP, most played terrain "
-            f"{record['terrain'] or '—'}.",
+            html.B(f"{found['games']} games, {found['wins']} wins"),
+            f"{played} — win rate {rate['rate']:.0%} (95 % interval {rate['low']:.0%}–"
+            f"{rate['high']:.0%}){small}, average {found['average_score']:.1f} {unit}"
+            f"{favourite}.",
         ], className="note", id="player-summary"),
-        html.Div([
-            html.Div(dcc.Graph(figure=trend_figure(record["trend"]), config=GRAPH_CONFIG),
-                     className="card"),
-            html.Div(dcc.Graph(figure=terrain_figure(record["terrains"]), config=GRAPH_CONFIG),
-                     className="card"),
-        ], className="stats-grid"),
+        html.Div(charts, className="stats-grid"),
         html.H3("Games"),
         html.Table([
-            html.Thead(html.Tr([html.Th(h) for h in
-                                ("#", "", "Uploaded", "Seats", "Terrain", "VP", "Result")])),
+            html.Thead(html.Tr([html.Th(h) for h in ("#", "", "Game", "Uploaded", "Seats",
+                                                     column.label.capitalize() if column else "",
+                                                     unit, "Result")])),
             html.Tbody(games),
         ], className="games"),
+    ])  # fmt: skip
+
+
+def layout(name: str) -> html.Div:
+    """A player's page: a game chooser (the game they played, when only one) and their
+    record (a name no record could hold has no games)."""
+    everything = data.fresh().player(name) if text(name) else None
+    played = [g["game"] for g in everything["by_game"] if g["game"] in GAMES] if everything else []
+    game = played[0] if len(played) == 1 else None
+    return html.Div([
+        html.H2(everything["name"] if everything else name),
+        dcc.Store(id="player-name", data=name),
+        html.Div(dcc.Dropdown(
+            id="player-game", placeholder="all games", value=game, className="filter",
+            options=[{"label": GAMES[g], "value": g} for g in played],
+        ), className="filters"),
+        html.Div(record(name, game), id="player-body"),
     ], id="player")  # fmt: skip
 
 
 def register(app: Dash) -> None:
-    """The player page has no callbacks: it is drawn once per visit."""
+    """The player page's callback: its record for the game chosen."""
+    app.callback(
+        Output("player-body", "children"),
+        Input("player-game", "value"),
+        State("player-name", "data"),
+        prevent_initial_call=True,
+    )(chosen)
+
+
+def chosen(game: Any, name: Any) -> html.Div | html.P:
+    """The record of the player named ``name`` for the game chosen."""
+    return record(name, game)

@@ -1,4 +1,10 @@
-"""``/statistics``: the statistics read model as charts, with filters.
+"""``/statistics``: the statistics read model as charts, with filters, of one game or all.
+
+The frame charts what every game has — win rates by seat, by whether the seat started and
+by player count, the final scores' spread, game length — and, for one game, the figures
+its ruleset declares over its own columns (``figures`` in the answer, each under its key:
+win rates by a seat column's value, a score's parts, a mix of counts, win rates when a
+count is above zero, the spread of a game column).
 
 Win rates carry 95 % Wilson intervals as error bars; groups smaller than the read
 model's ``small_sample_below`` are drawn hatched and pale, and every bar says its n.
@@ -14,39 +20,68 @@ from dash import Dash, Input, Output, dcc, html
 from dashboard import data
 from dashboard.inputs import choice, day, integer, text
 from dashboard.palette import TERRAIN_COLORS
+from domain.games import ruleset, rulesets
+from domain.statistics import Statistics
+from projections.filters import player_counts
 
-GRAPH_CONFIG = {"displayModeBar": False, "responsive": True}
-OPTIONS = {
-    "standard": "standard rules", "random_terrain": "random terrain", "big_map": "big map",
-    "auto_push": "auto push", "lone_wolves_per_region=3": "3 lone wolves per region",
-    "stall_limit_rounds=10": "stall limit 10",
-}  # fmt: skip
-AREA_COLORS = {  # VP breakdown areas (Okabe–Ito order)
-    "regions": "#0072B2", "spread": "#56B4E9", "speed": "#009E73", "howl": "#F0E442",
-    "lairs": "#E69F00", "prey": "#D55E00", "pack": "#CC79A7",
-}  # fmt: skip
+GRAPH_CONFIG: Any = {"displayModeBar": False, "responsive": True}
+GAMES = {rules.name: rules.title for rules in rulesets()}
+"""The games the page offers, and their titles."""
+PARTS_COLORS = ("#0072B2", "#56B4E9", "#009E73", "#F0E442", "#E69F00", "#D55E00", "#CC79A7")
+"""A score's parts, in order (Okabe–Ito)."""
 BAR = "#4C7A8C"
-SEATS = (2, 3, 4, 5)
+SEATS = player_counts()
 FONT = {"family": "DejaVu Sans, system-ui, sans-serif", "size": 11}
 
 
+def _statistics(game: str | None) -> Statistics:
+    return ruleset(game).statistics if game else Statistics()
+
+
+def choices(game: Any) -> list[dict[str, Any]]:
+    """The option filters of ``game`` (of every game that has some when none is chosen)."""
+    games = [game] if choice(game, GAMES) else list(GAMES)
+    return [
+        {"label": label if len(games) == 1 else f"{label} ({GAMES[name]})", "value": value}
+        for name in games
+        for value, label in ruleset(name).statistics.choices
+    ]
+
+
+def counts(game: Any) -> list[dict[str, Any]]:
+    """The player counts of ``game`` (of every game when none is chosen)."""
+    seats = ruleset(game).seats if choice(game, GAMES) else SEATS
+    return [{"label": f"{n} players", "value": n} for n in seats]
+
+
 def layout() -> html.Div:
-    """The statistics page: filters, then charts filled in by a callback."""
+    """The statistics page: filters (the most played game chosen), then charts filled in
+    by a callback."""
+    played = data.fresh().played()
+    game = max(played, key=lambda name: (played[name], name)) if played else None
+    game = choice(game, GAMES)
     return html.Div(
         [
             html.H2("Statistics"),
             html.Div(
                 [
                     dcc.Dropdown(
+                        id="stats-game",
+                        placeholder="all games",
+                        value=game,
+                        options=[{"label": t, "value": n} for n, t in GAMES.items()],
+                        className="filter",
+                    ),
+                    dcc.Dropdown(
                         id="stats-players",
                         placeholder="any player count",
-                        options=[{"label": f"{n} players", "value": n} for n in SEATS],
+                        options=counts(game),
                         className="filter",
                     ),
                     dcc.Dropdown(
                         id="stats-option",
                         placeholder="any options",
-                        options=[{"label": v, "value": k} for k, v in OPTIONS.items()],
+                        options=choices(game),
                         className="filter",
                     ),
                     dcc.Input(
@@ -57,10 +92,16 @@ def layout() -> html.Div:
                         className="filter",
                     ),
                     dcc.Input(
-                        id="stats-since", type="date", className="filter date", debounce=True
+                        id="stats-since",
+                        type="date",  # type: ignore[arg-type]
+                        className="filter date",
+                        debounce=True,
                     ),
                     dcc.Input(
-                        id="stats-until", type="date", className="filter date", debounce=True
+                        id="stats-until",
+                        type="date",  # type: ignore[arg-type]
+                        className="filter date",
+                        debounce=True,
                     ),
                 ],
                 className="stats-filters",
@@ -107,55 +148,66 @@ def rate_figure(
     }
 
 
-def breakdown_figure(groups: list[dict[str, Any]], average: dict[str, Any]) -> dict[str, Any]:
-    """Average final VP by source, overall and per player count (stacked)."""
+def breakdown_figure(
+    groups: list[dict[str, Any]], average: dict[str, Any], title: str, unit: str
+) -> dict[str, Any]:
+    """Average final score by part, overall and per player count (stacked)."""
     cols = [("all", average), *((f"{g['players']}p", g) for g in groups)]
     names = [f"{name} (n={g['n']}{'*' if g['small_sample'] else ''})" for name, g in cols]
+    parts = list(average["breakdown"] or {})
     data = [
-        {"type": "bar", "name": area, "x": names,
-         "y": [(g["breakdown"] or {}).get(area) or 0 for _, g in cols],
-         "marker": {"color": color, "line": {"color": "#fff", "width": 0.5}},
-         "hovertemplate": f"{area}: %{{y:.1f}} VP<extra>%{{x}}</extra>"}
-        for area, color in AREA_COLORS.items()
+        {"type": "bar", "name": part, "x": names,
+         "y": [(g["breakdown"] or {}).get(part) or 0 for _, g in cols],
+         "marker": {"color": PARTS_COLORS[i % len(PARTS_COLORS)],
+                    "line": {"color": "#fff", "width": 0.5}},
+         "hovertemplate": f"{part}: %{{y:.1f}} {unit}<extra>%{{x}}</extra>"}
+        for i, part in enumerate(parts)
     ]  # fmt: skip
     return {"data": data, "layout": _layout(
-        "Average final VP by source", barmode="stack", showlegend=True,
+        title, barmode="stack", showlegend=True,
         legend={"orientation": "h", "y": -0.18, "font": {"size": 10}},
-        yaxis={"title": {"text": "VP"}}, margin={"l": 56, "r": 16, "t": 40, "b": 70},
+        yaxis={"title": {"text": unit}}, margin={"l": 56, "r": 16, "t": 40, "b": 70},
+    )}  # fmt: skip
+
+
+def histogram(
+    spread: dict[str, Any], title: str, unit: str, counted: str = "games"
+) -> dict[str, Any]:
+    """A histogram of a count per game (or per seat: ``counted``)."""
+    buckets = spread["buckets"]
+    data = [{
+        "type": "bar", "x": [f"{b['from']}–{b['to']}" for b in buckets],
+        "y": [b[counted] for b in buckets], "marker": {"color": BAR},
+        "hovertemplate": f"%{{x}} {unit}: %{{y}} {counted}<extra></extra>",
+    }]  # fmt: skip
+    return {"data": data, "layout": _layout(
+        title, xaxis={"title": {"text": unit}, "type": "category"},
+        yaxis={"title": {"text": counted}},
     )}  # fmt: skip
 
 
 def length_figure(length: dict[str, Any]) -> dict[str, Any]:
-    """Histogram of game length in turns."""
+    """Histogram of game length in turns, with the median turns and actions."""
     turns = length["turns"]
-    buckets = turns["buckets"]
-    data = [{
-        "type": "bar", "x": [f"{b['from']}–{b['to']}" for b in buckets],
-        "y": [b["games"] for b in buckets], "marker": {"color": BAR},
-        "hovertemplate": "%{x} turns: %{y} games<extra></extra>",
-    }]  # fmt: skip
     note = ""
     if turns["games"]:
         actions = length["actions"]
         note = (f" — median {turns['median']:g} turns, {actions['median']:g} actions "
                 f"(n={turns['games']})")  # fmt: skip
-    return {"data": data, "layout": _layout(
-        "Game length" + note, xaxis={"title": {"text": "turns"}, "type": "category"},
-        yaxis={"title": {"text": "games"}},
-    )}  # fmt: skip
+    return histogram(turns, "Game length" + note, "turns")
 
 
-def actions_figure(mix: list[dict[str, Any]]) -> dict[str, Any]:
-    """Share of each action type over every action taken."""
+def mix_figure(mix: list[dict[str, Any]], title: str, field: str) -> dict[str, Any]:
+    """Share of each count in their sum (an action mix)."""
     mix = sorted(mix, key=lambda m: m["count"])
     data = [{
-        "type": "bar", "orientation": "h", "y": [m["type"].replace("_", " ") for m in mix],
+        "type": "bar", "orientation": "h", "y": [str(m[field]).replace("_", " ") for m in mix],
         "x": [m["share"] or 0 for m in mix], "marker": {"color": BAR},
         "text": [str(m["count"]) for m in mix], "textposition": "outside", "cliponaxis": False,
-        "hovertemplate": "%{y}: %{x:.1%} (%{text} actions)<extra></extra>",
+        "hovertemplate": "%{y}: %{x:.1%} (%{text})<extra></extra>",
     }]  # fmt: skip
     return {"data": data, "layout": _layout(
-        "Action mix", xaxis={"tickformat": ".0%", "title": {"text": "share of actions"}},
+        title, xaxis={"tickformat": ".0%", "title": {"text": "share"}},
         margin={"l": 96, "r": 48, "t": 40, "b": 48},
     )}  # fmt: skip
 
@@ -164,60 +216,118 @@ def _card(figure: dict[str, Any], id_: str) -> html.Div:
     return html.Div(dcc.Graph(id=id_, figure=figure, config=GRAPH_CONFIG), className="card")
 
 
-def _players_table(rows: list[dict[str, Any]]) -> html.Table:
-    head = ["Player", "Games", "Wins", "Win rate (95 %)", "Average VP", "Favourite terrain"]
+def _players_table(rows: list[dict[str, Any]], own: Statistics) -> html.Table:
+    attribute = next((c for c in own.seat_columns if c.name == own.attribute), None)
+    head = ["Player", "Games", "Wins", "Win rate (95 %)", f"Average {own.score_label}"]
+    if attribute is not None:
+        head.append(f"Favourite {attribute.label}")
     body = []
     for p in rows:
         r = p["win_rate"]
         small = " small-sample" if r["small_sample"] else ""
-        body.append(html.Tr([
+        cells = [
             html.Td(dcc.Link(p["name"], href=f"/player/{quote(p['name'], safe='')}")),
             html.Td(str(p["games"])), html.Td(str(p["wins"])),
             html.Td(f"{r['rate']:.0%} ({r['low']:.0%}–{r['high']:.0%})", className=small),
-            html.Td(f"{p['average_vp']:.1f}"), html.Td(p["terrain"] or "—"),
-        ]))  # fmt: skip
+            html.Td(f"{p['average_score']:.1f}"),
+        ]  # fmt: skip
+        if attribute is not None:
+            cells.append(html.Td(p.get(attribute.name) or "—"))
+        body.append(html.Tr(cells))
     return html.Table([html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)],
                       className="games")  # fmt: skip
 
 
-def body(players: Any, option: Any, player: Any, since: Any, until: Any) -> html.Div:
+def _figures(stats: dict[str, Any]) -> list[html.Div]:
+    """The charts of every game's statistics, and of the chosen game's own figures."""
+    own = _statistics(stats["game"])
+    unit = own.score_label
+    rates, figures = stats["win_rate"], stats.get("figures", [])
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for figure in figures:
+        kinds.setdefault(figure["kind"], []).append(figure)
+    cards = [
+        _card(rate_figure(rates[f["key"]], f["column"], f["title"], str,
+                          lambda v: TERRAIN_COLORS.get(v, BAR)), f"stats-{f['column']}")
+        for f in kinds.get("rates_by", [])
+    ]  # fmt: skip
+    cards.append(_card(rate_figure(rates["by_seat"], "seat", "Win rate by seat (turn order)",
+                                   lambda s: f"seat {s + 1}"), "stats-seat"))  # fmt: skip
+    if rates["by_start"] and stats["game"]:
+        cards.append(_card(rate_figure(
+            rates["by_start"], "started", "Win rate of the seat that started",
+            lambda started: "started" if started else "did not start"), "stats-start"))  # fmt: skip
+    cards.append(_card(rate_figure(rates["by_players"], "players", "Win rate by player count",
+                                   lambda n: f"{n} players"), "stats-players-rate"))  # fmt: skip
+    for f in kinds.get("breakdown", []):
+        parts = stats[f["key"]]
+        cards.append(_card(breakdown_figure(parts["by_players"], parts["average"], f["title"],
+                                            unit), f"stats-{f['key']}"))  # fmt: skip
+    if stats["game"]:
+        cards.append(_card(histogram(stats["score"], f"Final {unit}", unit, "seats"),
+                           "stats-score"))  # fmt: skip
+    cards.append(_card(length_figure(stats["length"]), "stats-length"))
+    for f in kinds.get("spread", []):
+        cards.append(_card(histogram(stats["length"][f["key"]], f["title"], f["column"]),
+                           f"stats-length-{f['key']}"))  # fmt: skip
+    for f in kinds.get("mix", []):
+        cards.append(_card(mix_figure(stats[f["key"]], f["title"], f["field"]),
+                           f"stats-{f['key']}"))  # fmt: skip
+    for f in kinds.get("rates_when", []):
+        cards.append(_card(rate_figure(stats[f["key"]], f["field"], f["title"], str),
+                           f"stats-{f['key']}"))  # fmt: skip
+    return cards
+
+
+def body(
+    game: Any, players: Any, option: Any, player: Any, since: Any, until: Any
+) -> html.Div | html.P:
     """The charts for the filters (one of the wrong type or out of range is left out)."""
-    stats = data.fresh().stats(
-        players=integer(players, range(SEATS[0], SEATS[-1] + 1)), option=choice(option, OPTIONS),
-        player=text(player), since=day(since), until=day(until),
-    )  # fmt: skip
+    game = choice(game, GAMES)
+    offered = [c["value"] for c in choices(game)]
+    try:
+        stats = data.fresh().stats(
+            game=game, players=integer(players, range(SEATS.start, SEATS.stop)),
+            option=choice(option, offered), player=text(player), since=day(since),
+            until=day(until),
+        )  # fmt: skip
+    except ValueError as err:  # options of another game than the one chosen
+        return html.P(f"No statistics: {err}.", className="placeholder")
     if not stats["games"]:
         return html.P("No statistics yet: there are no finished games matching these filters.",
                       className="placeholder")  # fmt: skip
     small = stats["small_sample_below"]
-    rates = stats["win_rate"]
+    counted = ", ".join(f"{g['games']} {GAMES.get(g['game'], g['game'])}" for g in stats["by_game"])
     return html.Div([
         html.P([
             html.B(f"{stats['games']} finished games, {stats['seats']} seats. "),
+            "" if stats["game"] else f"Of every game ({counted}). ",
             f"Win rates show 95 % Wilson intervals; groups under {small} seats are hatched "
             "and marked * (small samples).",
         ], className="note", id="stats-summary"),
-        html.Div([
-            _card(rate_figure(rates["by_terrain"], "terrain", "Win rate by home terrain",
-                              str, lambda t: TERRAIN_COLORS.get(t, BAR)), "stats-terrain"),
-            _card(rate_figure(rates["by_seat"], "seat", "Win rate by seat (turn order)",
-                              lambda s: f"seat {s + 1}"), "stats-seat"),
-            _card(rate_figure(rates["by_players"], "players", "Win rate by player count",
-                              lambda n: f"{n} players"), "stats-players-rate"),
-            _card(breakdown_figure(stats["vp"]["by_players"], stats["vp"]["average"]),
-                  "stats-vp"),
-            _card(length_figure(stats["length"]), "stats-length"),
-            _card(actions_figure(stats["actions"]), "stats-actions"),
-        ], className="stats-grid"),
+        html.Div(_figures(stats), className="stats-grid"),
         html.H3("Players"),
-        html.Div(_players_table(stats["players"]), className="table-scroll"),
+        html.Div(_players_table(stats["players"], _statistics(stats["game"])),
+                 className="table-scroll"),
     ])  # fmt: skip
 
 
+def filters(game: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The player counts and options the chosen game offers."""
+    return counts(game), choices(game)
+
+
 def register(app: Dash) -> None:
-    """The statistics page's callback."""
+    """The statistics page's callbacks."""
+    app.callback(
+        Output("stats-players", "options"),
+        Output("stats-option", "options"),
+        Input("stats-game", "value"),
+        prevent_initial_call=True,
+    )(filters)
     app.callback(
         Output("stats-body", "children"),
+        Input("stats-game", "value"),
         Input("stats-players", "value"),
         Input("stats-option", "value"),
         Input("stats-player", "value"),

@@ -23,7 +23,8 @@ from domain.moonlight.rules import play
 from domain.moonlight.scoring import score_document
 from domain.moonlight.state import SEATS, State
 from domain.moonlight.timeline import MoonlightFollower, seat_scores
-from domain.ruleset import Bot, Follower, InvalidRecord, SeatScore
+from domain.ruleset import Bot, Follower, InvalidRecord, Seat, SeatScore
+from domain.statistics import Statistics
 
 RULES_VERSION = "moonlight-1"
 """The version of the rules contract (M-1 … M-7) this engine implements."""
@@ -42,8 +43,13 @@ class Moonlight:
         "greedy": lambda seed: make_bot("greedy", seed),
     }
 
+    statistics: Statistics = Statistics()
+
     def read_record(self, doc: Mapping[str, Any]) -> Record:
         return read_record(doc)
+
+    def players(self, state: State) -> tuple[Seat, ...]:
+        return state.table.players
 
     def write_record(self, record: Any) -> bytes:
         return write_record(record)

@@ -6,7 +6,8 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from domain.ruleset import Bot, Follower, InvalidRecord, SeatScore
+from domain.ruleset import Bot, Follower, InvalidRecord, Seat, SeatScore
+from domain.statistics import Statistics
 from domain.wolves import codec
 from domain.wolves import components as box
 from domain.wolves.actions import Action
@@ -29,6 +30,7 @@ from domain.wolves.rules import play
 from domain.wolves.scoring import final_scores
 from domain.wolves.setup import Options, generate_setup
 from domain.wolves.state import State
+from domain.wolves.statistics import STATISTICS
 from domain.wolves.timeline import WolvesFollower
 
 BREAKDOWN = (
@@ -50,6 +52,7 @@ class Wolves:
         "random": lambda seed: make_bot("random", seed),
         "heuristic": lambda seed: make_bot("heuristic", seed),
     }
+    statistics: Statistics = STATISTICS
 
     def read_record(self, doc: Mapping[str, Any]) -> Record:
         return read_record(doc)
@@ -71,6 +74,9 @@ class Wolves:
 
     def write_action(self, action: Action) -> dict[str, Any]:
         return action_to_json(action)
+
+    def players(self, state: State) -> tuple[Seat, ...]:
+        return tuple(Seat(p.name, p.color) for p in state.table.players)
 
     def start(self, record: Any) -> State:
         return initial(record)

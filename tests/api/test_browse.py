@@ -1,4 +1,5 @@
-"""``GET /api/games`` (filters, sort, cursor pages), ``/api/stats`` and ``/api/players``."""
+"""``GET /api/games`` (filters, sort, cursor pages), ``/api/stats`` and ``/api/players``, of
+every game or of one."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def test_filters(shared: Shared) -> None:
     "query",
     [{"limit": 0}, {"limit": 101}, {"limit": "many"}, {"sort": "colour"}, {"terrain": "lava"},
      {"players": 7}, {"option": "fly"}, {"since": "yesterday"}, {"until": "2026-13-01"},
-     {"cursor": "garbage!"}],
+     {"cursor": "garbage!"}, {"game": "chess"}, {"game": ""}],
 )  # fmt: skip
 def test_bad_list_parameters_are_400_problems(shared: Shared, query: dict[str, Any]) -> None:
     reply = shared.client.get("/api/games", query=query)
@@ -94,11 +95,37 @@ def test_bad_list_parameters_are_400_problems(shared: Shared, query: dict[str, A
     assert set(reply.json["errors"]["query"]) == set(query)
 
 
+def test_a_game_is_a_filter(shared: Shared) -> None:
+    everything, total = all_pages(shared.client)
+    wolves, same = all_pages(shared.client, game="the-wolves")
+    assert wolves == everything and same == total
+    assert {i["game"] for i in wolves} == {"the-wolves"}
+    by_score, _ = all_pages(shared.client, sort="-top_score")
+    assert by_score == all_pages(shared.client, sort="-top_vp")[0]  # its name in The Wolves
+    assert [i["top_score"] for i in by_score] == sorted(
+        (i["top_vp"] for i in by_score), reverse=True
+    )
+    assert {s["terrain"] for i in wolves for s in i["seats"]} <= set(
+        p["terrain"] for n in public_names() for p in players_of(n)
+    )
+
+
 def test_stats(shared: Shared) -> None:
     everything = shared.client.get("/api/stats")
     assert everything.status == 200
     assert everything.header("Cache-Control") == "no-cache"
     assert everything.json["games"] == len(public_names())
+    assert everything.json["game"] is None and "vp" not in everything.json
+    assert everything.json["by_game"] == [{"game": "the-wolves", "games": len(public_names())}]
+    wolves = shared.client.get("/api/stats", query={"game": "the-wolves"}).json
+    assert wolves["game"] == "the-wolves" and wolves["games"] == len(public_names())
+    assert {"vp", "actions", "region_winners"} <= set(wolves)
+    assert wolves["win_rate"]["by_seat"] == everything.json["win_rate"]["by_seat"]
+    assert {r["terrain"] for r in wolves["win_rate"]["by_terrain"]} <= set(
+        p["terrain"] for n in public_names() for p in players_of(n)
+    )
+    big = shared.client.get("/api/stats", query={"option": "big_map"}).json  # The Wolves' (W-12)
+    assert (big["game"], big["games"]) == ("the-wolves", 0)
     two = shared.client.get("/api/stats", query={"players": 2}).json
     assert two["games"] == sum(len(players_of(n)) == 2 for n in public_names())
     future = (datetime.now(UTC) + timedelta(days=1)).date().isoformat()
@@ -111,5 +138,10 @@ def test_players(shared: Shared) -> None:
     reply = shared.client.get(f"/api/players/{name}")
     assert reply.status == 200
     assert reply.json["name"] == name and reply.json["games"] >= 1
+    assert reply.json["game"] is None and "terrain" not in reply.json
+    wolves = shared.client.get(f"/api/players/{name}", query={"game": "the-wolves"}).json
+    assert wolves["games"] == reply.json["games"] and wolves["terrain"] is not None
+    assert wolves["average_vp"] == wolves["average_score"] == reply.json["average_score"]
+    assert shared.client.get(f"/api/players/{name}", query={"game": "chess"}).status == 400
     missing = shared.client.get("/api/players/Nobody%20At%20All")
     assert (missing.status, missing.json["title"]) == (404, "Unknown player")

@@ -1,4 +1,5 @@
-"""Game summaries written straight into the read-model tables, for statistics tests and benches.
+"""Game summaries of The Wolves written straight into the read-model tables, for statistics
+tests and benches.
 
 A :class:`Seat` says only what statistics look at; every other column gets a plain value.
 """
@@ -12,10 +13,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from domain.games import ruleset
 from projections import tables
 from projections.readmodels import ReadModels
-from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS, name_key
+from projections.summaries import (
+    GAME_COLUMNS,
+    SEAT_COLUMNS,
+    SEAT_GAME_COLUMNS,
+    name_key,
+    own_columns,
+)
 from projections.tables import timestamp
+
+WOLVES = ruleset("the-wolves")
 
 
 @dataclass(frozen=True)
@@ -43,34 +53,44 @@ class Played:
     options: dict[str, int | None] = field(default_factory=dict)
 
 
-def rows(game: Played) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
-    """The game's row and its seats' rows."""
+Rows = tuple[tuple[Any, ...], list[tuple[Any, ...]], tuple[str, list[tuple[Any, ...]]]]
+
+
+def rows(game: Played) -> Rows:
+    """The game's row, its seats' rows and its seats' rows in The Wolves' own table."""
     game_id = str(uuid.uuid4())
     winners = [s.name for s in game.seats if s.place == 1] if game.finished else []
     values: dict[str, Any] = {
-        "game_id": game_id, "title": None, "tags": "[]", "visibility": game.visibility,
-        "uploaded_at": timestamp(game.uploaded_at), "uploaded_by": None,
-        "rules_version": "synthetic", "players": len(game.seats), "opt_random_terrain": 0,
-        "opt_big_map": 0, "opt_auto_push": 0, "opt_lone_wolves": 2, "opt_stall_limit": None,
+        "game_id": game_id, "game": WOLVES.name, "title": None, "tags": "[]",
+        "visibility": game.visibility, "uploaded_at": timestamp(game.uploaded_at),
+        "uploaded_by": None, "rules_version": "synthetic", "players": len(game.seats),
         "turns": game.turns, "actions": game.actions or game.turns * 2, "events": game.turns * 3,
         "finished": int(game.finished), "end_reason": "full_moon" if game.finished else None,
-        "top_vp": max(s.total for s in game.seats), "winners": json.dumps(winners), "version": 1,
+        "top_score": max(s.total for s in game.seats), "winners": json.dumps(winners),
+        "version": 1,
     }  # fmt: skip
-    values.update({f"opt_{k}": v for k, v in game.options.items()})
-    seat_rows = []
+    options = {"opt_random_terrain": 0, "opt_big_map": 0, "opt_auto_push": 0,
+               "opt_lone_wolves": 2, "opt_stall_limit": None}  # fmt: skip
+    options.update({f"opt_{k}": v for k, v in game.options.items()})
+    seat_rows, own = [], []
     for i, s in enumerate(game.seats):
-        seat = dict.fromkeys(SEAT_COLUMNS, 0)
-        seat.update({c: values[c] for c in SEAT_GAME_COLUMNS})
+        seat = {c: values[c] for c in SEAT_GAME_COLUMNS}
         seat.update(
             game_id=game_id, seat=i, name=s.name, name_key=name_key(s.name), color="blue",
-            terrain=s.terrain, total=s.total, regions=s.total // 2,
-            pack_vp=s.total - s.total // 2,
-            place=s.place, won=int(game.finished and s.place == 1), prey="[]",
+            total=s.total, place=s.place, won=int(game.finished and s.place == 1),
+            started=int(i == 0),
+        )  # fmt: skip
+        seat_rows.append(tuple(seat[c] for c in SEAT_COLUMNS))
+        extra = dict.fromkeys(own_columns(WOLVES.statistics), 0)
+        extra.update(seat, **options)
+        extra.update(
+            terrain=s.terrain, regions=s.total // 2,
+            pack_vp=s.total - s.total // 2, prey="[]",
             **{f"firsts_{phase}": n for phase, n in s.firsts.items()},
             **{f"n_{kind}": n for kind, n in s.actions.items()},
         )  # fmt: skip
-        seat_rows.append(tuple(seat[c] for c in SEAT_COLUMNS))
-    return tuple(values[c] for c in GAME_COLUMNS), seat_rows
+        own.append(tuple(extra.values()))
+    return tuple(values[c] for c in GAME_COLUMNS), seat_rows, (WOLVES.name, own)
 
 
 def insert(models: ReadModels, games: Iterable[Played]) -> None:
@@ -79,15 +99,8 @@ def insert(models: ReadModels, games: Iterable[Played]) -> None:
     models.position()  # tables made
     made = [rows(game) for game in games]
     with db.connect() as conn:
-        db.executemany(
-            conn,
-            f"INSERT INTO {tables.GAMES} ({', '.join(GAME_COLUMNS)}) "
-            f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})",
-            [game for game, _ in made],
+        db.insert(conn, tables.GAMES, GAME_COLUMNS, [game for game, _, _ in made])
+        db.insert(
+            conn, tables.SEATS, SEAT_COLUMNS, [seat for _, seats, _ in made for seat in seats]
         )
-        db.executemany(
-            conn,
-            f"INSERT INTO {tables.SEATS} ({', '.join(SEAT_COLUMNS)}) "
-            f"VALUES ({', '.join('?' * len(SEAT_COLUMNS))})",
-            [seat for _, seats in made for seat in seats],
-        )
+        tables.insert_extras(db, conn, tables.LIVE, [own for _, _, own in made])

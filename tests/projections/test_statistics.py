@@ -46,6 +46,11 @@ def hand(store: Store) -> Iterator[ReadModels]:
         yield models
 
 
+def wolves(models: ReadModels, **filters: object) -> dict:
+    """The Wolves' statistics (with its own figures)."""
+    return models.stats(game="the-wolves", **filters)  # type: ignore[arg-type]
+
+
 def by(rows: list[dict], key: str) -> dict:
     return {row[key]: row for row in rows}
 
@@ -67,7 +72,7 @@ def test_wilson_intervals_by_hand() -> None:
 
 
 def test_win_rates(hand: ReadModels) -> None:
-    stats = hand.stats()
+    stats = wolves(hand)
     assert (stats["games"], stats["seats"]) == (4, 10)
     seat = by(stats["win_rate"]["by_seat"], "seat")
     assert {s: (r["n"], r["wins"]) for s, r in seat.items()} == {0: (4, 2), 1: (4, 2), 2: (2, 0)}
@@ -87,7 +92,7 @@ def test_win_rates(hand: ReadModels) -> None:
 
 
 def test_victory_points_actions_and_length(hand: ReadModels) -> None:
-    stats = hand.stats()
+    stats = wolves(hand)
     assert stats["vp"]["average"]["total"] == 45.5  # 455 / 10
     assert stats["vp"]["average"]["breakdown"]["regions"] == 22.5  # the halves, rounded down
     seat = by(stats["vp"]["by_seat"], "seat")
@@ -140,7 +145,7 @@ def test_filters(hand: ReadModels) -> None:
     assert hand.stats(until=date(2026, 3, 10))["games"] == 3  # that day included
     assert hand.stats(until=datetime(2026, 3, 10, tzinfo=UTC))["games"] == 2
     assert hand.stats(since=date(2026, 2, 1), until=date(2026, 3, 31), players=3)["games"] == 1
-    cy = hand.stats(player="CY")
+    cy = wolves(hand, player="CY")
     assert (cy["games"], cy["seats"]) == (2, 2)
     assert by(cy["win_rate"]["by_terrain"], "terrain")["mountain"]["n"] == 2
     with pytest.raises(ValueError):
@@ -148,7 +153,7 @@ def test_filters(hand: ReadModels) -> None:
 
 
 def test_player(hand: ReadModels) -> None:
-    ana = hand.player("ana")
+    ana = hand.player("ana", "the-wolves")
     assert ana is not None
     assert (ana["name"], ana["games"], ana["wins"], ana["average_vp"]) == ("Ana", 4, 2, 49.0)
     assert ana["terrain"] == "desert"
@@ -167,7 +172,7 @@ def test_statistics_of_real_games_agree_with_their_results(store: Store) -> None
     with store.library() as library, store.models() as models:
         upload(library, names)
         models.catch_up(library)
-        stats = models.stats()
+        stats = wolves(models)
         summaries = [models.summary(g["game_id"]) for g in models.list_games().items]
     finished = [e for e in expected.values() if e["finished"]]
     scores = [s for e in finished for s in e["scores"]]
@@ -186,3 +191,54 @@ def test_statistics_of_real_games_agree_with_their_results(store: Store) -> None
         firsts = [s for s in seats if s["region_wins"][row["phase"]]]
         assert (row["n"], row["wins"]) == (len(firsts), sum(s["winner"] for s in firsts))
     assert stats["length"]["turns"]["games"] == len(finished)
+
+
+def test_every_game_unless_a_game_or_its_options_are_named(hand: ReadModels) -> None:
+    every = hand.stats()
+    assert every["game"] is None and every["by_game"] == [{"game": "the-wolves", "games": 4}]
+    assert "vp" not in every and "by_terrain" not in every["win_rate"]
+    assert "average_vp" not in every["players"][0] and "terrain" not in every["players"][0]
+    assert every["win_rate"]["by_seat"] == wolves(hand)["win_rate"]["by_seat"]
+    named = hand.stats(option="big_map=false")  # an option of The Wolves (W-12) only
+    assert named["game"] == "the-wolves" and named["vp"]["average"]["n"] == 10
+    assert [f["key"] for f in named["figures"]] == ["by_terrain", "vp", "actions", "region_winners"]
+    with pytest.raises(ValueError, match="unknown option 'fly'"):
+        hand.stats(option="fly")
+    with pytest.raises(ValueError, match="no game 'chess'"):
+        hand.stats(game="chess")
+
+
+def test_who_started_and_the_score_distribution(hand: ReadModels) -> None:
+    stats = wolves(hand)
+    started = by(stats["win_rate"]["by_start"], "started")  # seat 0 starts The Wolves
+    assert {k: (r["n"], r["wins"]) for k, r in started.items()} == {True: (4, 2), False: (6, 2)}
+    score = stats["score"]  # 30 35 40 41 45 47 50 52 55 60, in bars 5 VP wide
+    assert (score["seats"], score["mean"], score["median"], score["min"], score["max"]) == (
+        10, 45.5, 46, 30, 60
+    )  # fmt: skip
+    assert [(b["from"], b["to"], b["seats"]) for b in score["buckets"]] == [
+        (30, 34, 1), (35, 39, 1), (40, 44, 2), (45, 49, 2), (50, 54, 2), (55, 59, 1), (60, 64, 1)
+    ]  # fmt: skip
+
+
+def test_a_player_of_every_game(hand: ReadModels) -> None:
+    ana = hand.player("ANA")
+    assert ana is not None and ana["game"] is None
+    assert (ana["games"], ana["wins"], ana["average_score"]) == (4, 2, 49.0)
+    assert ana["by_game"] == [{"game": "the-wolves", "games": 4, "wins": 2}]
+    assert "terrain" not in ana and "vp" not in ana["trend"][0]
+    assert [t["score"] for t in ana["trend"]] == [60, 40, 55, 41]
+    assert hand.played() == {"the-wolves": 4}
+
+
+def test_a_game_made_private_leaves_every_statistic(store: Store) -> None:
+    """The game's own table repeats its visibility, as the seats do: both follow a change."""
+    with store.library() as library, store.models() as models:
+        ids = upload(library, ["2p-00-heuristic", "3p-00-heuristic"])
+        models.catch_up(library)
+        assert wolves(models)["games"] == models.stats()["games"] == 2
+        library.set_visibility(ids["3p-00-heuristic"], "private")
+        models.catch_up(library)
+        assert wolves(models)["games"] == models.stats()["games"] == 1
+        assert wolves(models, option="standard")["seats"] == 2
+        assert models.player("Cy", "the-wolves") is None
