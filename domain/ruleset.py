@@ -185,6 +185,10 @@ class Ruleset(Protocol):
         """Whether the game is over."""
         ...
 
+    def seats_of(self, state: Any) -> tuple[Seat, ...]:
+        """Who sits at each seat of the game ``state`` belongs to, in seat order."""
+        ...
+
     def scores(self, state: Any) -> tuple[SeatScore, ...]:
         """Every seat's score now (final once finished), with its places."""
         ...

@@ -12,12 +12,11 @@ from uuid import UUID
 
 import orjson
 
+from domain.games import ruleset
 from domain.store import Game, GameLibrary
-from domain.wolves.codec import Stored
-from domain.wolves.replay import written_start
 from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS, summarize
 from projections.tables import timestamp
-from projections.timeline import Fold
+from projections.timeline import Stored, Timeline
 
 
 def meta_change(event: Any) -> tuple[str, Any] | None:
@@ -37,6 +36,8 @@ class Build:
     """A game read from the log: its upload, its events (as stored), its metadata so far."""
 
     game_id: UUID
+    game: str
+    """The ruleset's name (the record's ``"game"``)."""
     record: str
     actions: int
     meta: dict[str, Any]
@@ -52,7 +53,8 @@ class Build:
             "uploaded_at": timestamp(e.timestamp), "uploaded_by": e.uploaded_by,
             "rules_version": e.rules_version,
         }  # fmt: skip
-        return cls(e.originator_id, e.record, e.actions, meta, e.originator_version)
+        game = orjson.loads(e.record)["game"]
+        return cls(e.originator_id, game, e.record, e.actions, meta, e.originator_version)
 
     def add(self, e: Any) -> None:
         """Take in the game's next stored event (a ``Game`` event)."""
@@ -77,13 +79,15 @@ Projected = tuple[tuple[Any, ...], list[tuple[Any, ...]], str]
 
 
 def project(build: Build) -> Projected:
-    """Fold a game's events into its summary rows and timeline (runs in worker processes)."""
+    """Follow a game's events with its ruleset into its summary rows and timeline (runs in
+    worker processes)."""
     steps = build.steps()
-    start = written_start(build.record)
-    fold = Fold(start)
+    rules = ruleset(build.game)
+    start = rules.written_start(build.record)
+    line = Timeline(rules, start)
     for events in steps:
-        fold.step(events)
-    game, seats = summarize(start, steps, fold)
+        line.step(events)
+    game, seats = summarize(start, steps, line.follower.state)
     game_id = str(build.game_id)
     game.update(build.meta, game_id=game_id, version=build.version)
     game["winners"] = json.dumps(game["winners"])
@@ -92,7 +96,7 @@ def project(build: Build) -> Projected:
     for seat in seats:
         seat.update(shared, game_id=game_id, prey=json.dumps(seat["prey"]))
         seat_rows.append(tuple(seat[c] for c in SEAT_COLUMNS))
-    doc = orjson.dumps(fold.doc()).decode()
+    doc = orjson.dumps(line.doc()).decode()
     return tuple(game[c] for c in GAME_COLUMNS), seat_rows, doc
 
 

@@ -1,21 +1,21 @@
 """Game summaries: one row per game and one per seat, from a game's stored events.
 
 Everything here is pure: :func:`summarize` takes the start position, the stored events of
-each action and their timeline folded to the end, and returns plain dicts keyed by column
-names (``GAME_COLUMNS``, ``SEAT_COLUMNS``) ready for the read-model tables.
+each action and the position they end at, and returns plain dicts keyed by column names
+(``GAME_COLUMNS``, ``SEAT_COLUMNS``) ready for the read-model tables.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import asdict, replace
 from typing import Any
 
 from domain.wolves import components as box
 from domain.wolves import events as ev
 from domain.wolves.codec import Stored
+from domain.wolves.scoring import final_scores
 from domain.wolves.state import State
-from projections.timeline import DENS, LAIRS, PREY, SCORE_FIELDS, Fold
 
 OPTION_COLUMNS = {
     "random_terrain": "opt_random_terrain",
@@ -65,12 +65,11 @@ def name_key(name: str) -> str:
 
 
 def summarize(
-    start: State, steps: Sequence[Sequence[Stored]], fold: Fold
+    start: State, steps: Sequence[Sequence[Stored]], end: State
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The game's columns (without metadata and id) and one dict per seat (without id).
 
-    ``steps`` are the stored events of each action, ``fold`` their timeline folded to
-    the end.
+    ``steps`` are the stored events of each action, ``end`` the position after them.
     """
     table = start.table
     players = table.players
@@ -107,8 +106,8 @@ def summarize(
                             count[f"firsts_{e['phase']}"][s["seat"]] += 1
                 case "GameEnded":
                     end_reason = e["reason"]
-    scores = [dict(zip(SCORE_FIELDS, score, strict=True)) for score in fold.vp]
-    finished = fold.finished
+    scores = [asdict(score) for score in final_scores(end)]
+    finished = end.finished
     winners = [players[s["seat"]].name for s in scores if s["place"] == 1] if finished else []
     # the stall limit in force: the big map implies one (W-12)
     options = replace(table.setup.options, stall_limit_rounds=table.stall_limit)
@@ -124,7 +123,7 @@ def summarize(
         "winners": winners,
     }  # fmt: skip
     seat_rows = []
-    for seat, (player, score, board) in enumerate(zip(players, scores, fold.boards, strict=True)):
+    for seat, (player, score, board) in enumerate(zip(players, scores, end.boards, strict=True)):
         seat_rows.append({
             "seat": seat, "name": player.name, "name_key": name_key(player.name),
             "color": player.color, "terrain": player.terrain, "total": score["total"],
@@ -132,9 +131,9 @@ def summarize(
             "howl": score["howl"], "lairs_vp": score["lairs"], "prey_vp": score["prey"],
             "pack_vp": score["pack"], "region_tokens": score["region_tokens"],
             "wolves_on_map": score["wolves_on_map"], "place": score["place"],
-            "won": int(finished and score["place"] == 1), "prey": list(board[PREY]),
-            "lairs": board[LAIRS],
-            **{f"dens_{track}": board[DENS + i] for i, track in enumerate(box.TRACKS)},
+            "won": int(finished and score["place"] == 1), "prey": list(board.prey),
+            "lairs": board.lairs,
+            **{f"dens_{track}": board.dens[i] for i, track in enumerate(box.TRACKS)},
             **{key: counter[seat] for key, counter in count.items()},
         })  # fmt: skip
     return game, seat_rows

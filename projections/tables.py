@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from projections.sql import READ_GATE, Database
 from projections.summaries import OPTION_COLUMNS, SEAT_COLUMNS
 
-VERSION = 5
+VERSION = 6
 TRACKER = "readmodels"
 """The tracking row of these read models."""
 

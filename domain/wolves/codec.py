@@ -115,8 +115,14 @@ def _decoder(hint: Any) -> typing.Callable[[Any], Any]:
         hints = _hints(hint)
         parts = [(f.name, _decoder(hints[f.name])) for f in dataclasses.fields(hint)]
         names = frozenset(name for name, _ in parts)
+        fast = [(name, None if decode is _same else decode) for name, decode in parts]
 
         def dataclass_(value: Any) -> Any:
+            if len(value) == len(fast):  # every field, in order: no keywords to match
+                try:
+                    return hint(*[value[k] if d is None else d(value[k]) for k, d in fast])
+                except KeyError:
+                    pass
             if not names.issuperset(value):
                 unknown = sorted(set(value) - names)
                 raise ValueError(f"{hint.__name__} has no field(s) {unknown}")
@@ -133,7 +139,7 @@ def _decoder(hint: Any) -> typing.Callable[[Any], Any]:
             item = _decoder(args[0])
             if item is _same:
                 return tuple
-            return lambda value: tuple(item(v) for v in value)
+            return lambda value: tuple([item(v) for v in value])
         items = [_decoder(a) for a in args]
         if all(d is _same for d in items):
             return partial(_plain_tuple, len(items))

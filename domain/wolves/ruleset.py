@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from domain.ruleset import Bot, Follower, SeatScore
+from domain.ruleset import Bot, Follower, Seat, SeatScore
 from domain.wolves import codec
 from domain.wolves import components as box
 from domain.wolves.actions import Action
@@ -29,13 +29,7 @@ from domain.wolves.rules import play
 from domain.wolves.scoring import final_scores
 from domain.wolves.setup import generate_setup
 from domain.wolves.state import State
-from domain.wolves.timeline import WolvesFollower
-
-BREAKDOWN = (
-    "regions", "spread", "speed", "howl", "lairs", "prey", "pack", "region_tokens",
-    "wolves_on_map",
-)  # fmt: skip
-"""A seat's score parts (records.md ``howl score``), in the contract's order."""
+from domain.wolves.timeline import WolvesFollower, seat_scores
 
 
 class Wolves:
@@ -93,11 +87,11 @@ class Wolves:
     def finished(self, state: State) -> bool:
         return state.finished
 
+    def seats_of(self, state: State) -> tuple[Seat, ...]:
+        return tuple(Seat(p.name, p.color) for p in state.table.players)
+
     def scores(self, state: State) -> tuple[SeatScore, ...]:
-        return tuple(
-            SeatScore(s.seat, s.total, s.place, {k: getattr(s, k) for k in BREAKDOWN})
-            for s in final_scores(state)
-        )
+        return seat_scores(final_scores(state))
 
     def score_json(self, state: State) -> dict[str, Any]:
         return {"scores": [dataclasses.asdict(s) for s in final_scores(state)]}

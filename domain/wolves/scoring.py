@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from domain.hexes import Hex
 from domain.wolves import components as box
 from domain.wolves.events import FinalScore, RegionScored, Standing
 from domain.wolves.state import PlayerBoard, State
@@ -37,27 +38,46 @@ def places(keys: Sequence[tuple[int, int, int]]) -> list[int]:
     >>> places([(30, 1, 4), (30, 2, 0), (12, 0, 9), (30, 1, 4)])
     [2, 1, 4, 2]
     """
-    return [1 + sum(other > key for other in keys) for key in keys]
+    ordered = sorted(keys, reverse=True)
+    return [1 + ordered.index(key) for key in keys]
 
 
 def control(state: State, region: int) -> dict[int | None, tuple[int, int]]:
     """Control and alphas per contender (seat, or None for the automaton) in a region."""
+    return control_on(state, state.table.map.region_hexes[region])
+
+
+def control_on(state: State, hexes: Iterable[Hex]) -> dict[int | None, tuple[int, int]]:
+    """Control and alphas per contender of the pieces on ``hexes``: a region's control is
+    its hexes' (W-8)."""
     out: dict[int | None, tuple[int, int]] = {}
-    for h in state.table.map.region_hexes[region]:
+    for h in hexes:
         for piece in state.pieces.get(h, ()):
             c, a = out.get(piece.player, (0, 0))
             out[piece.player] = (c + box.CONTROL[piece.kind], a + (piece.kind == "alpha"))
     return out
 
 
+def rank(
+    held: dict[int | None, tuple[int, int]],
+) -> list[tuple[int | None, tuple[int, int]]]:
+    """A region's contenders (:func:`control`) from first to last: by control, then alphas
+    (W-8); contenders equal on both are tied."""
+    return sorted(held.items(), key=lambda kv: kv[1], reverse=True)
+
+
+def leaders(ranked: Sequence[tuple[int | None, tuple[int, int]]]) -> list[int | None]:
+    """The contenders first in a :func:`rank` (W-8): one leads alone, more are tied."""
+    return [who for who, ca in ranked if ca == ranked[0][1]] if ranked else []
+
+
 def score_region(state: State, region: int, phase: str) -> RegionScored:
     """Who places first and second in a region for its top token (W-8)."""
     high, low = box.TOKEN_VALUES[phase]
-    ranked = sorted(control(state, region).items(), key=lambda kv: kv[1], reverse=True)
+    ranked = rank(control(state, region))
     places: dict[int | None, tuple[int | None, int, bool]] = {}
     if ranked:
-        best = ranked[0][1]
-        firsts = [who for who, ca in ranked if ca == best]
+        firsts = leaders(ranked)
         if len(firsts) > 1:
             places = {who: (1, low, False) for who in firsts}
         else:
@@ -84,21 +104,29 @@ def wolves_on_map(state: State, seat: int) -> int:
 def final_scores(state: State) -> tuple[FinalScore, ...]:
     """Every seat's score, breakdown and place by the W-9 tie-breaks (current if unfinished)."""
     two = state.table.two_player
-    rows = []
-    for seat, board in enumerate(state.boards):
-        vp = board_vp(board, two)
-        total = board.region_points + sum(vp.values())
-        rows.append((seat, total, board, vp, wolves_on_map(state, seat)))
-    placed = places([(total, b.region_tokens, w) for _, total, b, _, w in rows])
-    return tuple(
-        FinalScore(
-            seat=seat,
-            total=total,
-            regions=board.region_points,
-            region_tokens=board.region_tokens,
-            wolves_on_map=wolves,
-            place=placed[seat],
-            **vp,
-        )
-        for seat, total, board, vp, wolves in rows
-    )
+    return placed([
+        seat_score(board, wolves_on_map(state, seat), two)
+        for seat, board in enumerate(state.boards)
+    ])  # fmt: skip
+
+
+Unplaced = tuple[int, ...]
+"""A seat's score before places: ``FinalScore``'s fields from ``total`` to ``wolves_on_map``."""
+
+
+def seat_score(board: PlayerBoard, wolves: int, two_player: bool) -> Unplaced:
+    """A seat's total and breakdown from its board and its ``wolves`` on the map (W-5)."""
+    vp = area_vp(board.dens, board.lairs, len(board.prey), board.wolves, two_player)
+    return (board.region_points + sum(vp), board.region_points, *vp, board.region_tokens, wolves)
+
+
+def placed(rows: Sequence[Unplaced]) -> tuple[FinalScore, ...]:
+    """Every seat's score from its :func:`seat_score` (in seat order), with its place."""
+    ranks = seat_places(rows)
+    return tuple(FinalScore(seat, *row, ranks[seat]) for seat, row in enumerate(rows))
+
+
+def seat_places(rows: Sequence[Unplaced]) -> list[int]:
+    """Each seat's place from its :func:`seat_score` (in seat order) by the W-9 tie-breaks:
+    total, then region tokens, then wolves on the map."""
+    return places([(row[0], row[-2], row[-1]) for row in rows])

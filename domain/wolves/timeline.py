@@ -1,61 +1,318 @@
 """The Wolves step by step: the :class:`~domain.ruleset.Follower` behind its timelines.
 
-It folds the game's own events with the engine's ``apply`` and reads every fact from the
-state it reaches, through the engine's scoring: no rule is applied a second time here.
+It applies the game's own events to its state with the engine's ``apply`` and reads every
+fact from the state it reaches, through the engine's scoring: no rule is applied a second
+time here. To stay fast it reads again only what a step's events can have changed: the
+control of the regions holding the hexes they name (and of the regions they scored), the
+seats' wolves on those hexes, and the scores of the seats whose board changed.
+
+Its chart numbers (``StepFacts.numbers``) are the timeline's Wolves columns:
+
+- ``vp``: every seat's ``FinalScore`` as a dict (records.md ``howl score``), in seat order;
+- ``control``: per region, ``{"region", "top" (its top scoring token, or None),
+  "control" (per contender: the seat as a string, or ``automaton``), "leader" (alone
+  first by W-8, or None), "margin" (control of the first over the second)}``;
+- ``moonlight``: the date; ``next_phase``: ``{"phase", "date"}`` of the next phase to
+  score, None after the last;
+- ``scoring``: the region scorings of the step (``RegionScored`` as the store keeps it).
+
+>>> from domain.wolves.ruleset import WOLVES
+>>> record = WOLVES.self_play(2, ["random", "random"], seed=3)
+>>> follower = WOLVES.follow(["Ana", "Bo"], WOLVES.start(record))
+>>> sorted(follower.first().numbers)
+['control', 'moonlight', 'next_phase', 'scoring', 'vp']
+>>> facts = follower.step(WOLVES.play(follower.state, record.actions[0])[1])
+>>> facts.label.startswith("Ana drafts an alpha and a pack wolf"), facts.turn
+(True, 1)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
 
+from domain.hexes import Hex
 from domain.ruleset import Milestone, SeatScore, StepFacts
+from domain.wolves import codec
+from domain.wolves import components as box
 from domain.wolves import events as ev
-from domain.wolves.describe import label
+from domain.wolves.codec import Stored
+from domain.wolves.describe import stored_label
 from domain.wolves.evolve import apply
-from domain.wolves.scoring import final_scores
-from domain.wolves.state import State
+from domain.wolves.scoring import (
+    Unplaced,
+    control,
+    control_on,
+    leaders,
+    rank,
+    seat_places,
+    seat_score,
+)
+from domain.wolves.state import Piece, State
 
-MILESTONES: dict[type, str] = {
-    ev.RegionScored: "region_scored", ev.PhaseScored: "phase_scored", ev.GameEnded: "game_ended",
-}  # fmt: skip
-"""The events a timeline marks, by the milestone kind they make."""
+FIELDS = tuple(f.name for f in dataclasses.fields(ev.FinalScore))
+"""The fields of a seat's ``vp`` dict, in order: seat, total, the parts, place."""
+BREAKDOWN = FIELDS[2:-1]
+"""A seat's score parts (records.md ``howl score``), in the contract's order."""
+AUTOMATON = "automaton"
+"""The two-player automaton pack's key in control rows."""
+WOLF_KINDS = frozenset(("alpha", "pack"))
+ACTIONS = {cls.__name__: kind for cls, kind in ev.ACTION_TYPES.items()}
+"""The record action type of each action event, by stored type name."""
+
+_NAMED: dict[type, Callable[[Any], Iterable[Hex]]] = {
+    ev.WolvesDrafted: lambda e: (e.hex,),
+    ev.WolvesMoved: lambda e: [h for m in e.moves for h in (m.src, m.dst)],
+    ev.WolfPushed: lambda e: (e.src, e.dst),
+    ev.DenBuilt: lambda e: (e.hex,),
+    ev.LairBuilt: lambda e: (e.hex,),
+    ev.LoneWolfHowled: lambda e: (e.hex,),
+    ev.PieceDominated: lambda e: (e.hex,),
+}
+"""The hexes each event names: the only hexes whose pieces it can change."""
+
+
+def seat_scores(scores: Iterable[ev.FinalScore]) -> tuple[SeatScore, ...]:
+    """The engine's ``FinalScore`` rows as the ruleset interface's ``SeatScore``."""
+    return tuple(
+        SeatScore(s.seat, s.total, s.place, {k: getattr(s, k) for k in BREAKDOWN}) for s in scores
+    )
 
 
 class WolvesFollower:
-    """Follows one game of The Wolves from ``start``; see :class:`~domain.ruleset.Follower`."""
+    """Follows one game of The Wolves from ``start``; see :class:`~domain.ruleset.Follower`.
+
+    Besides the protocol's :meth:`step` it offers :meth:`step_stored`, which takes the
+    events as the store keeps them and so labels them without encoding them again.
+    """
 
     def __init__(self, names: Sequence[str], start: State) -> None:
         self.names = tuple(names)
-        self._state = start.copy()
+        state = self._state = start.copy()
+        table = state.table
+        seats = range(len(state.boards))
+        self._two = table.two_player
+        self._regions = table.map.regions
+        self._index = {region: i for i, region in enumerate(self._regions)}
+        self._slot = {h: self._index[region] for h, region in table.map.region_of.items()}
+        self._keys: dict[int | None, str] = {seat: str(seat) for seat in seats}
+        self._keys[None] = AUTOMATON
+        self._hexes: dict[Hex, _Hex] = {}
+        self._wolves = [0 for _ in seats]  # on the map, counted by _read_hex
+        for h in state.pieces:
+            self._read_hex(h)
+        self._held = [control(state, region) for region in self._regions]
+        self._control = [self._control_row(i) for i in range(len(self._regions))]
+        self._boards = state.boards
+        self._rows = [seat_score(state.boards[s], self._wolves[s], self._two) for s in seats]
+        self._placed: list[tuple[Unplaced, int]] = []
+        self._scores: tuple[SeatScore, ...] = ()
+        self._vp: list[dict[str, int]] = []
+        self._place_seats()
+        self._date = state.date
+        self._phases = state.phases_scored
+        self._scored = False
 
     @property
     def state(self) -> State:
         return self._state
 
     def first(self) -> StepFacts:
-        return self._facts(None, None, "setup", ())
+        numbers = {
+            "vp": self._vp, "control": self._control, "moonlight": self._date,
+            "next_phase": self._next_phase(), "scoring": [],
+        }  # fmt: skip
+        return StepFacts(
+            None, None, "setup", self._turn(), self._state.finished, self._scores, (), numbers
+        )
 
     def step(self, events: Sequence[ev.Event]) -> StepFacts:
-        for event in events:
-            apply(self._state, event)
-        acted = next((e for e in events if type(e) in ev.ACTION_TYPES), None)
-        return self._facts(
-            None if acted is None else acted.player,
-            None if acted is None else ev.ACTION_TYPES[type(acted)],
-            label(self.names, events),
-            tuple(
-                Milestone(MILESTONES[type(e)], label(self.names, [e]))
-                for e in events
-                if type(e) in MILESTONES
-            ),
+        return self._step(events, [codec.stored(e) for e in events])
+
+    def step_stored(self, stored: Sequence[Stored]) -> StepFacts:
+        """:meth:`step` from the events as the store keeps them (``{"type", "data"}``)."""
+        return self._step([codec.from_stored(e["type"], e["data"]) for e in stored], stored)
+
+    def _step(self, events: Sequence[ev.Event], stored: Sequence[Stored]) -> StepFacts:
+        state = self._state
+        hexes: set[Hex] = set()
+        regions: set[int] = set()  # the indexes of the regions whose control row may change
+        acted: Stored | None = None
+        scored: list[dict[str, Any]] = []
+        marks: list[Milestone] = []
+        for event, kept in zip(events, stored, strict=True):
+            kind = type(event)
+            named = _NAMED.get(kind)
+            if named is not None:
+                hexes.update(named(event))
+                if acted is None:
+                    acted = kept
+            elif kind in _MARKED:
+                if isinstance(event, ev.RegionScored):
+                    regions.add(self._index[event.region])
+                    scored.append(kept["data"])
+                marks.append(self._milestone(event, kept))
+            elif acted is None and kind in ev.ACTION_TYPES:
+                acted = kept
+            apply(state, event)
+        numbers: dict[str, Any] = {}
+        wolves = list(self._wolves)
+        for h in hexes:
+            self._read_hex(h, regions)
+        if regions:
+            self._read_control(regions, numbers)
+        if state.boards is not self._boards or wolves != self._wolves:
+            self._read_scores(numbers)
+        if state.date != self._date:
+            self._date = numbers["moonlight"] = state.date
+        if state.phases_scored != self._phases:
+            self._phases = state.phases_scored
+            numbers["next_phase"] = self._next_phase()
+        if scored or self._scored:
+            numbers["scoring"] = scored
+            self._scored = bool(scored)
+        return StepFacts(
+            None if acted is None else acted["data"]["player"],
+            None if acted is None else ACTIONS[acted["type"]],
+            stored_label(self.names, stored),
+            None if state.finished else state.player,
+            state.finished,
+            self._scores,
+            tuple(marks),
+            numbers,
         )
 
-    def _facts(
-        self, player: int | None, action: str | None, text: str, marks: tuple[Milestone, ...]
-    ) -> StepFacts:
+    def _turn(self) -> int | None:
         state = self._state
-        scores = tuple(
-            SeatScore(s.seat, s.total, s.place, {"regions": s.regions}) for s in final_scores(state)
-        )
-        turn = None if state.finished else state.player
-        return StepFacts(player, action, text, turn, state.finished, scores, marks)
+        return None if state.finished else state.player
+
+    def _next_phase(self) -> dict[str, Any] | None:
+        phases = self._phases
+        if phases >= len(box.PHASES):
+            return None
+        return {"phase": box.PHASES[phases], "date": self._state.table.phase_dates[phases]}
+
+    def _read_hex(self, h: Hex, regions: set[int] | None = None) -> None:
+        """Read the pieces on ``h`` again: count their control into their region's (adding
+        its index to ``regions`` if it changed) and their wolves into their seats'."""
+        pieces = self._state.pieces.get(h, ())
+        was = self._hexes.get(h, _NOTHING)
+        if pieces == was.pieces:
+            return
+        wolves: dict[int, int] = {}
+        for piece in pieces:
+            if piece.player is not None and piece.kind in WOLF_KINDS:
+                wolves[piece.player] = wolves.get(piece.player, 0) + 1
+        now = self._hexes[h] = _Hex(pieces, control_on(self._state, (h,)), wolves)
+        i = self._slot.get(h)
+        if regions is not None and i is not None and now.control != was.control:
+            held = self._held[i]
+            for who, (c, a) in now.control.items():
+                hc, ha = held.get(who, (0, 0))
+                held[who] = (hc + c, ha + a)
+            for who, (c, a) in was.control.items():
+                hc, ha = held[who]
+                if hc == c:  # every piece has some control: none is left
+                    del held[who]
+                else:
+                    held[who] = (hc - c, ha - a)
+            regions.add(i)
+        if wolves != was.wolves:
+            for seat, n in was.wolves.items():
+                self._wolves[seat] -= n
+            for seat, n in wolves.items():
+                self._wolves[seat] += n
+
+    def _control_row(self, i: int) -> dict[str, Any]:
+        """The control row of the region at index ``i`` (see the module's docstring)."""
+        held, keys = self._held[i], self._keys
+        ranked = rank(held)
+        first = leaders(ranked)
+        region = self._regions[i]
+        stack = self._state.scoring.get(region)
+        margin = ranked[0][1][0] - (ranked[1][1][0] if len(ranked) > 1 else 0) if ranked else 0
+        return {
+            "region": region,
+            "top": stack[0] if stack else None,
+            "control": {keys[who]: c for who, (c, _) in held.items()},
+            "leader": keys[first[0]] if len(first) == 1 else None,
+            "margin": margin,
+        }
+
+    def _read_control(self, regions: Iterable[int], numbers: dict[str, Any]) -> None:
+        """Read the control rows of the regions at indexes ``regions`` again;
+        ``numbers["control"]`` if one changed."""
+        rows = None
+        for i in regions:
+            row = self._control_row(i)
+            if row != self._control[i]:
+                if rows is None:
+                    rows = self._control = list(self._control)
+                rows[i] = row
+        if rows is not None:
+            numbers["control"] = rows
+
+    def _read_scores(self, numbers: dict[str, Any]) -> None:
+        """Score again the seats whose board or wolves on the map changed; ``numbers["vp"]``
+        (and new scores) when a seat's score or place changed."""
+        boards, two, rows, last = self._state.boards, self._two, self._rows, self._boards
+        changed = False
+        for seat, board in enumerate(boards):
+            wolves = self._wolves[seat]
+            if board is not last[seat] or wolves != rows[seat][-1]:
+                row = seat_score(board, wolves, two)
+                if row != rows[seat]:
+                    rows[seat] = row
+                    changed = True
+        self._boards = boards
+        if changed and self._place_seats():
+            numbers["vp"] = self._vp
+
+    def _place_seats(self) -> bool:
+        """Place the seats' scores (``_rows``); whether a seat's score or place changed."""
+        rows, placed = self._rows, self._placed
+        now = list(zip(rows, seat_places(rows), strict=True))
+        if now == placed:
+            return False
+        vp, scores = list(self._vp), list(self._scores)
+        for seat, (row, place) in enumerate(now):
+            if seat < len(placed) and placed[seat] == (row, place):
+                continue
+            parts = dict(zip(BREAKDOWN, row[1:], strict=True))
+            score = SeatScore(seat, row[0], place, parts)
+            doc = {"seat": seat, "total": row[0], **parts, "place": place}
+            if seat < len(scores):
+                scores[seat], vp[seat] = score, doc
+            else:
+                scores.append(score)
+                vp.append(doc)
+        self._placed, self._scores, self._vp = now, tuple(scores), vp
+        return True
+
+    def _milestone(self, event: ev.Event, kept: Stored) -> Milestone:
+        """The milestone of a region scoring, a phase scored or the game's end."""
+        if isinstance(event, ev.RegionScored):
+            won = sorted(
+                (s.place or 3, s.seat) for s in event.standings if s.seat is not None and s.points
+            )
+            seats = tuple(seat for _, seat in won)
+            return Milestone("region_scored", stored_label(self.names, [kept]), seats)
+        if isinstance(event, ev.GameEnded):
+            winners = tuple(s.seat for s in event.scores if s.place == 1)
+            return Milestone("game_ended", stored_label(self.names, [kept]), winners)
+        assert isinstance(event, ev.PhaseScored)
+        return Milestone("phase_scored", event.phase)
+
+
+class _Hex(NamedTuple):
+    """What a follower last read of one hex: its pieces, their control, their wolves."""
+
+    pieces: tuple[Piece, ...]
+    control: dict[int | None, tuple[int, int]]
+    wolves: dict[int, int]
+
+
+_NOTHING = _Hex((), {}, {})
+_MARKED = (ev.RegionScored, ev.PhaseScored, ev.GameEnded)
+"""The events a timeline marks as milestones."""
