@@ -105,7 +105,7 @@ class Timeline:
                 for i, (item, was) in enumerate(zip(value, before, strict=True)):
                     if item is not was and item != was:
                         values = _values(item, was)
-                        patch.append([i, item] if type(values) is not list else [i, values, 1])
+                        patch.append([i, item] if values is item else [i, values, 1])
                 if patch:
                     patches[key] = patch
             elif value != before:
