@@ -10,6 +10,7 @@ from api.auth import token_name
 from api.problems import Problem
 from api.services import services
 from api.uploads import read_document
+from dashboard.game import rules_of
 from domain.store import GameLibrary, UnknownGame, UploadResult
 from projections.readmodels import ReadModels
 from projections.timeline import timeline
@@ -105,7 +106,7 @@ def game_timeline(game_id: UUID) -> list[dict[str, Any]]:
     steps: list[list[Any]] = [[] for _ in range(lib.steps(game_id))]
     for stored in lib.game_events(game_id):
         steps[stored.step].append(stored.event)
-    return timeline(lib.state_at(game_id, 0), steps)
+    return timeline(rules_of(lib, game_id), lib.state_at(game_id, 0), steps)
 
 
 def parse_game_id(text: str) -> UUID | None:
