@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from functools import lru_cache
+from operator import itemgetter
 
-from domain.hexes import Hex
 from domain.wolves import components as box
 from domain.wolves.events import FinalScore, RegionScored, Standing
-from domain.wolves.state import PlayerBoard, State
+from domain.wolves.state import Piece, PlayerBoard, State
 
 AREAS = ("spread", "speed", "howl", "lairs", "prey", "pack")
 """The board areas that score VP (W-5), in :func:`area_vp`'s order."""
@@ -43,19 +44,28 @@ def places(keys: Sequence[tuple[int, int, int]]) -> list[int]:
 
 
 def control(state: State, region: int) -> dict[int | None, tuple[int, int]]:
-    """Control and alphas per contender (seat, or None for the automaton) in a region."""
-    return control_on(state, state.table.map.region_hexes[region])
-
-
-def control_on(state: State, hexes: Iterable[Hex]) -> dict[int | None, tuple[int, int]]:
-    """Control and alphas per contender of the pieces on ``hexes``: a region's control is
-    its hexes' (W-8)."""
+    """Control and alphas per contender (seat, or None for the automaton) in a region: the
+    sum of its hexes' (:func:`hex_control`)."""
     out: dict[int | None, tuple[int, int]] = {}
-    for h in hexes:
-        for piece in state.pieces.get(h, ()):
-            c, a = out.get(piece.player, (0, 0))
-            out[piece.player] = (c + box.CONTROL[piece.kind], a + (piece.kind == "alpha"))
+    pieces = state.pieces
+    for h in state.table.map.region_hexes[region]:
+        here = pieces.get(h)
+        if here:
+            for who, (c, a) in hex_control(here):
+                held, alphas = out.get(who, (0, 0))
+                out[who] = (held + c, alphas + a)
     return out
+
+
+@lru_cache(maxsize=4096)
+def hex_control(pieces: tuple[Piece, ...]) -> tuple[tuple[int | None, tuple[int, int]], ...]:
+    """Control and alphas per contender of the pieces on one hex (W-8), as ``(contender,
+    (control, alphas))`` pairs (cached: hexes hold the same few stacks)."""
+    out: dict[int | None, tuple[int, int]] = {}
+    for piece in pieces:
+        c, a = out.get(piece.player, (0, 0))
+        out[piece.player] = (c + box.CONTROL[piece.kind], a + (piece.kind == "alpha"))
+    return tuple(out.items())
 
 
 def rank(
@@ -63,12 +73,15 @@ def rank(
 ) -> list[tuple[int | None, tuple[int, int]]]:
     """A region's contenders (:func:`control`) from first to last: by control, then alphas
     (W-8); contenders equal on both are tied."""
-    return sorted(held.items(), key=lambda kv: kv[1], reverse=True)
+    return sorted(held.items(), key=itemgetter(1), reverse=True)
 
 
 def leaders(ranked: Sequence[tuple[int | None, tuple[int, int]]]) -> list[int | None]:
     """The contenders first in a :func:`rank` (W-8): one leads alone, more are tied."""
-    return [who for who, ca in ranked if ca == ranked[0][1]] if ranked else []
+    if not ranked:
+        return []
+    best = ranked[0][1]
+    return [who for who, ca in ranked if ca == best]
 
 
 def score_region(state: State, region: int, phase: str) -> RegionScored:

@@ -29,8 +29,9 @@ Its chart numbers (``StepFacts.numbers``) are the timeline's Wolves columns:
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from domain.hexes import Hex
 from domain.ruleset import Milestone, SeatScore, StepFacts
@@ -43,11 +44,12 @@ from domain.wolves.evolve import apply
 from domain.wolves.scoring import (
     Unplaced,
     control,
-    control_on,
+    hex_control,
     leaders,
     rank,
     seat_places,
     seat_score,
+    wolves_on_map,
 )
 from domain.wolves.state import Piece, State
 
@@ -98,10 +100,7 @@ class WolvesFollower:
         self._slot = {h: self._index[region] for h, region in table.map.region_of.items()}
         self._keys: dict[int | None, str] = {seat: str(seat) for seat in seats}
         self._keys[None] = AUTOMATON
-        self._hexes: dict[Hex, _Hex] = {}
-        self._wolves = [0 for _ in seats]  # on the map, counted by _read_hex
-        for h in state.pieces:
-            self._read_hex(h)
+        self._wolves = [wolves_on_map(state, seat) for seat in seats]
         self._held = [control(state, region) for region in self._regions]
         self._control = [self._control_row(i) for i in range(len(self._regions))]
         self._boards = state.boards
@@ -136,16 +135,19 @@ class WolvesFollower:
 
     def _step(self, events: Sequence[ev.Event], stored: Sequence[Stored]) -> StepFacts:
         state = self._state
-        hexes: set[Hex] = set()
+        pieces = state.pieces
+        named: dict[Hex, tuple[Piece, ...]] = {}  # the hexes the events name: their pieces
         regions: set[int] = set()  # the indexes of the regions whose control row may change
         acted: Stored | None = None
         scored: list[dict[str, Any]] = []
         marks: list[Milestone] = []
         for event, kept in zip(events, stored, strict=True):
             kind = type(event)
-            named = _NAMED.get(kind)
-            if named is not None:
-                hexes.update(named(event))
+            hexes = _NAMED.get(kind)
+            if hexes is not None:
+                for h in hexes(event):
+                    if h not in named:
+                        named[h] = pieces.get(h, ())
                 if acted is None:
                     acted = kept
             elif kind in _MARKED:
@@ -155,14 +157,17 @@ class WolvesFollower:
                 marks.append(self._milestone(event, kept))
             elif acted is None and kind in ev.ACTION_TYPES:
                 acted = kept
+        for event in events:
             apply(state, event)
+        wolves = False
+        for h, was in named.items():
+            now = pieces.get(h, ())
+            if now != was:
+                wolves |= self._recount(h, _tally(was), _tally(now), regions)
         numbers: dict[str, Any] = {}
-        wolves = list(self._wolves)
-        for h in hexes:
-            self._read_hex(h, regions)
         if regions:
             self._read_control(regions, numbers)
-        if state.boards is not self._boards or wolves != self._wolves:
+        if wolves or state.boards is not self._boards:
             self._read_scores(numbers)
         if state.date != self._date:
             self._date = numbers["moonlight"] = state.date
@@ -193,36 +198,31 @@ class WolvesFollower:
             return None
         return {"phase": box.PHASES[phases], "date": self._state.table.phase_dates[phases]}
 
-    def _read_hex(self, h: Hex, regions: set[int] | None = None) -> None:
-        """Read the pieces on ``h`` again: count their control into their region's (adding
-        its index to ``regions`` if it changed) and their wolves into their seats'."""
-        pieces = self._state.pieces.get(h, ())
-        was = self._hexes.get(h, _NOTHING)
-        if pieces == was.pieces:
-            return
-        wolves: dict[int, int] = {}
-        for piece in pieces:
-            if piece.player is not None and piece.kind in WOLF_KINDS:
-                wolves[piece.player] = wolves.get(piece.player, 0) + 1
-        now = self._hexes[h] = _Hex(pieces, control_on(self._state, (h,)), wolves)
+    def _recount(self, h: Hex, was: _Tally, now: _Tally, regions: set[int]) -> bool:
+        """The pieces on ``h`` were tallied ``was`` and are tallied ``now``: count their
+        control again in their region's (adding its index to ``regions``) and their wolves
+        in their seats'; whether some seat's wolves on the map changed."""
         i = self._slot.get(h)
-        if regions is not None and i is not None and now.control != was.control:
+        if i is not None and now[0] != was[0]:
             held = self._held[i]
-            for who, (c, a) in now.control.items():
+            for who, (c, a) in now[0]:
                 hc, ha = held.get(who, (0, 0))
                 held[who] = (hc + c, ha + a)
-            for who, (c, a) in was.control.items():
+            for who, (c, a) in was[0]:
                 hc, ha = held[who]
                 if hc == c:  # every piece has some control: none is left
                     del held[who]
                 else:
                     held[who] = (hc - c, ha - a)
             regions.add(i)
-        if wolves != was.wolves:
-            for seat, n in was.wolves.items():
-                self._wolves[seat] -= n
-            for seat, n in wolves.items():
-                self._wolves[seat] += n
+        if now[1] == was[1]:
+            return False
+        wolves = self._wolves
+        for seat, n in now[1]:
+            wolves[seat] += n
+        for seat, n in was[1]:
+            wolves[seat] -= n
+        return True
 
     def _control_row(self, i: int) -> dict[str, Any]:
         """The control row of the region at index ``i`` (see the module's docstring)."""
@@ -241,17 +241,12 @@ class WolvesFollower:
         }
 
     def _read_control(self, regions: Iterable[int], numbers: dict[str, Any]) -> None:
-        """Read the control rows of the regions at indexes ``regions`` again;
-        ``numbers["control"]`` if one changed."""
-        rows = None
+        """Read the control rows of the regions at indexes ``regions`` again into
+        ``numbers["control"]``."""
+        rows = self._control = list(self._control)
         for i in regions:
-            row = self._control_row(i)
-            if row != self._control[i]:
-                if rows is None:
-                    rows = self._control = list(self._control)
-                rows[i] = row
-        if rows is not None:
-            numbers["control"] = rows
+            rows[i] = self._control_row(i)
+        numbers["control"] = rows
 
     def _read_scores(self, numbers: dict[str, Any]) -> None:
         """Score again the seats whose board or wolves on the map changed; ``numbers["vp"]``
@@ -305,14 +300,23 @@ class WolvesFollower:
         return Milestone("phase_scored", event.phase)
 
 
-class _Hex(NamedTuple):
-    """What a follower last read of one hex: its pieces, their control, their wolves."""
-
-    pieces: tuple[Piece, ...]
-    control: dict[int | None, tuple[int, int]]
-    wolves: dict[int, int]
+_Tally = tuple[tuple[tuple[int | None, tuple[int, int]], ...], tuple[tuple[int, int], ...]]
+"""The pieces of a hex counted: their :func:`hex_control`, and how many wolves each seat
+has among them."""
 
 
-_NOTHING = _Hex((), {}, {})
+_TALLIES: dict[tuple[Piece, ...], _Tally] = {}
+"""Every stack of pieces counted so far: a few hundred at most (two pieces to a hex)."""
+
+
+def _tally(pieces: tuple[Piece, ...]) -> _Tally:
+    """``pieces`` counted (once: hexes hold the same few stacks)."""
+    found = _TALLIES.get(pieces)
+    if found is None:
+        seats = Counter(p.player for p in pieces if p.player is not None and p.kind in WOLF_KINDS)
+        found = _TALLIES[pieces] = (hex_control(pieces), tuple(seats.items()))
+    return found
+
+
 _MARKED = (ev.RegionScored, ev.PhaseScored, ev.GameEnded)
 """The events a timeline marks as milestones."""
