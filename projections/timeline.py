@@ -26,19 +26,20 @@ reads), one dict per step::
   ``region_scored``, ``round_won`` or ``game_ended``; ``seats`` those it favours); only
   the step's own.
 - ``numbers``: the game's own chart numbers, as its follower names them, each as of that
-  step (a follower gives a value when it changes, step 0 gives them all). The Wolves':
+  step (a follower gives a value when it changes, step 0 gives them all) and as its
+  ruleset shows it (``Ruleset.chart_item``, item by item for a list). The Wolves':
   ``vp``, ``control``, ``moonlight``, ``next_phase``, ``scoring``
   (:mod:`domain.wolves.timeline`).
 
-The stored document is ``{"seats": n, "rows": [row, …]}`` where each row is ``[player,
-type, label, turn, finished, scores, milestones, numbers, patches]``: ``scores`` the
-seats' ``[seat, total, place, parts]`` that changed, ``milestones`` ``[kind, text,
-seats]``, ``numbers`` the numbers given whole and ``patches`` the list numbers of the
-same length as before, as ``[index, item]`` of each item that changed. A dict with the
-same keys as the one it follows (a seat's ``parts``, a list's item) is kept as the list
-of its values in that one's key order (an item so kept is ``[index, values, 1]``).
-Values a step left unchanged are shared with the previous row (treat expanded rows as
-read-only).
+The stored document is ``{"game": name, "seats": n, "rows": [row, …]}`` where each row
+is ``[player, type, label, turn, finished, scores, milestones, numbers, patches]``:
+``scores`` the seats' ``[seat, total, place, parts]`` that changed, ``milestones``
+``[kind, text, seats]``, ``numbers`` the numbers given whole and ``patches`` the list
+numbers of the same length as before, as ``[index, item]`` of each item that changed,
+all as the follower gave them. A dict with the same keys as the one it follows (a seat's
+``parts``, a list's item) is kept as the list of its values in that one's key order (an
+item so kept is ``[index, values, 1]``). Values a step left unchanged are shared with the
+previous row (treat expanded rows as read-only).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.games import ruleset
 from domain.ruleset import Follower, Ruleset, StepFacts
 
 Stored = Mapping[str, Any]
@@ -119,14 +121,18 @@ class Timeline:
 
     def doc(self) -> dict[str, Any]:
         """The compact document of the timeline so far (JSON-able; see :func:`expand`)."""
-        return {"seats": len(self._scores), "rows": self.rows}
+        return {"game": self.rules.name, "seats": len(self._scores), "rows": self.rows}
 
 
-def expand(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The timeline rows of a stored document: one dict per step (the row contract)."""
+def expand(doc: Mapping[str, Any], rules: Ruleset | None = None) -> list[dict[str, Any]]:
+    """The timeline rows of a stored document: one dict per step (the row contract), its
+    numbers shown by its ruleset's ``chart_item`` (``rules``, or the one the document
+    names)."""
+    show = (rules or ruleset(doc["game"])).chart_item
     out = []
     scores: list[dict[str, Any]] = [{}] * doc["seats"]
-    numbers: dict[str, Any] = {}
+    given: dict[str, Any] = {}  # the numbers as the follower gave them
+    numbers: dict[str, Any] = {}  # as they are shown
     for step, row in enumerate(doc["rows"]):
         player, kind, label, turn, finished, changed, marks, whole, patches = row
         if changed:
@@ -136,11 +142,18 @@ def expand(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
                     parts = dict(zip(scores[seat]["parts"], parts, strict=True))
                 scores[seat] = {"seat": seat, "total": total, "place": place, "parts": parts}
         if whole or patches:
-            numbers = {**numbers, **whole}
+            numbers = dict(numbers)
+            for key, value in whole.items():
+                given[key] = value
+                numbers[key] = (
+                    [show(key, item) for item in value] if type(value) is list else show(key, value)
+                )
             for key, patch in patches.items():
-                items = numbers[key] = list(numbers[key])
+                items = given[key] = list(given[key])
+                shown = numbers[key] = list(numbers[key])
                 for i, item, *packed in patch:
                     items[i] = dict(zip(items[i], item, strict=True)) if packed else item
+                    shown[i] = show(key, items[i])
         out.append({
             "step": step, "player": player, "type": kind, "label": label, "turn": turn,
             "finished": finished, "scores": scores,
@@ -164,4 +177,4 @@ def timeline(rules: Ruleset, start: Any, steps: Sequence[Sequence[Any]]) -> list
     line = Timeline(rules, start)
     for events in steps:
         line.add(line.follower.step(events))
-    return expand(line.doc())
+    return expand(line.doc(), rules)

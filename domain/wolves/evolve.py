@@ -33,6 +33,13 @@ def apply(state: State, event: ev.Event) -> State:
     return state
 
 
+def apply_view(state: State, kind: type[ev.Event], event: Any) -> State:
+    """:func:`apply` of an event of class ``kind`` given as a view of its fields (any object
+    with its fields as attributes, such as ``codec.view``'s)."""
+    _apply.registry[kind](event, state)
+    return state
+
+
 def _replace(board: PlayerBoard, **changes: Any) -> PlayerBoard:
     """``dataclasses.replace`` of a board, without its checks on every call (a board changes
     at most events)."""

@@ -29,7 +29,7 @@ from domain.wolves.rules import play
 from domain.wolves.scoring import final_scores
 from domain.wolves.setup import generate_setup
 from domain.wolves.state import State
-from domain.wolves.timeline import WolvesFollower, seat_scores
+from domain.wolves.timeline import WolvesFollower, seat_scores, shown
 
 
 class Wolves:
@@ -110,6 +110,9 @@ class Wolves:
 
     def follow(self, names: Sequence[str], start: State) -> Follower:
         return WolvesFollower(names, start)
+
+    def chart_item(self, key: str, item: Any) -> Any:
+        return shown(key, item)
 
 
 WOLVES = Wolves()

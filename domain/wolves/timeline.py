@@ -6,12 +6,14 @@ time here. To stay fast it reads again only what a step's events can have change
 control of the regions holding the hexes they name (and of the regions they scored), the
 seats' wolves on those hexes, and the scores of the seats whose board changed.
 
-Its chart numbers (``StepFacts.numbers``) are the timeline's Wolves columns:
+Its chart numbers (``StepFacts.numbers``) are the timeline's Wolves columns, as
+:func:`shown` shows them (``Ruleset.chart_item``; the follower keeps the first two compact):
 
 - ``vp``: every seat's ``FinalScore`` as a dict (records.md ``howl score``), in seat order;
 - ``control``: per region, ``{"region", "top" (its top scoring token, or None),
   "control" (per contender: the seat as a string, or ``automaton``), "leader" (alone
-  first by W-8, or None), "margin" (control of the first over the second)}``;
+  first by W-8, or None), "margin" (control of the first over the second)}``, ranked
+  when shown;
 - ``moonlight``: the date; ``next_phase``: ``{"phase", "date"}`` of the next phase to
   score, None after the last;
 - ``scoring``: the region scorings of the step (``RegionScored`` as the store keeps it).
@@ -38,9 +40,9 @@ from domain.ruleset import Milestone, SeatScore, StepFacts
 from domain.wolves import codec
 from domain.wolves import components as box
 from domain.wolves import events as ev
-from domain.wolves.codec import Stored
+from domain.wolves.codec import EVENT_TYPES, Stored
 from domain.wolves.describe import stored_label
-from domain.wolves.evolve import apply
+from domain.wolves.evolve import apply_view
 from domain.wolves.scoring import (
     Unplaced,
     control,
@@ -63,16 +65,49 @@ WOLF_KINDS = frozenset(("alpha", "pack"))
 ACTIONS = {cls.__name__: kind for cls, kind in ev.ACTION_TYPES.items()}
 """The record action type of each action event, by stored type name."""
 
-_NAMED: dict[type, Callable[[Any], Iterable[Hex]]] = {
-    ev.WolvesDrafted: lambda e: (e.hex,),
-    ev.WolvesMoved: lambda e: [h for m in e.moves for h in (m.src, m.dst)],
-    ev.WolfPushed: lambda e: (e.src, e.dst),
-    ev.DenBuilt: lambda e: (e.hex,),
-    ev.LairBuilt: lambda e: (e.hex,),
-    ev.LoneWolfHowled: lambda e: (e.hex,),
-    ev.PieceDominated: lambda e: (e.hex,),
+_NAMED: dict[str, Callable[[Any], Iterable[Hex]]] = {
+    "WolvesDrafted": lambda e: (e.hex,),
+    "WolvesMoved": lambda e: [h for m in e.moves for h in (m.src, m.dst)],
+    "WolfPushed": lambda e: (e.src, e.dst),
+    "DenBuilt": lambda e: (e.hex,),
+    "LairBuilt": lambda e: (e.hex,),
+    "LoneWolfHowled": lambda e: (e.hex,),
+    "PieceDominated": lambda e: (e.hex,),
 }
-"""The hexes each event names: the only hexes whose pieces it can change."""
+"""The hexes each event names (by stored type name): the only hexes whose pieces it can
+change."""
+_MARKED = frozenset(("RegionScored", "PhaseScored", "GameEnded"))
+"""The events a timeline marks as milestones."""
+
+
+def shown(key: str, item: Any) -> Any:
+    """A chart number of the follower as timelines show it (``Ruleset.chart_item``): a
+    control row ranked by W-8, a seat's ``vp`` as a dict, anything else as it is.
+
+    >>> shown("control", [3, "quarter", [[0, 2, 1], [None, 2, 0], [1, 1, 0]]])["leader"]
+    '0'
+    >>> shown("vp", [1, 9, 4, 2, 0, 0, 0, 3, 0, 1, 4, 2])["prey"]
+    3
+    """
+    if key == "control":
+        region, top, held = item
+        ranked = rank({who: (c, a) for who, c, a in held})
+        first = leaders(ranked)
+        margin = ranked[0][1][0] - (ranked[1][1][0] if len(ranked) > 1 else 0) if ranked else 0
+        return {
+            "region": region,
+            "top": top,
+            "control": {_key(who): c for who, c, _ in held},
+            "leader": _key(first[0]) if len(first) == 1 else None,
+            "margin": margin,
+        }
+    if key == "vp":
+        return dict(zip(FIELDS, item, strict=True))
+    return item
+
+
+def _key(who: int | None) -> str:
+    return AUTOMATON if who is None else str(who)
 
 
 def seat_scores(scores: Iterable[ev.FinalScore]) -> tuple[SeatScore, ...]:
@@ -86,7 +121,8 @@ class WolvesFollower:
     """Follows one game of The Wolves from ``start``; see :class:`~domain.ruleset.Follower`.
 
     Besides the protocol's :meth:`step` it offers :meth:`step_stored`, which takes the
-    events as the store keeps them and so labels them without encoding them again.
+    events as the store keeps them: it applies views of their fields (``codec.view``) with
+    the engine's own handlers instead of decoding them, and labels them as they are.
     """
 
     def __init__(self, names: Sequence[str], start: State) -> None:
@@ -98,8 +134,6 @@ class WolvesFollower:
         self._regions = table.map.regions
         self._index = {region: i for i, region in enumerate(self._regions)}
         self._slot = {h: self._index[region] for h, region in table.map.region_of.items()}
-        self._keys: dict[int | None, str] = {seat: str(seat) for seat in seats}
-        self._keys[None] = AUTOMATON
         self._wolves = [wolves_on_map(state, seat) for seat in seats]
         self._held = [control(state, region) for region in self._regions]
         self._control = [self._control_row(i) for i in range(len(self._regions))]
@@ -107,7 +141,7 @@ class WolvesFollower:
         self._rows = [seat_score(state.boards[s], self._wolves[s], self._two) for s in seats]
         self._placed: list[tuple[Unplaced, int]] = []
         self._scores: tuple[SeatScore, ...] = ()
-        self._vp: list[dict[str, int]] = []
+        self._vp: list[list[int]] = []
         self._place_seats()
         self._date = state.date
         self._phases = state.phases_scored
@@ -131,9 +165,11 @@ class WolvesFollower:
 
     def step_stored(self, stored: Sequence[Stored]) -> StepFacts:
         """:meth:`step` from the events as the store keeps them (``{"type", "data"}``)."""
-        return self._step([codec.from_stored(e["type"], e["data"]) for e in stored], stored)
+        return self._step([codec.view(e["type"], e["data"]) for e in stored], stored)
 
-    def _step(self, events: Sequence[ev.Event], stored: Sequence[Stored]) -> StepFacts:
+    def _step(self, events: Sequence[Any], stored: Sequence[Stored]) -> StepFacts:
+        """The step of ``events`` (events, or views of their fields), ``stored`` as the
+        store keeps them."""
         state = self._state
         pieces = state.pieces
         named: dict[Hex, tuple[Piece, ...]] = {}  # the hexes the events name: their pieces
@@ -142,7 +178,7 @@ class WolvesFollower:
         scored: list[dict[str, Any]] = []
         marks: list[Milestone] = []
         for event, kept in zip(events, stored, strict=True):
-            kind = type(event)
+            kind = kept["type"]
             hexes = _NAMED.get(kind)
             if hexes is not None:
                 for h in hexes(event):
@@ -151,14 +187,14 @@ class WolvesFollower:
                 if acted is None:
                     acted = kept
             elif kind in _MARKED:
-                if isinstance(event, ev.RegionScored):
+                if kind == "RegionScored":
                     regions.add(self._index[event.region])
                     scored.append(kept["data"])
-                marks.append(self._milestone(event, kept))
-            elif acted is None and kind in ev.ACTION_TYPES:
+                marks.append(self._milestone(kind, event, kept))
+            elif acted is None and kind in ACTIONS:
                 acted = kept
-        for event in events:
-            apply(state, event)
+        for event, kept in zip(events, stored, strict=True):
+            apply_view(state, EVENT_TYPES[kept["type"]], event)
         wolves = False
         for h, was in named.items():
             now = pieces.get(h, ())
@@ -224,21 +260,12 @@ class WolvesFollower:
             wolves[seat] -= n
         return True
 
-    def _control_row(self, i: int) -> dict[str, Any]:
-        """The control row of the region at index ``i`` (see the module's docstring)."""
-        held, keys = self._held[i], self._keys
-        ranked = rank(held)
-        first = leaders(ranked)
+    def _control_row(self, i: int) -> list[Any]:
+        """The control row of the region at index ``i``, as :func:`shown` takes it."""
         region = self._regions[i]
         stack = self._state.scoring.get(region)
-        margin = ranked[0][1][0] - (ranked[1][1][0] if len(ranked) > 1 else 0) if ranked else 0
-        return {
-            "region": region,
-            "top": stack[0] if stack else None,
-            "control": {keys[who]: c for who, (c, _) in held.items()},
-            "leader": keys[first[0]] if len(first) == 1 else None,
-            "margin": margin,
-        }
+        held = [[who, c, a] for who, (c, a) in self._held[i].items()]
+        return [region, stack[0] if stack else None, held]
 
     def _read_control(self, regions: Iterable[int], numbers: dict[str, Any]) -> None:
         """Read the control rows of the regions at indexes ``regions`` again into
@@ -274,29 +301,27 @@ class WolvesFollower:
         for seat, (row, place) in enumerate(now):
             if seat < len(placed) and placed[seat] == (row, place):
                 continue
-            parts = dict(zip(BREAKDOWN, row[1:], strict=True))
-            score = SeatScore(seat, row[0], place, parts)
-            doc = {"seat": seat, "total": row[0], **parts, "place": place}
+            score = SeatScore(seat, row[0], place, dict(zip(BREAKDOWN, row[1:], strict=True)))
             if seat < len(scores):
-                scores[seat], vp[seat] = score, doc
+                scores[seat], vp[seat] = score, [seat, *row, place]
             else:
                 scores.append(score)
-                vp.append(doc)
+                vp.append([seat, *row, place])
         self._placed, self._scores, self._vp = now, tuple(scores), vp
         return True
 
-    def _milestone(self, event: ev.Event, kept: Stored) -> Milestone:
-        """The milestone of a region scoring, a phase scored or the game's end."""
-        if isinstance(event, ev.RegionScored):
+    def _milestone(self, kind: str, event: Any, kept: Stored) -> Milestone:
+        """The milestone of a region scoring, a phase scored or the game's end (``event``
+        one of those, or a view of its fields)."""
+        if kind == "RegionScored":
             won = sorted(
                 (s.place or 3, s.seat) for s in event.standings if s.seat is not None and s.points
             )
             seats = tuple(seat for _, seat in won)
             return Milestone("region_scored", stored_label(self.names, [kept]), seats)
-        if isinstance(event, ev.GameEnded):
+        if kind == "GameEnded":
             winners = tuple(s.seat for s in event.scores if s.place == 1)
             return Milestone("game_ended", stored_label(self.names, [kept]), winners)
-        assert isinstance(event, ev.PhaseScored)
         return Milestone("phase_scored", event.phase)
 
 
@@ -316,7 +341,3 @@ def _tally(pieces: tuple[Piece, ...]) -> _Tally:
         seats = Counter(p.player for p in pieces if p.player is not None and p.kind in WOLF_KINDS)
         found = _TALLIES[pieces] = (hex_control(pieces), tuple(seats.items()))
     return found
-
-
-_MARKED = (ev.RegionScored, ev.PhaseScored, ev.GameEnded)
-"""The events a timeline marks as milestones."""

@@ -263,16 +263,21 @@ def test_stored_rows_give_back_each_steps_numbers_as_of_that_step() -> None:
     ]
 
     class Game:
+        name = "script"
+
         def seats_of(self, state: Any) -> tuple[Any, ...]:
             return ()
 
         def follow(self, names: Sequence[str], start: Any) -> Script:
             return Script(given)
 
+        def chart_item(self, key: str, item: Any) -> Any:
+            return item
+
     line = Timeline(Game(), None)  # type: ignore[arg-type]
     for _ in given[1:]:
         line.add(line.follower.step([]))
-    rows = expand(json.loads(json.dumps(line.doc())))
+    rows = expand(json.loads(json.dumps(line.doc())), Game())  # type: ignore[arg-type]
     now: dict[str, Any] = {}
     for row, numbers in zip(rows, given, strict=True):
         now.update(numbers)
@@ -283,3 +288,20 @@ def test_stored_rows_give_back_each_steps_numbers_as_of_that_step() -> None:
         assert row["milestones"] == ([{"kind": "hit", "text": "a hit", "seats": [0]}]
                                      if "hit" in numbers else [])  # fmt: skip
     assert [list(row["cells"][0]) for row in rows][-1] == ["y", "x"]
+
+
+def test_numbers_are_stored_as_the_follower_gives_them_and_shown_by_the_ruleset() -> None:
+    """A follower may keep a number compact: the stored document holds it so, the rows
+    show it through ``Ruleset.chart_item`` (The Wolves rank a region's control then)."""
+    played = replay(read_record(fixture_record("2p-00-heuristic")))
+    line = Timeline(WOLVES, played.initial)
+    for events in played.steps:
+        line.add(line.follower.step(events))
+    doc = line.doc()
+    first = doc["rows"][0][7]
+    regions = played.initial.table.map.regions
+    assert [row[0] for row in first["control"]] == list(regions)
+    assert all(type(held) is list for _, _, held in first["control"])
+    rows = expand(doc)
+    assert rows[0]["control"] == [WOLVES.chart_item("control", c) for c in first["control"]]
+    assert all(type(v) is dict for row in rows for v in row["vp"] + row["control"])
