@@ -367,38 +367,38 @@ class Position(Open):
 
 
 class Score(Open):
-    """A seat's VP and its breakdown at one step."""
+    """A seat's score at one step: the total that ranks it, its place (1 = first, shared on
+    a tie) and the parts the total is made of, in the game's own words."""
 
     seat = fields.Integer(required=True)
     total = fields.Integer(required=True)
     place = fields.Integer(required=True)
+    parts = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
 
 
-class Control(Open):
-    """A region's control at one step: per contender (seat or ``automaton``), the leader."""
+class Milestone(Open):
+    """Something a step reached: a stable ``kind`` (``region_scored``, ``round_won``,
+    ``game_ended``…), what a person reads, the seats it favours."""
 
-    region = fields.Integer(required=True)
-    top = fields.String(allow_none=True)
-    control = fields.Dict(
-        keys=fields.String(), values=fields.Integer(),
-        metadata={"description": "control per contender: seat number or `automaton`"},
-    )  # fmt: skip
-    leader = fields.String(allow_none=True)
-    margin = fields.Integer()
+    kind = fields.String(required=True)
+    text = fields.String(required=True)
+    seats = fields.List(fields.Integer(), required=True)
 
 
 class TimelineRow(Open):
-    """The timeline at one step (0: before the first action)."""
+    """The timeline at one step (0: before the first action): who acted and how, whose turn
+    it is after it, every seat's score and the milestones it reached. The game's own chart
+    numbers are further fields (The Wolves: ``vp``, ``control``, ``moonlight``,
+    ``next_phase``, ``scoring``)."""
 
     step = fields.Integer(required=True)
     player = fields.Integer(required=True, allow_none=True)
     type = fields.String(required=True, allow_none=True)
     label = fields.String(required=True)
-    turn = fields.Integer(allow_none=True)
-    moonlight = fields.Integer(required=True)
-    vp = fields.List(fields.Nested(Score), required=True)
-    control = fields.List(fields.Nested(Control), required=True)
+    turn = fields.Integer(required=True, allow_none=True)
     finished = fields.Boolean(required=True)
+    scores = fields.List(fields.Nested(Score), required=True)
+    milestones = fields.List(fields.Nested(Milestone), required=True)
 
 
 class Timeline(ma.Schema):

@@ -133,9 +133,11 @@ def status_line(status: dict[str, Any]) -> list[Any]:
 def view(
     status: dict[str, Any], static: list[list[float]], rows: list[dict[str, Any]],
     log: Sequence[list[Any]], names: Sequence[str], colors: Sequence[str],
+    milestones: charts.Marks,
 ) -> dict[str, Any]:  # fmt: skip
     """Everything the page shows of the analysis for ``status``: the browser's data, the
-    win figure, key moments, the status line, the button and whether to poll."""
+    win figure (with the timeline's ``milestones`` marked), key moments, the status line,
+    the button and whether to poll."""
     state = status["status"]
     result = status["result"] if state == "done" else None
     win = win_series(static, result)
@@ -146,7 +148,7 @@ def view(
     return {
         "data": {"status": state, "key": status.get("settings_key") if result else None,
                  "marks": marks},
-        "figure": charts.win_figure(rows, win, names, colors, title, sorted(flags)),
+        "figure": charts.win_figure(rows, win, names, colors, title, milestones, sorted(flags)),
         "moments": moments_list(moments, log, names, colors, marks),
         "status": status_line(status),
         "button": {"display": "inline-block" if state in ("none", "failed") else "none"},

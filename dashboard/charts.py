@@ -1,4 +1,5 @@
-"""Plotly figures of one game's timeline: VP, win probability, VP margin and region control.
+"""Plotly figures of one game's timeline, for every game: the seats' scores, their margin
+and their win probability, with the milestones a board view marks.
 
 All share the x axis (steps) and margins, so they line up; the browser draws the
 current step's cursor over them (``assets/replay.js``), so they are drawn only once.
@@ -6,43 +7,68 @@ current step's cursor over them (``assets/replay.js``), so they are drawn only o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from dashboard.palette import EMPTY, TIED, tint
-
-AREAS = ("regions", "spread", "speed", "howl", "lairs", "prey", "pack")
+GRAPH_CONFIG = {"displayModeBar": False, "responsive": True, "scrollZoom": False}
 MARGIN = {"l": 86, "r": 12, "t": 26, "b": 34}
-PHASE_DASH = {"crescent": "dot", "quarter": "dash", "full": "solid"}
+DASHES = ("dot", "dash", "solid")
+"""The lines of a chart's marks, in their order (The Wolves: its three phases)."""
 FONT = {"family": "DejaVu Sans, system-ui, sans-serif", "size": 11}
 CLASS_COLORS = {"inaccuracy": "#E6AB02", "mistake": "#E66100", "blunder": "#C0392B"}
 """Review classes, as the step log marks them (?!, ?, ??)."""
 
 
-def scoring_steps(rows: Sequence[dict[str, Any]]) -> list[tuple[int, str]]:
-    """``(step, phase)`` for every phase scored, in order."""
-    out: list[tuple[int, str]] = []
-    for row in rows:
-        for phase in dict.fromkeys(s["phase"] for s in row["scoring"]):
-            out.append((row["step"], phase))
-    return out
+@dataclass(frozen=True)
+class ScoreChart:
+    """The score chart's words: its title and unit (``VP``), the ``parts`` of a score its
+    hover lists, in order (None: all of them), and its element's id."""
+
+    title: str = "Score"
+    unit: str = "points"
+    parts: Sequence[str] | None = None
+    id: str = "replay-score"
 
 
-def _phase_marks(rows: Sequence[dict[str, Any]], label_y: float = 1.0) -> tuple[list, list]:
+Marks = Sequence[tuple[int, str]]
+"""The milestones a chart marks: ``(step, text)``, in step order."""
+
+
+def milestones(
+    rows: Sequence[dict[str, Any]], kinds: Collection[str] | None
+) -> list[tuple[int, str]]:
+    """``(step, text)`` of every milestone of one of ``kinds`` (None: of any kind).
+
+    >>> milestones([{"step": 0, "milestones": []}, {"step": 1, "milestones": [
+    ...     {"kind": "round_won", "text": "Ana wins round 1", "seats": [0]}]}], ["round_won"])
+    [(1, 'Ana wins round 1')]
+    """
+    return [
+        (row["step"], m["text"])
+        for row in rows
+        for m in row["milestones"]
+        if kinds is None or m["kind"] in kinds
+    ]
+
+
+def mark_shapes(marks: Marks, label_y: float = 1.0) -> tuple[list[Any], list[Any]]:
+    """A chart's vertical lines and labels at its ``marks``."""
     shapes, notes = [], []
-    for step, phase in scoring_steps(rows):
+    for i, (step, text) in enumerate(marks):
         shapes.append({
             "type": "line", "xref": "x", "yref": "paper", "x0": step, "x1": step, "y0": 0,
-            "y1": 1, "line": {"color": "#555", "width": 1, "dash": PHASE_DASH.get(phase, "dot")},
+            "y1": 1, "line": {"color": "#555", "width": 1, "dash": DASHES[i % len(DASHES)]},
         })  # fmt: skip
         notes.append({
-            "x": step, "y": label_y, "xref": "x", "yref": "paper", "text": phase,
+            "x": step, "y": label_y, "xref": "x", "yref": "paper", "text": text,
             "showarrow": False, "yanchor": "bottom", "font": {"size": 10, "color": "#444"},
         })  # fmt: skip
     return shapes, notes
 
 
-def _base_layout(rows: Sequence[dict[str, Any]], height: int, title: str) -> dict[str, Any]:
+def base_layout(rows: Sequence[dict[str, Any]], height: int, title: str) -> dict[str, Any]:
+    """The layout every timeline chart shares: steps on x, the same margins and font."""
     last = rows[-1]["step"]
     return {
         "height": height, "margin": MARGIN, "font": FONT,
@@ -55,114 +81,41 @@ def _base_layout(rows: Sequence[dict[str, Any]], height: int, title: str) -> dic
     }  # fmt: skip
 
 
-def vp_figure(
-    rows: Sequence[dict[str, Any]], names: Sequence[str], colors: Sequence[str]
-) -> dict[str, Any]:
-    """A line per seat of its VP at each step; hover shows the breakdown."""
+def score_figure(
+    rows: Sequence[dict[str, Any]], names: Sequence[str], colors: Sequence[str],
+    chart: ScoreChart, marks: Marks,
+) -> dict[str, Any]:  # fmt: skip
+    """A line per seat of its score at each step; hover shows the parts ``chart`` names."""
     steps = [row["step"] for row in rows]
+    parts = list(chart.parts) if chart.parts is not None else list(rows[0]["scores"][0]["parts"])
+    listed = ", ".join(f"{part} %{{customdata[{i}]}}" for i, part in enumerate(parts))
     data = []
     for seat, name in enumerate(names):
-        vps = [row["vp"][seat] for row in rows]
+        scores = [row["scores"][seat] for row in rows]
         data.append({
             "type": "scatter", "mode": "lines", "name": name, "x": steps,
-            "y": [v["total"] for v in vps],
-            "customdata": [[v[a] for a in AREAS] for v in vps],
+            "y": [s["total"] for s in scores],
+            "customdata": [[s["parts"].get(part) for part in parts] for s in scores],
             "line": {"color": colors[seat], "width": 2.5, "shape": "hv"},
             "hovertemplate": (
-                f"<b>{name}</b> %{{y}} VP: regions %{{customdata[0]}}, spread %{{customdata[1]}}, "
-                "speed %{customdata[2]}, howl %{customdata[3]}, lairs %{customdata[4]}, "
-                f"prey %{{customdata[5]}}, pack %{{customdata[6]}}<extra></extra>"
+                f"<b>{name}</b> %{{y}} {chart.unit}" + (f": {listed}" if parts else "")
+                + "<extra></extra>"
             ),
         })  # fmt: skip
-    shapes, notes = _phase_marks(rows)
-    layout = _base_layout(rows, 250, "Victory points")
+    shapes, notes = mark_shapes(marks)
+    layout = base_layout(rows, 250, chart.title)
     layout.update({
         "shapes": shapes, "annotations": notes, "hovermode": "x unified",
-        "yaxis": {"title": {"text": "VP", "standoff": 4}, "fixedrange": True,
+        "yaxis": {"title": {"text": chart.unit, "standoff": 4}, "fixedrange": True,
                   "rangemode": "tozero"},
         "hoverlabel": {"font": {"size": 11}},
     })  # fmt: skip
     return {"data": data, "layout": layout}
 
 
-def _who(key: str | None, names: Sequence[str]) -> str:
-    if key is None:
-        return "nobody"
-    return "the automaton" if key == "automaton" else names[int(key)]
-
-
-def control_figure(
-    rows: Sequence[dict[str, Any]], names: Sequence[str], colors: Sequence[str]
-) -> dict[str, Any]:
-    """A heatmap region × step coloured by the leader, darker for a bigger lead, with
-    each region's scorings marked."""
-    keys = [str(s) for s in range(len(names))]
-    if any("automaton" in c["control"] for row in rows for c in row["control"]):
-        keys.append("automaton")
-    bands = len(keys) + 1  # band 0: nobody / tied
-    regions = [c["region"] for c in rows[0]["control"]]
-    z: list[list[float]] = []
-    text: list[list[str]] = []
-    for i, _region in enumerate(regions):
-        zrow, trow = [], []
-        for row in rows:
-            cell = row["control"][i]
-            held = sorted(cell["control"].items(), key=lambda kv: -kv[1])
-            leader = cell["leader"]
-            if leader is None:
-                zrow.append(0.9 if held else 0.1)
-                head = "tied" if held else "empty"
-            else:
-                strength = min(cell["margin"], 4) / 4
-                zrow.append(keys.index(leader) + 1 + 0.05 + 0.9 * strength)
-                head = f"{_who(leader, names)} leads by {cell['margin']}"
-            standing = ", ".join(f"{_who(k, names)} {v}" for k, v in held) or "no pieces"
-            trow.append(f"step {row['step']} · {head}<br>{standing}")
-        z.append(zrow)
-        text.append(trow)
-    scale: list[list[Any]] = [[0, EMPTY], [0.999 / bands, TIED]]
-    contender_colors = [*colors[: len(names)], colors[-1]]
-    for k, key in enumerate(keys, start=1):
-        color = contender_colors[-1] if key == "automaton" else contender_colors[int(key)]
-        scale.append([k / bands, tint(color, 0.3 if key != "automaton" else 0.45)])
-        scale.append([(k + 0.999) / bands, color])
-    scale[-1][0] = 1
-    first_tokens = {c["region"]: c["top"] for c in rows[0]["control"]}
-    labels = [f"R{r} {first_tokens.get(r) or ''}".strip() for r in regions]
-    data: list[dict[str, Any]] = [{
-        "type": "heatmap", "z": z, "x": [row["step"] for row in rows], "y": labels,
-        "zmin": 0, "zmax": bands, "colorscale": scale, "showscale": False, "text": text,
-        "hovertemplate": "%{y}, %{text}<extra></extra>", "xgap": 0, "ygap": 1,
-    }]  # fmt: skip
-    mx, my, mtext = [], [], []
-    for row in rows:
-        for scored in row["scoring"]:
-            placed = [s for s in scored["standings"] if s["place"] is not None]
-            who = ", ".join(
-                f"{'the automaton' if s['seat'] is None else names[s['seat']]} {s['points']}"
-                for s in placed
-            )
-            mx.append(row["step"])
-            my.append(labels[regions.index(scored["region"])])
-            mtext.append(f"{scored['phase']} scoring: {who or 'nobody'}")
-    data.append({
-        "type": "scatter", "mode": "markers", "x": mx, "y": my, "text": mtext,
-        "marker": {"symbol": "star", "size": 11, "color": "#FFFFFF",
-                   "line": {"color": "#111", "width": 1.3}},
-        "hovertemplate": "%{y} · step %{x}<br>%{text}<extra></extra>", "name": "scored",
-    })  # fmt: skip
-    shapes, notes = _phase_marks(rows)
-    layout = _base_layout(rows, 60 + 22 * len(regions), "Region control (colour: leader)")
-    layout.update({
-        "shapes": shapes, "annotations": notes, "hovermode": "closest",
-        "yaxis": {"autorange": "reversed", "fixedrange": True, "tickfont": {"size": 10}},
-    })  # fmt: skip
-    return {"data": data, "layout": layout}
-
-
 def win_figure(
     rows: Sequence[dict[str, Any]], win: Sequence[Sequence[float]], names: Sequence[str],
-    colors: Sequence[str], title: str, flags: Sequence[tuple[int, int, str]] = (),
+    colors: Sequence[str], title: str, marks: Marks, flags: Sequence[tuple[int, int, str]] = (),
 ) -> dict[str, Any]:  # fmt: skip
     """A line per seat of its win probability at each step (``win[step][seat]``), with
     flagged actions ``(step, seat, class)`` marked on the mover's line."""
@@ -183,8 +136,8 @@ def win_figure(
                        "line": {"color": "#111", "width": 1}},
             "hovertemplate": "%{text}<extra></extra>",
         })  # fmt: skip
-    shapes, notes = _phase_marks(rows)
-    layout = _base_layout(rows, 220, title)
+    shapes, notes = mark_shapes(marks)
+    layout = base_layout(rows, 220, title)
     layout.update({
         "shapes": shapes, "annotations": notes, "hovermode": "x unified",
         "yaxis": {"title": {"text": "win %", "standoff": 4}, "fixedrange": True,
@@ -194,39 +147,40 @@ def win_figure(
     return {"data": data, "layout": layout}
 
 
-def vp_margins(rows: Sequence[dict[str, Any]]) -> list[list[int]]:
-    """Per step, each seat's VP minus the best other seat's.
+def margins(rows: Sequence[dict[str, Any]]) -> list[list[int]]:
+    """Per step, each seat's score minus the best other seat's.
 
-    >>> vp_margins([{"vp": [{"total": 5}, {"total": 3}, {"total": 1}]}])
+    >>> margins([{"scores": [{"total": 5}, {"total": 3}, {"total": 1}]}])
     [[2, -2, -4]]
     """
     out = []
     for row in rows:
-        totals = [v["total"] for v in row["vp"]]
+        totals = [s["total"] for s in row["scores"]]
         out.append([t - max(totals[:i] + totals[i + 1 :]) for i, t in enumerate(totals)])
     return out
 
 
 def margin_figure(
-    rows: Sequence[dict[str, Any]], names: Sequence[str], colors: Sequence[str]
-) -> dict[str, Any]:
-    """A line per seat of its VP lead over the best other seat (negative: behind)."""
+    rows: Sequence[dict[str, Any]], names: Sequence[str], colors: Sequence[str], unit: str,
+    marks: Marks,
+) -> dict[str, Any]:  # fmt: skip
+    """A line per seat of its lead in ``unit`` over the best other seat (negative: behind)."""
     steps = [row["step"] for row in rows]
-    margins = vp_margins(rows)
+    leads = margins(rows)
     data = [{
         "type": "scatter", "mode": "lines", "name": name, "x": steps,
-        "y": [m[seat] for m in margins], "line": {"color": colors[seat], "width": 2, "shape": "hv"},
-        "hovertemplate": f"<b>{name}</b> %{{y:+d}} VP<extra></extra>",
+        "y": [m[seat] for m in leads], "line": {"color": colors[seat], "width": 2, "shape": "hv"},
+        "hovertemplate": f"<b>{name}</b> %{{y:+d}} {unit}<extra></extra>",
     } for seat, name in enumerate(names)]  # fmt: skip
-    shapes, notes = _phase_marks(rows)
+    shapes, notes = mark_shapes(marks)
     shapes.append({
         "type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": 0, "y1": 0,
         "line": {"color": "#333", "width": 1},
     })  # fmt: skip
-    layout = _base_layout(rows, 200, "VP margin over the best other seat")
+    layout = base_layout(rows, 200, f"{unit} margin over the best other seat")
     layout.update({
         "shapes": shapes, "annotations": notes, "hovermode": "x unified",
-        "yaxis": {"title": {"text": "VP lead", "standoff": 4}, "fixedrange": True,
+        "yaxis": {"title": {"text": f"{unit} lead", "standoff": 4}, "fixedrange": True,
                   "zeroline": False},
         "hoverlabel": {"font": {"size": 11}},
     })  # fmt: skip

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from dashboard.game import rules_of
 from domain.store import GameLibrary, UnknownGame, UploadResult
 from projections.readmodels import ReadModels
 from projections.timeline import timeline
@@ -106,7 +107,7 @@ def game_timeline(game_id: UUID) -> list[dict[str, Any]]:
     steps: list[list[Any]] = [[] for _ in range(lib.steps(game_id))]
     for stored in lib.game_events(game_id):
         steps[stored.step].append(stored.event)
-    return timeline(lib.state_at(game_id, 0), steps)
+    return timeline(rules_of(lib, game_id), lib.state_at(game_id, 0), steps)
 
 
 def parse_game_id(text: str) -> UUID | None:

@@ -1,76 +1,74 @@
-"""Everything the replay page sends to the browser once for a game.
+"""A stored game as the replay page shows it, and what the page sends the browser once.
 
-Static parts (map figure, hex texts, players, charts, step labels) and one compact
-entry per step (pieces, boards, VP, Moonlight), so changing step needs no request.
+:func:`payload` is the frame's part (the seats, the step labels and log, the charts the
+cursor follows) with the board view's own data under ``board``, so changing step needs no
+request.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from dashboard import board
-from dashboard.palette import TERRAIN_COLORS
+import orjson
+
+from dashboard.palette import player_color
+from domain.games import of_document
+from domain.ruleset import Ruleset
 from domain.store import GameLibrary
-from domain.wolves import components as box
-from domain.wolves.state import State
 
-VP_FIELDS = ("total", "regions", "spread", "speed", "howl", "lairs", "prey", "pack", "place")
-
-
-def board_row(state: State, seat: int) -> list[Any]:
-    """One seat's board: ``[showing, dens…(3), lairs, wolves, prey, bonus terrain,
-    bonus action, region points, region tokens]``; ``showing`` is one terrain index per
-    tile slot (``components.TERRAINS``), as a string."""
-    b = state.boards[seat]
-    showing = "".join(str(box.TERRAINS.index(state.showing(seat, s))) for s in range(6))
-    return [
-        showing, *b.dens, b.lairs, b.wolves, list(b.prey), b.bonus_terrain, b.bonus_action,
-        b.region_points, b.region_tokens,
-    ]  # fmt: skip
+if TYPE_CHECKING:
+    from dashboard.boards import BoardView
 
 
-def payload(library: GameLibrary, game_id: UUID, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The replay data of a stored game, given its timeline ``rows``."""
-    last = library.steps(game_id)
-    caused: list[list[Any]] = [[] for _ in range(last + 1)]
-    for stored in library.game_events(game_id):
-        caused[stored.step + 1].append(stored.event)
+@dataclass(frozen=True)
+class Game:
+    """A stored game with its ruleset, its state before the first action, its timeline
+    rows (``projections.timeline``) and its seats' names and display colours."""
+
+    library: GameLibrary
+    game_id: UUID
+    rules: Ruleset
+    first: Any
+    rows: list[dict[str, Any]]
+    names: list[str]
+    colors: list[str]
+
+    @property
+    def last(self) -> int:
+        """The last step (the number of actions)."""
+        return len(self.rows) - 1
+
+
+def rules_of(library: GameLibrary, game_id: UUID) -> Ruleset:
+    """The ruleset of a stored game: its record's ``"game"``."""
+    return of_document(orjson.loads(library.record(game_id)))
+
+
+def load(library: GameLibrary, game_id: UUID, rows: list[dict[str, Any]]) -> Game:
+    """The stored game ``game_id`` whose timeline is ``rows``."""
+    rules = rules_of(library, game_id)
     first = library.state_at(game_id, 0)
-    table = first.table
-    colors = board.seat_colors(first)
-    names = [p.name for p in table.players]
-    steps = []
-    for n in range(last + 1):
-        state = library.state_at(game_id, n)
-        row = rows[n]
-        steps.append({
-            **board.frame(state, caused[n]),
-            "b": [board_row(state, seat) for seat in range(len(names))],
-            "v": [[v[f] for f in VP_FIELDS] for v in row["vp"]],
-            "m": row["moonlight"],
-            "t": row["turn"],
-            "a": state.actions_left,
-            "f": row["finished"],
-        })  # fmt: skip
+    seats = rules.players(first)
+    colors = [player_color(seat.color, i) for i, seat in enumerate(seats)]
+    return Game(library, game_id, rules, first, rows, [s.name for s in seats], colors)
+
+
+def payload(game: Game, view: BoardView, log: list[list[Any]], charts: list[str]) -> dict[str, Any]:
+    """The browser's data of ``game``: ``log`` its step log's entries, ``charts`` the ids of
+    the charts whose cursor follows the step."""
     return {
-        "id": str(game_id),
-        "last": last,
+        "id": str(game.game_id),
+        "game": game.rules.name,
+        "view": view.script,
+        "last": game.last,
         "players": [
-            {"name": p.name, "color": colors[i], "terrain": p.terrain}
-            for i, p in enumerate(table.players)
+            {"name": name, "color": color}
+            for name, color in zip(game.names, game.colors, strict=True)
         ],
-        "automaton": colors[-1],
-        "two_player": table.two_player,
-        "terrains": list(box.TERRAINS),
-        "terrain_colors": TERRAIN_COLORS,
-        "kinds": list(board.KINDS),
-        "kind_names": [board.KIND_NAMES[k] for k in board.KINDS],
-        "symbols": [board.SYMBOLS[k] for k in board.KINDS],
-        "tracks": {t: list(v) for t, v in box.TRACK_VALUES.items()},
-        "phases": list(box.PHASES),
-        "phase_dates": list(table.phase_dates),
-        "hexes": board.hexes(table.map),
-        "labels": [row["label"] for row in rows],
-        "steps": steps,
+        "labels": [row["label"] for row in game.rows],
+        "log": log,
+        "charts": charts,
+        "board": view.data(game),
     }

@@ -232,6 +232,13 @@ class Ruleset(Protocol):
         """A :class:`Follower` of one game from ``start`` (its seats named ``names``)."""
         ...
 
+    def chart_item(self, key: str, item: JSON) -> JSON:
+        """A chart number as timelines show it, from the form the follower gives it in
+        (``StepFacts.numbers``): the number ``key`` itself or, for a list, each of its
+        items. A follower may keep a number compact (a region's control as a list, ranked
+        only when shown); a number shown as given is returned as it is."""
+        ...
+
 
 class Follower(Protocol):
     """Follows one game step by step, from the events the store keeps, and tells what each
@@ -249,5 +256,5 @@ class Follower(Protocol):
     def step(self, events: Sequence[Any]) -> StepFacts:
         """Take in the events of the next action; the facts of the step it makes.
         ``numbers`` holds the game's chart numbers that changed at this step (step 0 holds
-        them all)."""
+        them all), in the form :meth:`Ruleset.chart_item` shows."""
         ...

@@ -14,11 +14,9 @@ import orjson
 
 from domain.games import ruleset
 from domain.store import Game, GameLibrary
-from domain.wolves.codec import Stored
-from domain.wolves.replay import written_start
 from projections import summaries
 from projections.tables import timestamp
-from projections.timeline import Fold
+from projections.timeline import Stored, Timeline
 
 
 def meta_change(event: Any) -> tuple[str, Any] | None:
@@ -38,6 +36,8 @@ class Build:
     """A game read from the log: its upload, its events (as stored), its metadata so far."""
 
     game_id: UUID
+    game: str
+    """The ruleset's name (the record's ``"game"``)."""
     record: str
     actions: int
     meta: dict[str, Any]
@@ -54,7 +54,7 @@ class Build:
             "uploaded_at": timestamp(e.timestamp), "uploaded_by": e.uploaded_by,
             "rules_version": e.rules_version,
         }  # fmt: skip
-        game = getattr(e, "game", "the-wolves")  # uploads stored before games were named
+        game = e.game
         return cls(e.originator_id, e.record, e.actions, meta, e.originator_version, game)
 
     def add(self, e: Any) -> None:
@@ -81,18 +81,18 @@ table, and its timeline document."""
 
 
 def project(build: Build) -> Projected:
-    """Fold a game's events into its summary rows and timeline (runs in worker processes)."""
+    """Follow a game's events with its ruleset into its summary rows and timeline (runs in
+    worker processes)."""
     steps = build.steps()
-    start = written_start(build.record)
-    fold = Fold(start)
-    for events in steps:
-        fold.step(events)
     rules = ruleset(build.game)
+    start = rules.written_start(build.record)
+    line = Timeline(rules, start)
+    for events in steps:
+        line.step(events)
     decoded = [[rules.decode_event(e["type"], e["data"]) for e in step] for step in steps]
-    end = rules.fold(start, [e for step in decoded for e in step])
     identity = {**build.meta, "game_id": str(build.game_id), "version": build.version}
-    game, seats, extras = summaries.rows(rules, start, decoded, end, identity)
-    return game, seats, extras, orjson.dumps(fold.doc()).decode()
+    game, seats, extras = summaries.rows(rules, start, decoded, line.follower.state, identity)
+    return game, seats, extras, orjson.dumps(line.doc()).decode()
 
 
 def attempt(build: Build) -> Projected | str:

@@ -229,6 +229,9 @@ class Takeaway:
     bots: Mapping[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
     statistics = Statistics()
 
+    def chart_item(self, key: str, item: Any) -> Any:
+        return item
+
     def players(self, state: State) -> tuple[Seat, ...]:
         return state.players
 

@@ -270,7 +270,7 @@ def state(game_id: UUID, step: int) -> Response:
 
 
 @blp.route("/<uuid:game_id>/timeline")
-@blp.response(200, Timeline, **_immutable("One row per step: VP, control, Moonlight, label."))
+@blp.response(200, Timeline, **_immutable("One row per step: scores, milestones, numbers."))
 @blp.alt_response(304, description=NOT_MODIFIED)
 @blp.alt_response(404, response="NOT_FOUND")
 def timeline(game_id: UUID) -> Response:

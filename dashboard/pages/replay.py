@@ -1,8 +1,11 @@
-"""``/replay/<id>?step=N``: the map, boards, Moonlight, step log, charts and analysis of a game.
+"""``/replay/<id>?step=N``: one stored game, step by step, for every game.
 
-The whole game is loaded once into ``replay-data`` and its review into ``replay-analysis``;
-``assets/replay.js`` switches steps. Only the analysis status is asked of the server again,
-while a review is queued or running.
+The page is a frame (step controls, slider, score and margin charts with the milestones
+the board view marks, step log, the analysis for a game the review knows) around the
+game's board view (:mod:`dashboard.boards`): its board, its panels and its charts. The
+whole game is loaded once into ``replay-data`` and its review into ``replay-analysis``;
+``assets/replay.js`` switches steps and has the view's script draw each one. Only the
+analysis status is asked of the server again, while a review is queued or running.
 """
 
 from __future__ import annotations
@@ -14,15 +17,17 @@ from uuid import UUID
 
 from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from dashboard import analysis, board, charts, data, game
+from dashboard import analysis, boards, charts, data
+from dashboard.game import Game, load, payload, rules_of
 from dashboard.inputs import text
 from dashboard.token import refused
 from domain.store import GameLibrary, UnknownGame
 from projections.analysis_worker import analysis_status, enqueue
 
-GRAPH_CONFIG = {"displayModeBar": False, "responsive": True, "scrollZoom": False}
 SPEEDS = {0.5: "½×", 1: "1×", 2: "2×", 4: "4×"}
-SCORING = re.compile(r"^(crescent|quarter|full) scoring of region (\d+): (.*)$")
+NO_REVIEW = "No review for this game yet."
+GAME_ENDED = "game_ended"
+"""The milestone kind of a game's end: the step log shows it last."""
 
 
 def requested_step(search: str | None, last: int) -> int:
@@ -36,73 +41,115 @@ def requested_step(search: str | None, last: int) -> int:
 
 
 def log_entry(row: dict[str, Any]) -> list[Any]:
-    """One step of the log as ``[step, seat, what happened, scoring results, game end]``.
+    """One step of the log as ``[step, seat, what happened, milestones, game end]``: the
+    parts of its label that are the step's milestones go under its line, the game's end
+    last.
 
     >>> log_entry({"step": 3, "player": 1, "label": "Bo passes; crescent scoring of region 2: "
-    ...            "Bo 4; the game ends"})
-    [3, 1, 'Bo passes', ['crescent · R2: Bo 4'], 'the game ends']
+    ...            "Bo 4; the game ends", "milestones": [
+    ...            {"kind": "region_scored", "text": "crescent scoring of region 2: Bo 4"},
+    ...            {"kind": "game_ended", "text": "the game ends"}]})
+    [3, 1, 'Bo passes', ['crescent scoring of region 2: Bo 4'], 'the game ends']
     """
-    lines, scored, end = [], [], None
+    kinds = {m["text"]: m["kind"] for m in row["milestones"]}
+    lines, marked, end = [], [], None
     for part in row["label"].split("; ") if row["label"] else []:
-        found = SCORING.match(part)
-        if found:
-            phase, region, who = found.groups()
-            scored.append(f"{phase} · R{region}: {who}")
-        elif part.startswith("the game ends"):
+        kind = kinds.get(part)
+        if kind == GAME_ENDED:
             end = part
+        elif kind is not None:
+            marked.append(part)
         else:
             lines.append(part)
-    return [row["step"], row["player"], "; ".join(lines), scored, end]
+    return [row["step"], row["player"], "; ".join(lines), marked, end]
 
 
-def slider_marks(rows: list[dict[str, Any]], last: int) -> dict[int, str]:
-    """Slider marks: the start, each phase scoring, the end."""
-    marks = {0: "start"}
-    for step, phase in charts.scoring_steps(rows):
-        marks[step] = phase
-    marks.setdefault(last, "end")
-    return marks
+def slider_marks(marks: charts.Marks, last: int) -> dict[int, str]:
+    """Slider marks: the start, the milestones marked, the end."""
+    found = {0: "start"}
+    for step, label in marks:
+        found[step] = label
+    found.setdefault(last, "end")
+    return found
 
 
 def chart(id_: str, figure: dict[str, Any]) -> html.Div:
     """A timeline chart with the cursor the browser moves over it."""
-    return html.Div(
-        [dcc.Graph(id=id_, figure=figure, config=GRAPH_CONFIG), html.Div(id=f"{id_}-cursor")],
-        className="chart",
-    )
+    graph = dcc.Graph(id=id_, figure=figure, config=charts.GRAPH_CONFIG)
+    return html.Div([graph, html.Div(id=f"{id_}-cursor")], className="chart")
 
 
 @lru_cache(maxsize=16)
 def prepared(library: GameLibrary, game_id: UUID) -> dict[str, Any]:
     """What the page shows of a game, computed once (a stored game never changes): the
-    browser's data, the map and chart figures, the slider marks and the static win chances."""
-    rows = data.game_timeline(game_id)
-    first = library.state_at(game_id, 0)
-    names = [p.name for p in first.table.players]
-    colors = board.seat_colors(first)
-    payload = game.payload(library, game_id, rows)
-    payload["log"] = [log_entry(row) for row in rows]
+    game, its board view, the browser's data, the charts, the slider marks and, for a
+    game the review knows, the static win chances."""
+    game = load(library, game_id, data.game_timeline(game_id))
+    view = boards.view(game.rules.name)
+    rows, names, colors = game.rows, game.names, game.colors
+    marks = charts.milestones(rows, view.marks)
+    score = view.score
+    figures = [
+        ("replay-margin", charts.margin_figure(rows, names, colors, score.unit, marks)),
+        (score.id, charts.score_figure(rows, names, colors, score, marks)),
+        *view.charts(game),
+    ]
+    reviewable = game.rules.reviewable
+    ids = (["replay-win"] if reviewable else []) + [id_ for id_, _ in figures]
+    log = [log_entry(row) for row in rows]
     return {
-        "payload": payload,
-        "map": board.figure(first),
-        "vp": charts.vp_figure(rows, names, colors),
-        "control": charts.control_figure(rows, names, colors),
-        "margin": charts.margin_figure(rows, names, colors),
-        "marks": slider_marks(rows, payload["last"]),
-        "colors": colors,
-        "names": names,
-        "rows": rows,
-        "win": analysis.static_win(library, game_id, payload["last"]),
+        "game": game,
+        "view": view,
+        "payload": payload(game, view, log, ids),
+        "figures": figures,
+        "marks": marks,
+        "slider": slider_marks(marks, game.last),
+        "log": log,
+        "win": analysis.static_win(library, game_id, game.last) if reviewable else None,
     }
 
 
 def analysis_view(library: GameLibrary, game_id: UUID, status: dict[str, Any]) -> dict[str, Any]:
     """The analysis parts of the page (``analysis.view``) for the game's review ``status``."""
     shown = prepared(library, game_id)
+    game: Game = shown["game"]
     return analysis.view(
-        status, shown["win"], shown["rows"], shown["payload"]["log"], shown["names"],
-        shown["colors"],
-    )  # fmt: skip
+        status, shown["win"], game.rows, shown["log"], game.names, game.colors, shown["marks"]
+    )
+
+
+def analysis_panel(
+    library: GameLibrary, game_id: UUID, game: Game
+) -> tuple[list[Any], html.Div | None]:
+    """The analysis of the right column (with its stores and its poll) and the win chart;
+    for a game the review does not know, only that it has none."""
+    if not game.rules.reviewable:
+        none = html.P(NO_REVIEW, id="analysis-status", className="note")
+        return [html.H3("Analysis"), none], None
+    status = analysis_status(data.analysis_url(), game_id, data.analysis_settings())
+    review = analysis_view(library, game_id, status)
+    return [
+        dcc.Store(id="replay-analysis", data=review["data"]),
+        dcc.Store(id="analysis-game", data=str(game_id)),
+        dcc.Store(id="analysis-seen"),
+        dcc.Interval(id="analysis-poll", interval=analysis.POLL_MS, disabled=review["poll_off"]),
+        html.H3("Analysis"),
+        html.Div(
+            [
+                html.Span(review["status"], id="analysis-status"),
+                html.Button(
+                    "Analyse",
+                    id="analysis-run",
+                    n_clicks=0,
+                    className="step-button",
+                    style=review["button"],
+                ),  # fmt: skip
+            ],
+            className="analysis-status",
+        ),
+        html.H3("Key moments"),
+        html.Ol(review["moments"], id="analysis-moments", className="moments"),
+    ], chart("replay-win", review["figure"])
 
 
 def layout(game_id: str, search: str | None = None) -> html.Div:
@@ -116,34 +163,27 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
         title = library.info(gid).title or "Untitled game"
     except UnknownGame:
         return html.Div([html.H2("Game not found"), html.P(f"No game {game_id} is stored.")])
-    payload = {**shown["payload"], "title": title}
-    last = payload["last"]
+    game: Game = shown["game"]
+    view: boards.BoardView = shown["view"]
+    last = game.last
     step = requested_step(search, last)
-    names = [p["name"] for p in payload["players"]]
-    colors = shown["colors"]
     button = {"className": "step-button", "n_clicks": 0}
-    status = analysis_status(data.analysis_url(), gid, data.analysis_settings())
-    review = analysis_view(library, gid, status)
+    review, win = analysis_panel(library, gid, game)
+    board = view.board(game)
     return html.Div(
         [
-            dcc.Store(id="replay-data", data=payload),
-            dcc.Store(id="replay-analysis", data=review["data"]),
-            dcc.Store(id="analysis-game", data=str(gid)),
-            dcc.Store(id="analysis-seen"),
+            dcc.Store(id="replay-data", data={**shown["payload"], "title": title}),
             dcc.Interval(id="replay-tick", interval=800, disabled=True),
-            dcc.Interval(
-                id="analysis-poll", interval=analysis.POLL_MS, disabled=review["poll_off"]
-            ),
             html.Div(
                 [
-                    html.H2(payload["title"]),
+                    html.H2(title),
                     html.Span(
                         [
                             html.Span(
                                 [html.Span(className="dot", style={"background": c}), n],
                                 className="who",
                             )
-                            for n, c in zip(names, colors, strict=False)
+                            for n, c in zip(game.names, game.colors, strict=True)
                         ],
                         className="replay-players",
                     ),
@@ -176,7 +216,7 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                 step=1,
                 value=step,
                 updatemode="drag",
-                marks=shown["marks"],
+                marks=shown["slider"],
                 allow_direct_input=False,
                 tooltip={"placement": "bottom", "always_visible": False},
             ),  # fmt: skip
@@ -185,47 +225,15 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                     html.Div(
                         [
                             html.Div(id="replay-advice", className="advice"),
-                            html.Div(
-                                [
-                                    dcc.Graph(
-                                        id="replay-map",
-                                        figure=shown["map"],
-                                        config=GRAPH_CONFIG,
-                                        className="map",
-                                    ),
-                                    html.Div(id="replay-board", className="overlay"),
-                                    html.Div(id="replay-hover", className="hover-box"),
-                                ],
-                                className="board",
-                                style={"height": f"{board.HEIGHT}px"},
-                            ),
-                            chart("replay-win", review["figure"]),
-                            chart("replay-margin", shown["margin"]),
-                            chart("replay-vp", shown["vp"]),
-                            chart("replay-control", shown["control"]),
+                            *(part for part in (board, win) if part is not None),
+                            *(chart(id_, figure) for id_, figure in shown["figures"]),
                         ],
                         className="replay-left",
                     ),
                     html.Div(
                         [
-                            html.Div(id="replay-moon", className="moonlight"),
-                            html.Div(id="replay-boards", className="player-boards"),
-                            html.H3("Analysis"),
-                            html.Div(
-                                [
-                                    html.Span(review["status"], id="analysis-status"),
-                                    html.Button(
-                                        "Analyse",
-                                        id="analysis-run",
-                                        n_clicks=0,
-                                        className="step-button",
-                                        style=review["button"],
-                                    ),
-                                ],
-                                className="analysis-status",
-                            ),
-                            html.H3("Key moments"),
-                            html.Ol(review["moments"], id="analysis-moments", className="moments"),
+                            *view.panels(game),
+                            *review,
                             html.H3("Steps"),
                             html.Ol(id="replay-log", className="step-log"),
                         ],
@@ -240,7 +248,8 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
 
 
 def register(app: Dash) -> None:
-    """The replay page's clientside callbacks (``assets/replay.js``)."""
+    """The replay page's clientside callbacks (``assets/replay.js``; a chart clicked jumps
+    to its step there too) and its analysis callback."""
     app.clientside_callback(
         ClientsideFunction("howl", "render"),
         Output("replay-step", "children"),
@@ -259,10 +268,6 @@ def register(app: Dash) -> None:
         Input("replay-last", "n_clicks"),
         Input("replay-play", "n_clicks"),
         Input("replay-tick", "n_intervals"),
-        Input("replay-vp", "clickData"),
-        Input("replay-control", "clickData"),
-        Input("replay-win", "clickData"),
-        Input("replay-margin", "clickData"),
         State("replay-slider", "value"),
         State("replay-tick", "disabled"),
         State("replay-data", "data"),
@@ -296,11 +301,14 @@ def register(app: Dash) -> None:
 def refresh_analysis(_ticks: Any, _clicks: Any, game_id: Any, token: Any) -> tuple[Any, ...]:
     """The analysis status (asking for a review first when "Analyse" was clicked, which
     needs a token when tokens are configured); the review's data, win figure and key moments
-    only once it is done. Nothing is queued for an id that names no stored game."""
+    only once it is done. Nothing is queued for an id that names no stored game, nor for a
+    game the review does not know."""
     gid = data.parse_game_id(text(game_id, 100) or "")
     if gid is None or not data.has_game(gid):
         unknown = data.WriteRefused(404, "unknown_game", "No game with this id is stored.")
         return refused(unknown, "analysis-refused"), no_update, True, *[no_update] * 3
+    if not rules_of(data.library(), gid).reviewable:
+        return NO_REVIEW, {"display": "none"}, True, *[no_update] * 3
     url, settings = data.analysis_url(), data.analysis_settings()
     status = analysis_status(url, gid, settings)
     if ctx.triggered_id == "analysis-run" and status["status"] in ("none", "failed"):

@@ -48,6 +48,9 @@ class Moonlight:
     def read_record(self, doc: Mapping[str, Any]) -> Record:
         return read_record(doc)
 
+    def chart_item(self, key: str, item: Any) -> Any:
+        return item
+
     def players(self, state: State) -> tuple[Seat, ...]:
         return state.table.players
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields
 from functools import singledispatch
+from typing import Any
 
 from domain.hexes import Hex
 from domain.wolves import components as box
 from domain.wolves import events as ev
 from domain.wolves.state import MoonlightPiece, Piece, PlayerBoard, State
+
+_BOARD_FIELDS = tuple(f.name for f in fields(PlayerBoard))
 
 
 def evolve(state: State, event: ev.Event) -> State:
@@ -26,8 +29,21 @@ def fold(state: State, events: list[ev.Event]) -> State:
 
 def apply(state: State, event: ev.Event) -> State:
     """Apply ``event`` to a state this caller owns (changes it in place) and return it."""
-    _apply(event, state)
+    _apply.registry.get(type(event), _apply)(event, state)  # events are final classes
     return state
+
+
+def apply_view(state: State, kind: type[ev.Event], event: Any) -> State:
+    """:func:`apply` of an event of class ``kind`` given as a view of its fields (any object
+    with its fields as attributes, such as ``codec.view``'s)."""
+    _apply.registry[kind](event, state)
+    return state
+
+
+def _replace(board: PlayerBoard, **changes: Any) -> PlayerBoard:
+    """``dataclasses.replace`` of a board, without its checks on every call (a board changes
+    at most events)."""
+    return PlayerBoard(*[changes[n] if n in changes else getattr(board, n) for n in _BOARD_FIELDS])
 
 
 def _add(state: State, h: Hex, piece: Piece) -> None:
@@ -58,7 +74,7 @@ def _pay(state: State, seat: int, paid: ev.Paid) -> None:
     _set_board(
         state,
         seat,
-        replace(
+        _replace(
             board,
             flipped=tuple(flipped),
             bonus_terrain=board.bonus_terrain - paid.bonus_terrain,
@@ -87,7 +103,7 @@ def _(event: ev.WolvesDrafted, state: State) -> None:
 @_apply.register
 def _(event: ev.BonusActionSpent, state: State) -> None:
     board = state.boards[event.player]
-    _set_board(state, event.player, replace(board, bonus_action=board.bonus_action - 1))
+    _set_board(state, event.player, _replace(board, bonus_action=board.bonus_action - 1))
     state.actions_left += 1
 
 
@@ -118,7 +134,7 @@ def _(event: ev.LairBuilt, state: State) -> None:
     _remove(state, event.hex, Piece(event.player, "den"))
     _add(state, event.hex, Piece(event.player, "lair"))
     board = state.boards[event.player]
-    _set_board(state, event.player, replace(board, lairs=board.lairs + 1))
+    _set_board(state, event.player, _replace(board, lairs=board.lairs + 1))
     state.moonlight = (*state.moonlight, MoonlightPiece("den", event.player))
 
 
@@ -128,7 +144,7 @@ def _(event: ev.LoneWolfHowled, state: State) -> None:
     state.lone_wolves = state.lone_wolves - {event.hex}
     _add(state, event.hex, Piece(event.player, event.wolf))
     board = state.boards[event.player]
-    _set_board(state, event.player, replace(board, wolves=board.wolves + 1))
+    _set_board(state, event.player, _replace(board, wolves=board.wolves + 1))
     state.moonlight = (*state.moonlight, MoonlightPiece("lone_wolf"))
 
 
@@ -141,7 +157,7 @@ def _(event: ev.PieceDominated, state: State) -> None:
     if event.track is not None:
         board = board.with_den(event.track)
     else:
-        board = replace(board, wolves=board.wolves + 1)
+        board = _replace(board, wolves=board.wolves + 1)
     _set_board(state, event.player, board)
     state.moonlight = (*state.moonlight, MoonlightPiece(event.piece, event.victim))
 
@@ -150,9 +166,9 @@ def _(event: ev.PieceDominated, state: State) -> None:
 def _(event: ev.BonusTokenGained, state: State) -> None:
     board = state.boards[event.player]
     if event.token == "action":
-        _set_board(state, event.player, replace(board, bonus_action=board.bonus_action + 1))
+        _set_board(state, event.player, _replace(board, bonus_action=board.bonus_action + 1))
     else:
-        _set_board(state, event.player, replace(board, bonus_terrain=board.bonus_terrain + 1))
+        _set_board(state, event.player, _replace(board, bonus_terrain=board.bonus_terrain + 1))
 
 
 @_apply.register
@@ -163,7 +179,7 @@ def _(event: ev.PreyHunted, state: State) -> None:
     else:
         del state.prey[event.hex]
     board = state.boards[event.player]
-    _set_board(state, event.player, replace(board, prey=(*board.prey, event.prey)))
+    _set_board(state, event.player, _replace(board, prey=(*board.prey, event.prey)))
 
 
 @_apply.register
@@ -189,7 +205,7 @@ def _(event: ev.RegionScored, state: State) -> None:
             _set_board(
                 state,
                 s.seat,
-                replace(
+                _replace(
                     board,
                     region_points=board.region_points + s.points,
                     region_tokens=board.region_tokens + int(s.token),

@@ -31,13 +31,7 @@ from domain.wolves.scoring import final_scores
 from domain.wolves.setup import Options, generate_setup
 from domain.wolves.state import State
 from domain.wolves.statistics import STATISTICS
-from domain.wolves.timeline import WolvesFollower
-
-BREAKDOWN = (
-    "regions", "spread", "speed", "howl", "lairs", "prey", "pack", "region_tokens",
-    "wolves_on_map",
-)  # fmt: skip
-"""A seat's score parts (records.md ``howl score``), in the contract's order."""
+from domain.wolves.timeline import WolvesFollower, seat_scores, shown
 
 
 class Wolves:
@@ -100,10 +94,7 @@ class Wolves:
         return state.finished
 
     def scores(self, state: State) -> tuple[SeatScore, ...]:
-        return tuple(
-            SeatScore(s.seat, s.total, s.place, {k: getattr(s, k) for k in BREAKDOWN})
-            for s in final_scores(state)
-        )
+        return seat_scores(final_scores(state))
 
     def score_json(self, state: State) -> dict[str, Any]:
         return {"scores": [dataclasses.asdict(s) for s in final_scores(state)]}
@@ -147,6 +138,9 @@ class Wolves:
 
     def follow(self, names: Sequence[str], start: State) -> Follower:
         return WolvesFollower(names, start)
+
+    def chart_item(self, key: str, item: Any) -> Any:
+        return shown(key, item)
 
 
 WOLVES = Wolves()

@@ -1,61 +1,343 @@
 """The Wolves step by step: the :class:`~domain.ruleset.Follower` behind its timelines.
 
-It folds the game's own events with the engine's ``apply`` and reads every fact from the
-state it reaches, through the engine's scoring: no rule is applied a second time here.
+It applies the game's own events to its state with the engine's ``apply`` and reads every
+fact from the state it reaches, through the engine's scoring: no rule is applied a second
+time here. To stay fast it reads again only what a step's events can have changed: the
+control of the regions holding the hexes they name (and of the regions they scored), the
+seats' wolves on those hexes, and the scores of the seats whose board changed.
+
+Its chart numbers (``StepFacts.numbers``) are the timeline's Wolves columns, as
+:func:`shown` shows them (``Ruleset.chart_item``; the follower keeps the first two compact):
+
+- ``vp``: every seat's ``FinalScore`` as a dict (records.md ``howl score``), in seat order;
+- ``control``: per region, ``{"region", "top" (its top scoring token, or None),
+  "control" (per contender: the seat as a string, or ``automaton``), "leader" (alone
+  first by W-8, or None), "margin" (control of the first over the second)}``, ranked
+  when shown;
+- ``moonlight``: the date; ``next_phase``: ``{"phase", "date"}`` of the next phase to
+  score, None after the last;
+- ``scoring``: the region scorings of the step (``RegionScored`` as the store keeps it).
+
+>>> from domain.wolves.ruleset import WOLVES
+>>> record = WOLVES.self_play(2, ["random", "random"], seed=3)
+>>> follower = WOLVES.follow(["Ana", "Bo"], WOLVES.start(record))
+>>> sorted(follower.first().numbers)
+['control', 'moonlight', 'next_phase', 'scoring', 'vp']
+>>> facts = follower.step(WOLVES.play(follower.state, record.actions[0])[1])
+>>> facts.label.startswith("Ana drafts an alpha and a pack wolf"), facts.turn
+(True, 1)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
+from domain.hexes import Hex
 from domain.ruleset import Milestone, SeatScore, StepFacts
+from domain.wolves import codec
+from domain.wolves import components as box
 from domain.wolves import events as ev
-from domain.wolves.describe import label
-from domain.wolves.evolve import apply
-from domain.wolves.scoring import final_scores
-from domain.wolves.state import State
+from domain.wolves.codec import EVENT_TYPES, Stored
+from domain.wolves.describe import stored_label
+from domain.wolves.evolve import apply_view
+from domain.wolves.scoring import (
+    Unplaced,
+    control,
+    hex_control,
+    leaders,
+    rank,
+    seat_places,
+    seat_score,
+    wolves_on_map,
+)
+from domain.wolves.state import Piece, State
 
-MILESTONES: dict[type, str] = {
-    ev.RegionScored: "region_scored", ev.PhaseScored: "phase_scored", ev.GameEnded: "game_ended",
-}  # fmt: skip
-"""The events a timeline marks, by the milestone kind they make."""
+FIELDS = tuple(f.name for f in dataclasses.fields(ev.FinalScore))
+"""The fields of a seat's ``vp`` dict, in order: seat, total, the parts, place."""
+BREAKDOWN = FIELDS[2:-1]
+"""A seat's score parts (records.md ``howl score``), in the contract's order."""
+AUTOMATON = "automaton"
+"""The two-player automaton pack's key in control rows."""
+WOLF_KINDS = frozenset(("alpha", "pack"))
+ACTIONS = {cls.__name__: kind for cls, kind in ev.ACTION_TYPES.items()}
+"""The record action type of each action event, by stored type name."""
+
+_NAMED: dict[str, Callable[[Any], Iterable[Hex]]] = {
+    "WolvesDrafted": lambda e: (e.hex,),
+    "WolvesMoved": lambda e: [h for m in e.moves for h in (m.src, m.dst)],
+    "WolfPushed": lambda e: (e.src, e.dst),
+    "DenBuilt": lambda e: (e.hex,),
+    "LairBuilt": lambda e: (e.hex,),
+    "LoneWolfHowled": lambda e: (e.hex,),
+    "PieceDominated": lambda e: (e.hex,),
+}
+"""The hexes each event names (by stored type name): the only hexes whose pieces it can
+change."""
+_MARKED = frozenset(("RegionScored", "PhaseScored", "GameEnded"))
+"""The events a timeline marks as milestones."""
+
+
+def shown(key: str, item: Any) -> Any:
+    """A chart number of the follower as timelines show it (``Ruleset.chart_item``): a
+    control row ranked by W-8, a seat's ``vp`` as a dict, anything else as it is.
+
+    >>> shown("control", [3, "quarter", [[0, 2, 1], [None, 2, 0], [1, 1, 0]]])["leader"]
+    '0'
+    >>> shown("vp", [1, 9, 4, 2, 0, 0, 0, 3, 0, 1, 4, 2])["prey"]
+    3
+    """
+    if key == "control":
+        region, top, held = item
+        ranked = rank({who: (c, a) for who, c, a in held})
+        first = leaders(ranked)
+        margin = ranked[0][1][0] - (ranked[1][1][0] if len(ranked) > 1 else 0) if ranked else 0
+        return {
+            "region": region,
+            "top": top,
+            "control": {_key(who): c for who, c, _ in held},
+            "leader": _key(first[0]) if len(first) == 1 else None,
+            "margin": margin,
+        }
+    if key == "vp":
+        return dict(zip(FIELDS, item, strict=True))
+    return item
+
+
+def _key(who: int | None) -> str:
+    return AUTOMATON if who is None else str(who)
+
+
+def seat_scores(scores: Iterable[ev.FinalScore]) -> tuple[SeatScore, ...]:
+    """The engine's ``FinalScore`` rows as the ruleset interface's ``SeatScore``."""
+    return tuple(
+        SeatScore(s.seat, s.total, s.place, {k: getattr(s, k) for k in BREAKDOWN}) for s in scores
+    )
 
 
 class WolvesFollower:
-    """Follows one game of The Wolves from ``start``; see :class:`~domain.ruleset.Follower`."""
+    """Follows one game of The Wolves from ``start``; see :class:`~domain.ruleset.Follower`.
+
+    Besides the protocol's :meth:`step` it offers :meth:`step_stored`, which takes the
+    events as the store keeps them: it applies views of their fields (``codec.view``) with
+    the engine's own handlers instead of decoding them, and labels them as they are.
+    """
 
     def __init__(self, names: Sequence[str], start: State) -> None:
         self.names = tuple(names)
-        self._state = start.copy()
+        state = self._state = start.copy()
+        table = state.table
+        seats = range(len(state.boards))
+        self._two = table.two_player
+        self._regions = table.map.regions
+        self._index = {region: i for i, region in enumerate(self._regions)}
+        self._slot = {h: self._index[region] for h, region in table.map.region_of.items()}
+        self._wolves = [wolves_on_map(state, seat) for seat in seats]
+        self._held = [control(state, region) for region in self._regions]
+        self._control = [self._control_row(i) for i in range(len(self._regions))]
+        self._boards = state.boards
+        self._rows = [seat_score(state.boards[s], self._wolves[s], self._two) for s in seats]
+        self._placed: list[tuple[Unplaced, int]] = []
+        self._scores: tuple[SeatScore, ...] = ()
+        self._vp: list[list[int]] = []
+        self._place_seats()
+        self._date = state.date
+        self._phases = state.phases_scored
+        self._scored = False
 
     @property
     def state(self) -> State:
         return self._state
 
     def first(self) -> StepFacts:
-        return self._facts(None, None, "setup", ())
+        numbers = {
+            "vp": self._vp, "control": self._control, "moonlight": self._date,
+            "next_phase": self._next_phase(), "scoring": [],
+        }  # fmt: skip
+        return StepFacts(
+            None, None, "setup", self._turn(), self._state.finished, self._scores, (), numbers
+        )
 
     def step(self, events: Sequence[ev.Event]) -> StepFacts:
-        for event in events:
-            apply(self._state, event)
-        acted = next((e for e in events if isinstance(e, ev.ActionEvent)), None)
-        return self._facts(
-            None if acted is None else acted.player,
-            None if acted is None else ev.ACTION_TYPES[type(acted)],
-            label(self.names, events),
-            tuple(
-                Milestone(MILESTONES[type(e)], label(self.names, [e]))
-                for e in events
-                if type(e) in MILESTONES
-            ),
+        return self._step(events, [codec.stored(e) for e in events])
+
+    def step_stored(self, stored: Sequence[Stored]) -> StepFacts:
+        """:meth:`step` from the events as the store keeps them (``{"type", "data"}``)."""
+        return self._step([codec.view(e["type"], e["data"]) for e in stored], stored)
+
+    def _step(self, events: Sequence[Any], stored: Sequence[Stored]) -> StepFacts:
+        """The step of ``events`` (events, or views of their fields), ``stored`` as the
+        store keeps them."""
+        state = self._state
+        pieces = state.pieces
+        named: dict[Hex, tuple[Piece, ...]] = {}  # the hexes the events name: their pieces
+        regions: set[int] = set()  # the indexes of the regions whose control row may change
+        acted: Stored | None = None
+        scored: list[dict[str, Any]] = []
+        marks: list[Milestone] = []
+        for event, kept in zip(events, stored, strict=True):
+            kind = kept["type"]
+            hexes = _NAMED.get(kind)
+            if hexes is not None:
+                for h in hexes(event):
+                    if h not in named:
+                        named[h] = pieces.get(h, ())
+                if acted is None:
+                    acted = kept
+            elif kind in _MARKED:
+                if kind == "RegionScored":
+                    regions.add(self._index[event.region])
+                    scored.append(kept["data"])
+                marks.append(self._milestone(kind, event, kept))
+            elif acted is None and kind in ACTIONS:
+                acted = kept
+        for event, kept in zip(events, stored, strict=True):
+            apply_view(state, EVENT_TYPES[kept["type"]], event)
+        wolves = False
+        for h, was in named.items():
+            now = pieces.get(h, ())
+            if now != was:
+                wolves |= self._recount(h, _tally(was), _tally(now), regions)
+        numbers: dict[str, Any] = {}
+        if regions:
+            self._read_control(regions, numbers)
+        if wolves or state.boards is not self._boards:
+            self._read_scores(numbers)
+        if state.date != self._date:
+            self._date = numbers["moonlight"] = state.date
+        if state.phases_scored != self._phases:
+            self._phases = state.phases_scored
+            numbers["next_phase"] = self._next_phase()
+        if scored or self._scored:
+            numbers["scoring"] = scored
+            self._scored = bool(scored)
+        return StepFacts(
+            None if acted is None else acted["data"]["player"],
+            None if acted is None else ACTIONS[acted["type"]],
+            stored_label(self.names, stored),
+            None if state.finished else state.player,
+            state.finished,
+            self._scores,
+            tuple(marks),
+            numbers,
         )
 
-    def _facts(
-        self, player: int | None, action: str | None, text: str, marks: tuple[Milestone, ...]
-    ) -> StepFacts:
+    def _turn(self) -> int | None:
         state = self._state
-        scores = tuple(
-            SeatScore(s.seat, s.total, s.place, {"regions": s.regions}) for s in final_scores(state)
-        )
-        turn = None if state.finished else state.player
-        return StepFacts(player, action, text, turn, state.finished, scores, marks)
+        return None if state.finished else state.player
+
+    def _next_phase(self) -> dict[str, Any] | None:
+        phases = self._phases
+        if phases >= len(box.PHASES):
+            return None
+        return {"phase": box.PHASES[phases], "date": self._state.table.phase_dates[phases]}
+
+    def _recount(self, h: Hex, was: _Tally, now: _Tally, regions: set[int]) -> bool:
+        """The pieces on ``h`` were tallied ``was`` and are tallied ``now``: count their
+        control again in their region's (adding its index to ``regions``) and their wolves
+        in their seats'; whether some seat's wolves on the map changed."""
+        i = self._slot.get(h)
+        if i is not None and now[0] != was[0]:
+            held = self._held[i]
+            for who, (c, a) in now[0]:
+                hc, ha = held.get(who, (0, 0))
+                held[who] = (hc + c, ha + a)
+            for who, (c, a) in was[0]:
+                hc, ha = held[who]
+                if hc == c:  # every piece has some control: none is left
+                    del held[who]
+                else:
+                    held[who] = (hc - c, ha - a)
+            regions.add(i)
+        if now[1] == was[1]:
+            return False
+        wolves = self._wolves
+        for seat, n in now[1]:
+            wolves[seat] += n
+        for seat, n in was[1]:
+            wolves[seat] -= n
+        return True
+
+    def _control_row(self, i: int) -> list[Any]:
+        """The control row of the region at index ``i``, as :func:`shown` takes it."""
+        region = self._regions[i]
+        stack = self._state.scoring.get(region)
+        held = [[who, c, a] for who, (c, a) in self._held[i].items()]
+        return [region, stack[0] if stack else None, held]
+
+    def _read_control(self, regions: Iterable[int], numbers: dict[str, Any]) -> None:
+        """Read the control rows of the regions at indexes ``regions`` again into
+        ``numbers["control"]``."""
+        rows = self._control = list(self._control)
+        for i in regions:
+            rows[i] = self._control_row(i)
+        numbers["control"] = rows
+
+    def _read_scores(self, numbers: dict[str, Any]) -> None:
+        """Score again the seats whose board or wolves on the map changed; ``numbers["vp"]``
+        (and new scores) when a seat's score or place changed."""
+        boards, two, rows, last = self._state.boards, self._two, self._rows, self._boards
+        changed = False
+        for seat, board in enumerate(boards):
+            wolves = self._wolves[seat]
+            if board is not last[seat] or wolves != rows[seat][-1]:
+                row = seat_score(board, wolves, two)
+                if row != rows[seat]:
+                    rows[seat] = row
+                    changed = True
+        self._boards = boards
+        if changed and self._place_seats():
+            numbers["vp"] = self._vp
+
+    def _place_seats(self) -> bool:
+        """Place the seats' scores (``_rows``); whether a seat's score or place changed."""
+        rows, placed = self._rows, self._placed
+        now = list(zip(rows, seat_places(rows), strict=True))
+        if now == placed:
+            return False
+        vp, scores = list(self._vp), list(self._scores)
+        for seat, (row, place) in enumerate(now):
+            if seat < len(placed) and placed[seat] == (row, place):
+                continue
+            score = SeatScore(seat, row[0], place, dict(zip(BREAKDOWN, row[1:], strict=True)))
+            if seat < len(scores):
+                scores[seat], vp[seat] = score, [seat, *row, place]
+            else:
+                scores.append(score)
+                vp.append([seat, *row, place])
+        self._placed, self._scores, self._vp = now, tuple(scores), vp
+        return True
+
+    def _milestone(self, kind: str, event: Any, kept: Stored) -> Milestone:
+        """The milestone of a region scoring, a phase scored or the game's end (``event``
+        one of those, or a view of its fields)."""
+        if kind == "RegionScored":
+            won = sorted(
+                (s.place or 3, s.seat) for s in event.standings if s.seat is not None and s.points
+            )
+            seats = tuple(seat for _, seat in won)
+            return Milestone("region_scored", stored_label(self.names, [kept]), seats)
+        if kind == "GameEnded":
+            winners = tuple(s.seat for s in event.scores if s.place == 1)
+            return Milestone("game_ended", stored_label(self.names, [kept]), winners)
+        return Milestone("phase_scored", event.phase)
+
+
+_Tally = tuple[tuple[tuple[int | None, tuple[int, int]], ...], tuple[tuple[int, int], ...]]
+"""The pieces of a hex counted: their :func:`hex_control`, and how many wolves each seat
+has among them."""
+
+
+_TALLIES: dict[tuple[Piece, ...], _Tally] = {}
+"""Every stack of pieces counted so far: a few hundred at most (two pieces to a hex)."""
+
+
+def _tally(pieces: tuple[Piece, ...]) -> _Tally:
+    """``pieces`` counted (once: hexes hold the same few stacks)."""
+    found = _TALLIES.get(pieces)
+    if found is None:
+        seats = Counter(p.player for p in pieces if p.player is not None and p.kind in WOLF_KINDS)
+        found = _TALLIES[pieces] = (hex_control(pieces), tuple(seats.items()))
+    return found

@@ -112,6 +112,8 @@ def test_timeline(shared: Shared) -> None:
     assert len(steps) == len(read_record(record_of(GAME)).actions) + 1
     assert [row["step"] for row in steps] == list(range(len(steps)))
     assert steps[-1]["finished"] is True
+    assert [s["place"] for s in steps[-1]["scores"]] == [v["place"] for v in steps[-1]["vp"]]
+    assert steps[-1]["milestones"][-1]["kind"] == "game_ended"
     assert_cached(shared.client, f"/api/games/{game_id}/timeline")
 
 

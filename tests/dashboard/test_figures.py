@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from dashboard import board, charts
+from dashboard import charts
+from dashboard.boards import wolves as board
 from dashboard.pages.replay import log_entry
 from domain.wolves.describe import stored_label
 from domain.wolves.records import read_record
 from domain.wolves.replay import Replay, replay
+from domain.wolves.ruleset import WOLVES
 from projections.timeline import timeline
 from tests.dashboard.conftest import FIXTURES
 
 
 def _game(name: str) -> tuple[Replay, list[dict[str, Any]]]:
     played = replay(read_record((FIXTURES / name).read_bytes()))
-    return played, timeline(played.initial, played.steps)
+    return played, timeline(WOLVES, played.initial, played.steps)
 
 
 def test_frames_show_every_piece_and_token_of_the_state() -> None:
@@ -44,11 +46,23 @@ def test_charts_follow_the_timeline() -> None:
     played, rows = _game("5p-00-heuristic.json")
     names = [p.name for p in played.initial.table.players]
     colors = board.seat_colors(played.initial)
-    vp = charts.vp_figure(rows, names, colors)
+    marks = charts.milestones(rows, board.WOLVES.marks)
+    assert [text for _, text in marks] == ["crescent", "quarter", "full"]
+    scored = {row["step"]: {s["phase"] for s in row["scoring"]} for row in rows if row["scoring"]}
+    assert all(phase in scored[step] for step, phase in marks)
+    vp = charts.score_figure(rows, names, colors, board.WOLVES.score, marks)
     assert [t["y"][-1] for t in vp["data"]] == [v["total"] for v in rows[-1]["vp"]]
-    phases = [phase for _, phase in charts.scoring_steps(rows)]
-    assert phases == ["crescent", "quarter", "full"]
-    control = charts.control_figure(rows, names, colors)
+    assert [t["customdata"][-1] for t in vp["data"]] == [
+        [v[area] for area in board.AREAS] for v in rows[-1]["vp"]
+    ]  # fmt: skip
+    assert [shape["x0"] for shape in vp["layout"]["shapes"]] == [step for step, _ in marks]
+    assert vp["layout"]["title"]["text"] == "Victory points"
+    margin = charts.margin_figure(rows, names, colors, "VP", marks)
+    totals = [v["total"] for v in rows[-1]["vp"]]
+    assert [t["y"][-1] for t in margin["data"]] == [
+        t - max(totals[:i] + totals[i + 1 :]) for i, t in enumerate(totals)
+    ]  # fmt: skip
+    control = board.control_figure(rows, names, colors)
     heat = control["data"][0]
     assert len(heat["z"]) == len(played.initial.table.map.regions)
     assert all(len(row) == len(rows) for row in heat["z"])
@@ -67,6 +81,22 @@ def test_step_log_says_when_a_turn_ends_with_tokens_left() -> None:
          "data": {"player": 1, "next_player": 2, "stalled_rounds": 0, "tokens_left": 0}},
     ]  # fmt: skip
     text = stored_label(["Ana", "Bo", "Cy"], events)
-    assert log_entry({"step": 9, "player": 1, "label": text}) == [
-        9, 1, "Ana ends the turn keeping 2 bonus action tokens; Bo passes", [], None
+    assert log_entry({"step": 9, "player": 1, "label": text, "milestones": []}) == [
+        9,
+        1,
+        "Ana ends the turn keeping 2 bonus action tokens; Bo passes",
+        [],
+        None,
     ]
+
+
+def test_the_step_log_lists_a_steps_milestones_under_its_line() -> None:
+    """A region scored is a milestone of its step: its text leaves the step's line for a
+    line of its own; the game's end comes last."""
+    _, rows = _game("3p-00-heuristic.json")
+    scoring = next(row for row in rows if row["scoring"])
+    _, _, line, marked, end = log_entry(scoring)
+    assert marked == [m["text"] for m in scoring["milestones"] if m["kind"] == "region_scored"]
+    assert marked and all(text not in line for text in marked) and end is None
+    assert line and line in scoring["label"]
+    assert log_entry(rows[-1])[4] == rows[-1]["milestones"][-1]["text"] == "the game ends"

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
+from typing import Any
 from uuid import UUID
 
+from domain.ruleset import Milestone, SeatScore, StepFacts
 from domain.store import GameLibrary
 from domain.wolves import components as box
+from domain.wolves import events as ev
 from domain.wolves.describe import label
 from domain.wolves.events import ACTION_TYPES
 from domain.wolves.evolve import evolve
 from domain.wolves.records import Record, read_record, write_record
 from domain.wolves.replay import replay, written_start
+from domain.wolves.ruleset import WOLVES
 from domain.wolves.scoring import control, final_scores
 from domain.wolves.state import State
 from projections.readmodels import ReadModels
+from projections.timeline import Timeline, expand, timeline
 from tests.projections.conftest import FIXTURES, Store, fixture_names, fixture_record, upload
 
 ON_POSTGRESQL = ("2p-08-big-map", "3p-09-auto-push-stall-10", "4p-07-random-terrain",
@@ -40,6 +46,23 @@ def expected_control(state: State, region: int) -> dict[str, object]:
     }
 
 
+def expected_milestones(names: Sequence[str], events: Sequence[ev.Event]) -> list[dict[str, Any]]:
+    """What a step of The Wolves marks: its region scorings (the seats that won points,
+    first place first), the phases scored, the game's end (its winners)."""
+    out: list[dict[str, Any]] = []
+    for e in events:
+        if isinstance(e, ev.RegionScored):
+            won = sorted((s.place, s.seat) for s in e.standings if s.seat is not None and s.points)
+            out.append({"kind": "region_scored", "text": label(names, [e]),
+                        "seats": [seat for _, seat in won]})  # fmt: skip
+        elif isinstance(e, ev.PhaseScored):
+            out.append({"kind": "phase_scored", "text": e.phase, "seats": []})
+        elif isinstance(e, ev.GameEnded):
+            winners = [s.seat for s in e.scores if s.place == 1]
+            out.append({"kind": "game_ended", "text": label(names, [e]), "seats": winners})
+    return out
+
+
 def check_game(models: ReadModels, library: GameLibrary, name: str) -> None:
     """Every step of the stored timeline and the summary against the engine's."""
     game_id = check_timeline(models, library, fixture_record(name), name)
@@ -60,6 +83,11 @@ def check_timeline(models: ReadModels, library: GameLibrary, record: bytes, name
         for event in events:
             state = evolve(state, event)
         assert row["step"] == n
+        assert row["scores"] == [
+            {"seat": s.seat, "total": s.total, "place": s.place, "parts": dict(s.parts)}
+            for s in WOLVES.scores(state)
+        ], (name, n)  # fmt: skip
+        assert row["milestones"] == expected_milestones(names, events), (name, n)
         assert row["vp"] == [dataclasses.asdict(s) for s in final_scores(state)], (name, n)
         assert row["control"] == [
             expected_control(state, r) for r in state.table.map.regions
@@ -71,6 +99,11 @@ def check_timeline(models: ReadModels, library: GameLibrary, record: bytes, name
         assert row["next_phase"] == (
             None if phase == 3 else {"phase": box.PHASES[phase], "date": dates[phase]}
         )
+        assert row["scoring"] == [
+            {k: v for k, v in WOLVES.encode_event(e)[1].items()}
+            for e in events
+            if isinstance(e, ev.RegionScored)
+        ]  # fmt: skip
         if n:
             assert row["label"] == label(names, events)
             acted = next(e for e in events if type(e) in ACTION_TYPES)  # after a turn it ended
@@ -181,3 +214,94 @@ def test_summary_counts_what_happened(store: Store) -> None:
     assert [(s["name"], s["terrain"]) for s in seats] == [
         ("Ana", "desert"), ("Bo", "forest"), ("Cy", "mountain")
     ]  # fmt: skip
+
+
+def test_the_follower_gives_the_same_facts_from_events_and_from_stored_events() -> None:
+    """The protocol's ``step`` (decoded events) and the projection's path (events as the
+    store keeps them) give the same rows."""
+    played = replay(read_record(fixture_record("4p-07-random-terrain")))
+    line = Timeline(WOLVES, played.initial)
+    for events in played.steps:
+        line.step(
+            [dict(zip(("type", "data"), WOLVES.encode_event(e), strict=True)) for e in events]
+        )
+    assert timeline(WOLVES, played.initial, played.steps) == expand(line.doc())
+
+
+class Script:
+    """A follower reading its steps' facts from a script (``numbers`` of each step)."""
+
+    def __init__(self, steps: list[dict[str, Any]]) -> None:
+        self.steps = iter(steps)
+        self.total = 0
+
+    state = None
+
+    def facts(self) -> StepFacts:
+        numbers = next(self.steps)
+        total = self.total = numbers.get("total", self.total)
+        scores = (SeatScore(0, total, 1, {"a": total, "b": 1}), SeatScore(1, 0, 2, {"a": 0}))
+        marks = (Milestone("hit", "a hit", (0,)),) if "hit" in numbers else ()
+        return StepFacts(0, "go", "went", 1, False, scores, marks, numbers)
+
+    first = facts
+
+    def step(self, events: Sequence[Any]) -> StepFacts:
+        return self.facts()
+
+
+def test_stored_rows_give_back_each_steps_numbers_as_of_that_step() -> None:
+    """Lists patched item by item, dicts kept as values, new keys, whole values: every
+    expanded row holds each number as its latest step gave it."""
+    given = [
+        {"cells": [{"x": 1, "y": 2}, {"x": 3}, [1, 2]], "round": 1, "total": 0},
+        {"cells": [{"x": 1, "y": 5}, {"x": 3}, [1, 2]], "total": 4, "hit": 1},
+        {"cells": [{"x": 1, "y": 5}, {"z": 3}, [2]]},
+        {"round": 2, "seen": {"a": 1}},
+        {"cells": [{"y": 6, "x": 1}], "seen": {"a": 2}},
+        {},
+    ]
+
+    class Game:
+        name = "script"
+
+        def players(self, state: Any) -> tuple[Any, ...]:
+            return ()
+
+        def follow(self, names: Sequence[str], start: Any) -> Script:
+            return Script(given)
+
+        def chart_item(self, key: str, item: Any) -> Any:
+            return item
+
+    line = Timeline(Game(), None)  # type: ignore[arg-type]
+    for _ in given[1:]:
+        line.add(line.follower.step([]))
+    rows = expand(json.loads(json.dumps(line.doc())), Game())  # type: ignore[arg-type]
+    now: dict[str, Any] = {}
+    for row, numbers in zip(rows, given, strict=True):
+        now.update(numbers)
+        assert {k: row[k] for k in now} == now
+        total = now.get("total", 0)
+        assert row["scores"][0] == {"seat": 0, "total": total, "place": 1,
+                                    "parts": {"a": total, "b": 1}}  # fmt: skip
+        assert row["milestones"] == ([{"kind": "hit", "text": "a hit", "seats": [0]}]
+                                     if "hit" in numbers else [])  # fmt: skip
+    assert [list(row["cells"][0]) for row in rows][-1] == ["y", "x"]
+
+
+def test_numbers_are_stored_as_the_follower_gives_them_and_shown_by_the_ruleset() -> None:
+    """A follower may keep a number compact: the stored document holds it so, the rows
+    show it through ``Ruleset.chart_item`` (The Wolves rank a region's control then)."""
+    played = replay(read_record(fixture_record("2p-00-heuristic")))
+    line = Timeline(WOLVES, played.initial)
+    for events in played.steps:
+        line.add(line.follower.step(events))
+    doc = line.doc()
+    first = doc["rows"][0][7]
+    regions = played.initial.table.map.regions
+    assert [row[0] for row in first["control"]] == list(regions)
+    assert all(type(held) is list for _, _, held in first["control"])
+    rows = expand(doc)
+    assert rows[0]["control"] == [WOLVES.chart_item("control", c) for c in first["control"]]
+    assert all(type(v) is dict for row in rows for v in row["vp"] + row["control"])

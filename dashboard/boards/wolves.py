@@ -1,9 +1,11 @@
-"""The hex map as a plotly figure: the static map in Python, the pieces per step as data.
+"""The Wolves' board view: the hex map, the player boards, the Moonlight track, the region
+control chart and the VP breakdown of the score chart (:mod:`dashboard.boards`).
 
-``figure`` is what never changes (terrain, water, chasm, region outlines, legend, an
-invisible hover point per hex whose box the browser fills), drawn once by plotly;
-``assets/replay.js`` draws each step's pieces and tokens over it, at the figure's own
-axis scale, from the compact lists of ``frame``. Hexes are pointy-topped: ``(x, y)`` is drawn at
+The map is a plotly figure: ``figure`` is what never changes (terrain, water, chasm, region
+outlines, legend, an invisible hover point per hex whose box the browser fills), drawn once
+by plotly; ``assets/boards/wolves.js`` draws each step's pieces and tokens over it, at the
+figure's own axis scale, from the compact lists of ``frame``, and writes the player boards
+and the Moonlight track. Hexes are pointy-topped: ``(x, y)`` is drawn at
 ``(sqrt(3) * (x - y / 2), 1.5 * y)`` with y pointing down (W-1).
 
 >>> centre((2, 2))
@@ -16,7 +18,12 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from dashboard.palette import AUTOMATON_COLOR, TERRAIN_COLORS, player_color
+from dash import dcc, html
+from dash.development.base_component import Component
+
+from dashboard.charts import GRAPH_CONFIG, ScoreChart, base_layout, mark_shapes, milestones
+from dashboard.game import Game
+from dashboard.palette import AUTOMATON_COLOR, EMPTY, TERRAIN_COLORS, TIED, player_color, tint
 from domain.hexes import Hex, neighbours
 from domain.wolves import components as box
 from domain.wolves import events as ev
@@ -32,6 +39,10 @@ PHASE_LETTERS = {"crescent": "C", "quarter": "Q", "full": "F"}
 LAND_ORDER = ("forest", "mountain", "grassland", "tundra", "desert", "water", "chasm")
 HEIGHT = 700
 LEGEND_WIDTH = 170
+AREAS = ("regions", "spread", "speed", "howl", "lairs", "prey", "pack")
+"""The VP sources the score chart's hover lists."""
+MARKS = ("phase_scored",)
+"""The milestones the charts and the slider mark: each phase scored."""
 
 
 def centre(h: Hex) -> tuple[float, float]:
@@ -249,3 +260,175 @@ def seat_colors(state: State) -> list[str]:
     """Display colour of each seat, then the automaton's."""
     players = state.table.players
     return [player_color(p.color, i) for i, p in enumerate(players)] + [AUTOMATON_COLOR]
+
+
+def board_row(state: State, seat: int) -> list[Any]:
+    """One seat's board: ``[showing, dens…(3), lairs, wolves, prey, bonus terrain,
+    bonus action, region points, region tokens]``; ``showing`` is one terrain index per
+    tile slot (``components.TERRAINS``), as a string."""
+    b = state.boards[seat]
+    showing = "".join(str(box.TERRAINS.index(state.showing(seat, s))) for s in range(6))
+    return [
+        showing, *b.dens, b.lairs, b.wolves, list(b.prey), b.bonus_terrain, b.bonus_action,
+        b.region_points, b.region_tokens,
+    ]  # fmt: skip
+
+
+VP_FIELDS = ("total", "regions", "spread", "speed", "howl", "lairs", "prey", "pack", "place")
+
+
+def _who(key: str | None, names: Sequence[str]) -> str:
+    if key is None:
+        return "nobody"
+    return "the automaton" if key == "automaton" else names[int(key)]
+
+
+def control_figure(
+    rows: Sequence[dict[str, Any]], names: Sequence[str], colors: Sequence[str]
+) -> dict[str, Any]:
+    """A heatmap region × step coloured by the leader, darker for a bigger lead, with
+    each region's scorings marked."""
+    keys = [str(s) for s in range(len(names))]
+    if any("automaton" in c["control"] for row in rows for c in row["control"]):
+        keys.append("automaton")
+    bands = len(keys) + 1  # band 0: nobody / tied
+    regions = [c["region"] for c in rows[0]["control"]]
+    z: list[list[float]] = []
+    text: list[list[str]] = []
+    for i, _region in enumerate(regions):
+        zrow, trow = [], []
+        for row in rows:
+            cell = row["control"][i]
+            held = sorted(cell["control"].items(), key=lambda kv: -kv[1])
+            leader = cell["leader"]
+            if leader is None:
+                zrow.append(0.9 if held else 0.1)
+                head = "tied" if held else "empty"
+            else:
+                strength = min(cell["margin"], 4) / 4
+                zrow.append(keys.index(leader) + 1 + 0.05 + 0.9 * strength)
+                head = f"{_who(leader, names)} leads by {cell['margin']}"
+            standing = ", ".join(f"{_who(k, names)} {v}" for k, v in held) or "no pieces"
+            trow.append(f"step {row['step']} · {head}<br>{standing}")
+        z.append(zrow)
+        text.append(trow)
+    scale: list[list[Any]] = [[0, EMPTY], [0.999 / bands, TIED]]
+    contender_colors = [*colors[: len(names)], colors[-1]]
+    for k, key in enumerate(keys, start=1):
+        color = contender_colors[-1] if key == "automaton" else contender_colors[int(key)]
+        scale.append([k / bands, tint(color, 0.3 if key != "automaton" else 0.45)])
+        scale.append([(k + 0.999) / bands, color])
+    scale[-1][0] = 1
+    first_tokens = {c["region"]: c["top"] for c in rows[0]["control"]}
+    labels = [f"R{r} {first_tokens.get(r) or ''}".strip() for r in regions]
+    data: list[dict[str, Any]] = [{
+        "type": "heatmap", "z": z, "x": [row["step"] for row in rows], "y": labels,
+        "zmin": 0, "zmax": bands, "colorscale": scale, "showscale": False, "text": text,
+        "hovertemplate": "%{y}, %{text}<extra></extra>", "xgap": 0, "ygap": 1,
+    }]  # fmt: skip
+    mx, my, mtext = [], [], []
+    for row in rows:
+        for scored in row["scoring"]:
+            placed = [s for s in scored["standings"] if s["place"] is not None]
+            who = ", ".join(
+                f"{'the automaton' if s['seat'] is None else names[s['seat']]} {s['points']}"
+                for s in placed
+            )
+            mx.append(row["step"])
+            my.append(labels[regions.index(scored["region"])])
+            mtext.append(f"{scored['phase']} scoring: {who or 'nobody'}")
+    data.append({
+        "type": "scatter", "mode": "markers", "x": mx, "y": my, "text": mtext,
+        "marker": {"symbol": "star", "size": 11, "color": "#FFFFFF",
+                   "line": {"color": "#111", "width": 1.3}},
+        "hovertemplate": "%{y} · step %{x}<br>%{text}<extra></extra>", "name": "scored",
+    })  # fmt: skip
+    shapes, notes = mark_shapes(milestones(rows, MARKS))
+    layout = base_layout(rows, 60 + 22 * len(regions), "Region control (colour: leader)")
+    layout.update({
+        "shapes": shapes, "annotations": notes, "hovermode": "closest",
+        "yaxis": {"autorange": "reversed", "fixedrange": True, "tickfont": {"size": 10}},
+    })  # fmt: skip
+    return {"data": data, "layout": layout}
+
+
+class WolvesView:
+    """The Wolves' board view (:class:`~dashboard.boards.BoardView`)."""
+
+    game = "the-wolves"
+    script = "the-wolves"
+    marks: tuple[str, ...] | None = MARKS
+    score = ScoreChart("Victory points", "VP", AREAS, "replay-vp")
+
+    def data(self, game: Game) -> dict[str, Any]:
+        """The map's hexes and the symbols, terrains and tracks the script draws with; per
+        step the pieces and tokens (:func:`frame`), the seats' boards and VP, the Moonlight
+        date, whose turn it is with how many actions left, whether the game is over."""
+        library, game_id, rows = game.library, game.game_id, game.rows
+        caused: list[list[Any]] = [[] for _ in rows]
+        for stored in library.game_events(game_id):
+            caused[stored.step + 1].append(stored.event)
+        table = game.first.table
+        steps = []
+        for n, row in enumerate(rows):
+            state = library.state_at(game_id, n)
+            steps.append({
+                **frame(state, caused[n]),
+                "b": [board_row(state, seat) for seat in range(len(game.names))],
+                "v": [[v[f] for f in VP_FIELDS] for v in row["vp"]],
+                "m": row["moonlight"],
+                "t": row["turn"],
+                "a": state.actions_left,
+                "f": row["finished"],
+            })  # fmt: skip
+        return {
+            "players": [
+                {"name": p.name, "color": game.colors[i], "terrain": p.terrain}
+                for i, p in enumerate(table.players)
+            ],
+            "automaton": AUTOMATON_COLOR,
+            "two_player": table.two_player,
+            "terrains": list(box.TERRAINS),
+            "terrain_colors": TERRAIN_COLORS,
+            "kinds": list(KINDS),
+            "kind_names": [KIND_NAMES[k] for k in KINDS],
+            "symbols": [SYMBOLS[k] for k in KINDS],
+            "tracks": {t: list(v) for t, v in box.TRACK_VALUES.items()},
+            "phases": list(box.PHASES),
+            "phase_dates": list(table.phase_dates),
+            "hexes": hexes(table.map),
+            "steps": steps,
+        }
+
+    def board(self, game: Game) -> Component:
+        """The map with the layer the script draws the pieces on and its hover box."""
+        return html.Div(
+            [
+                dcc.Graph(
+                    id="replay-map",
+                    figure=figure(game.first),
+                    config=GRAPH_CONFIG,
+                    className="map",
+                ),  # fmt: skip
+                html.Div(id="replay-board", className="overlay"),
+                html.Div(id="replay-hover", className="hover-box"),
+            ],
+            className="board",
+            style={"height": f"{HEIGHT}px"},
+        )
+
+    def panels(self, game: Game) -> list[Component]:
+        """The Moonlight track and the player boards (the script writes both)."""
+        return [
+            html.Div(id="replay-moon", className="moonlight"),
+            html.Div(id="replay-boards", className="player-boards"),
+        ]
+
+    def charts(self, game: Game) -> list[tuple[str, dict[str, Any]]]:
+        """The region control heatmap."""
+        figure_ = control_figure(game.rows, game.names, seat_colors(game.first))
+        return [("replay-control", figure_)]
+
+
+WOLVES = WolvesView()
+"""The Wolves' board view (registered in :mod:`dashboard.boards`)."""

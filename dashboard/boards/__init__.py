@@ -1,0 +1,107 @@
+"""Board views: what the replay page shows of a game beyond its frame, found by game.
+
+The replay page (:mod:`dashboard.pages.replay`) is the same for every game: the slider and
+step controls, the step log, the score chart (a line per seat from the timeline's
+``scores``, the view's milestones marked on it and on the slider), the margin chart, the
+analysis (for a ruleset that is ``reviewable``). Everything else is the game's board
+view, registered here under its ruleset's name, as :mod:`domain.games` registers the
+ruleset itself. A game without one is shown with :data:`PLAIN`: the frame alone.
+
+A board view (:class:`BoardView`) gives, for a :class:`~dashboard.game.Game` (a stored
+game with its ruleset, its first state, its timeline rows and its seats' names and
+colours):
+
+- ``data(game)``: the JSON the browser keeps of the game, sent once with the page (static
+  parts and one entry per step, so that changing step asks the server nothing);
+- ``board(game)``: the board, under the advice line of the left column (or None);
+- ``panels(game)``: components on top of the right column (the seats' boards…);
+- ``charts(game)``: more timeline charts under the score chart, as ``(id, figure)``;
+- ``score``: how the score chart names and breaks down the score
+  (:class:`~dashboard.charts.ScoreChart`);
+- ``marks``: the milestone kinds marked on the charts and the slider (None: all);
+- ``script``: the name its renderer is registered under in the browser: a script in
+  ``dashboard/assets/boards/`` sets ``window.howlBoards[script] = {draw, resize}``, where
+  ``draw(game, step)`` draws step ``step`` into the view's components (``game`` is the
+  page's data, the view's own under ``game.board``; ``window.howlReplay`` offers the
+  frame's helpers: ``esc``, ``flagged``, ``untilDone``) and ``resize(game, step)``
+  (optional) redraws after the window's size changed.
+
+Ids the frame uses (``replay-…``, ``analysis-…``) are not a view's to take.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from dash.development.base_component import Component
+
+from dashboard.charts import ScoreChart
+
+if TYPE_CHECKING:
+    from dashboard.game import Game
+
+
+class BoardView(Protocol):
+    """What the replay page shows of one game besides its frame (see the module's text)."""
+
+    game: str
+    script: str
+    marks: tuple[str, ...] | None
+    score: ScoreChart
+
+    def data(self, game: Game) -> dict[str, Any]: ...
+    def board(self, game: Game) -> Component | None: ...
+    def panels(self, game: Game) -> list[Component]: ...
+    def charts(self, game: Game) -> list[tuple[str, dict[str, Any]]]: ...
+
+
+class Plain:
+    """The frame alone: no board, no panels, every milestone marked."""
+
+    game = ""
+    script = ""
+    marks: tuple[str, ...] | None = None
+    score = ScoreChart()
+
+    def data(self, game: Game) -> dict[str, Any]:
+        return {}
+
+    def board(self, game: Game) -> Component | None:
+        return None
+
+    def panels(self, game: Game) -> list[Component]:
+        return []
+
+    def charts(self, game: Game) -> list[tuple[str, dict[str, Any]]]:
+        return []
+
+
+PLAIN = Plain()
+"""The view of a game that has none of its own."""
+
+_VIEWS: dict[str, BoardView] = {}
+
+
+def register(view: BoardView) -> BoardView:
+    """Make ``view`` the board view of the games whose ruleset is named ``view.game``."""
+    _VIEWS[view.game] = view
+    return view
+
+
+def unregister(game: str) -> None:
+    """Forget the board view of ``game`` (a test's own game)."""
+    _VIEWS.pop(game, None)
+
+
+def view(game: str) -> BoardView:
+    """The board view of the ruleset named ``game`` (:data:`PLAIN` when it has none)."""
+    return _VIEWS.get(game, PLAIN)
+
+
+def _register_builtin() -> None:
+    from dashboard.boards.wolves import WOLVES
+
+    register(WOLVES)
+
+
+_register_builtin()
