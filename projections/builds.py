@@ -42,7 +42,6 @@ class Build:
     actions: int
     meta: dict[str, Any]
     version: int
-    game: str
     happened: list[dict[str, Any]] = field(default_factory=list)
     """Its ``Happened`` events as stored: ``{"step", "type", "data"}``."""
 
@@ -54,8 +53,7 @@ class Build:
             "uploaded_at": timestamp(e.timestamp), "uploaded_by": e.uploaded_by,
             "rules_version": e.rules_version,
         }  # fmt: skip
-        game = e.game
-        return cls(e.originator_id, e.record, e.actions, meta, e.originator_version, game)
+        return cls(e.originator_id, e.game, e.record, e.actions, meta, e.originator_version)
 
     def add(self, e: Any) -> None:
         """Take in the game's next stored event (a ``Game`` event)."""
