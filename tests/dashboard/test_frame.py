@@ -23,7 +23,7 @@ class Countdown:
     name = "countdown"
     reviewable = False
 
-    def seats_of(self, state: Any) -> tuple[Seat, ...]:
+    def players(self, state: Any) -> tuple[Seat, ...]:
         return (Seat("Ana", "blue"), Seat("Bo", "#123456"))
 
     def follow(self, names: Sequence[str], start: int) -> Follower:
