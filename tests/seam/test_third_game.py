@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 
 from domain.ruleset import Ruleset
 from tests.conftest import LiveServer
-from tests.takeaway import record_json, takeaway  # noqa: F401 (the fixture)
+from tests.takeaway import record_json
 
 pytestmark = pytest.mark.browser
 TOKEN = "ana-secret-token"
@@ -84,4 +84,3 @@ def test_a_game_known_only_to_the_tests_is_stored_projected_served_and_replayed(
     page.goto(f"{live_server.url}/?game=takeaway")
     expect(page.get_by_text("Ten stones")).to_be_visible()
     assert errors == []
-
