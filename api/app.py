@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import NoReturn
 
 from flask import Blueprint, Flask, current_app, request
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from werkzeug.wrappers import Response
 
@@ -30,7 +32,7 @@ API_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
 
 @bp.route("/<path:_rest>", methods=API_METHODS)
-def unknown(_rest: str) -> None:
+def unknown(_rest: str) -> NoReturn:
     """Answer an unknown API path with a 404 problem rather than the dashboard's page, and a
     known path asked with the wrong method with a 405 problem."""
     adapter = current_app.url_map.bind_to_environ(request.environ)
@@ -94,7 +96,9 @@ def create_app(settings: Settings | None = None, analysis_worker: bool = True) -
     app = Flask("howl")
     app.extensions[SERVICES_KEY] = svc = Services(settings, analysis_worker)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_upload_bytes
-    app.json.sort_keys = False
+    json = DefaultJSONProvider(app)  # Flask's default, kept in the order written
+    json.sort_keys = False
+    app.json = json
     api = create_api(app)  # its HTTPException handler answers every error as a problem
     app.register_error_handler(UnknownGame, unknown_game)
     app.register_error_handler(Refusal, refused)
@@ -107,6 +111,7 @@ def create_app(settings: Settings | None = None, analysis_worker: bool = True) -
     dash = create_dash(app)
     app.after_request(SecurityHeaders(page_policy(dash.csp_hashes())))
     sized = SizedBodies(app.wsgi_app, partial(body_limit, limit=settings.max_upload_bytes))
+    # Replacing wsgi_app is how Flask takes middleware; mypy sees a method assigned.
     app.wsgi_app = CachedAnswers(sized, svc.bodies)  # type: ignore[method-assign]
     bodies.install(app)
     return app

@@ -7,6 +7,7 @@ Add a command as a ``name: "module:attribute"`` entry of ``COMMANDS``.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import click
 
@@ -29,8 +30,8 @@ COMMANDS = {
 class LazyGroup(click.Group):
     """A click group whose commands are imported only when they run (or help lists them)."""
 
-    def __init__(self, *args: object, lazy: dict[str, str], **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, lazy: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.lazy = lazy
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -83,7 +83,8 @@ def answers(spec: dict[str, Any], responses: dict[str, Any]) -> list[tuple[str, 
     for status, response in responses.items():
         if "$ref" in response:
             response = spec["components"]["responses"][response["$ref"].rsplit("/", 1)[-1]]
-        schema = next(iter(response.get("content", {}).values()), {}).get("schema", {})
+        media: dict[str, Any] = next(iter(response.get("content", {}).values()), {})
+        schema = media.get("schema", {})
         shape = schema["$ref"].rsplit("/", 1)[-1] if "$ref" in schema else ""
         out.append((status, response.get("description", ""), shape))
     return sorted(out, key=lambda a: (a[0] == "default", a[0]))

@@ -36,7 +36,7 @@ class HowlApi(Api):
 
     ERROR_SCHEMA = ProblemSchema
 
-    def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
+    def handle_http_exception(self, error: HTTPException) -> Response:
         return problem(error)
 
     def _register_responses(self) -> None:

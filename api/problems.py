@@ -70,7 +70,7 @@ class Problem(HTTPException):
         self.headers = headers or {}
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:
         return PROBLEM_KINDS[self.kind][0]
 
     def get_headers(self, environ: Any = None, scope: Any = None) -> list[tuple[str, str]]:

@@ -88,7 +88,9 @@ def serve_production(settings: Settings) -> None:
         respawn_interval=RESPAWN_SECONDS,
     )
     try:
-        server.serve(target_loader=partial(front_app, portable), wrap_loader=False)
+        # granian takes an RSGI app object (one with __rsgi__); its hint names only callables.
+        loader = partial(front_app, portable)
+        server.serve(target_loader=loader, wrap_loader=False)  # type: ignore[arg-type]
     finally:
         if analysis is not None:
             analysis.terminate()

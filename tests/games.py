@@ -54,7 +54,11 @@ def play_out(
 ) -> Game:
     """Play random legal actions (moves 60% of the time) until the end or ``max_actions``."""
     rng = random.Random(seed)
-    state = start if start is not None else initial_state(players, setup)  # type: ignore[arg-type]
+    if start is not None:
+        state = start
+    else:
+        assert setup is not None, "a game from the beginning needs its setup"
+        state = initial_state(players, setup)
     states = [state]
     actions: list[Action] = []
     while not state.finished and (max_actions is None or len(actions) < max_actions):

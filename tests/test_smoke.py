@@ -70,7 +70,8 @@ def test_health_is_a_503_problem_when_the_store_does_not_answer() -> None:
     response = app.test_client().get("/api/health")
     assert response.status_code == 503
     assert response.mimetype == "application/problem+json"
-    assert response.json["status"] == 503
+    body = response.json
+    assert body is not None and body["status"] == 503
 
 
 def test_howl_help_lists_serve() -> None:

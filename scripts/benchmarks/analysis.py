@@ -10,14 +10,13 @@ import os
 import time
 from pathlib import Path
 
-from common import median_time, progress, report
-
 from domain.wolves.analysis.evaluation import StaticEvaluator
 from domain.wolves.analysis.playouts import PlayoutBot, playout
 from domain.wolves.analysis.review import Settings, review
 from domain.wolves.players import HeuristicBot
 from domain.wolves.records import read_record
 from domain.wolves.replay import replay
+from scripts.benchmarks.common import median_time, progress, report
 
 FIXTURE = Path(__file__).resolve().parents[2] / "tests/fixtures/the-wolves/4p-00-heuristic.json"
 

@@ -32,8 +32,8 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from common import howl_serve, percentile, progress, report
-from throwaway_pg import _free_port, bench_database
+from scripts.benchmarks.common import howl_serve, percentile, progress, report
+from scripts.benchmarks.throwaway_pg import _free_port, bench_database
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "the-wolves"
@@ -76,7 +76,10 @@ def call(port: int, request: Request, conn: http.client.HTTPConnection | None = 
 
 
 def hammer(
-    port: int, make: Callable[[random.Random], Request], per_client: int, seed: int = 0,
+    port: int,
+    make: Callable[[random.Random], Request],
+    per_client: int,
+    seed: int = 0,
     expect: tuple[int, ...] = (200, 201, 304),
 ) -> tuple[list[float], float, int]:
     """``CLIENTS`` threads, each sending ``per_client`` requests on a kept-alive connection:

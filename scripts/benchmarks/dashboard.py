@@ -20,10 +20,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from common import percentile, progress, report
 from playwright.sync_api import Page, sync_playwright
 
 from domain.store import GameLibrary
+from scripts.benchmarks.common import percentile, progress, report
 
 FIXTURE = Path(__file__).parents[2] / "tests/fixtures/the-wolves/5p-00-heuristic.json"
 STEPS = 50

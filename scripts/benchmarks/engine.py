@@ -5,14 +5,13 @@ from __future__ import annotations
 import random
 import time
 
-from common import median_time, percentile, progress, report
-
 from domain.wolves.evolve import fold
 from domain.wolves.legal import legal_actions, move_destinations
 from domain.wolves.players import SelfPlayGame, seats, self_play
 from domain.wolves.rules import play
 from domain.wolves.setup import generate_setup
 from domain.wolves.state import State, initial_state
+from scripts.benchmarks.common import median_time, percentile, progress, report
 
 
 def _games(kind: str, count: int) -> list[SelfPlayGame]:

@@ -32,13 +32,16 @@ import uuid
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
-from common import median_time, percentile, progress, report, self_played
-from throwaway_pg import bench_database
+from typing import TYPE_CHECKING
 
 from domain.store import GameLibrary, StoreConfig, store_env
 from domain.wolves import components as box
 from projections.readmodels import ReadModels
+from scripts.benchmarks.common import median_time, percentile, progress, report, self_played
+from scripts.benchmarks.throwaway_pg import bench_database
+
+if TYPE_CHECKING:
+    from tests.projections.synthetic import Played
 
 GAMES = int(os.environ.get("HOWL_BENCH_GAMES") or 1000)
 READERS = 16
@@ -113,7 +116,7 @@ def bench_catch_up(url: str) -> None:
             )  # fmt: skip
 
 
-def synthetic_games(count: int) -> list:  # type: ignore[type-arg]
+def synthetic_games(count: int) -> list[Played]:
     """Random finished games: 2–5 seats, results, firsts and dates over a year."""
     from tests.projections.synthetic import Played, Seat
 

@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 
-from common import howl_serve, percentile, progress, report
-from throwaway_pg import _free_port
+from scripts.benchmarks.common import howl_serve, percentile, progress, report
+from scripts.benchmarks.throwaway_pg import _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ROOT / "tests" / "fixtures" / "the-wolves" / "5p-06-random.json"

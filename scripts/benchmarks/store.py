@@ -22,12 +22,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
-from common import percentile, progress, report, self_played
-from throwaway_pg import bench_database
 
 from api.commands.store import Source, checked_records, store_checked
 from domain.store import GameLibrary, StoreConfig
 from domain.store.uploads import prepare_record
+from scripts.benchmarks.common import percentile, progress, report, self_played
+from scripts.benchmarks.throwaway_pg import bench_database
 
 GAMES = int(os.environ.get("HOWL_BENCH_STORE_GAMES", "1000"))
 STATE_GAMES = 20
@@ -42,6 +42,14 @@ def _save_all(library: GameLibrary, store: Callable[[], object]) -> tuple[float,
     return time.perf_counter() - started, library.recorder.max_notification_id() or 0
 
 
+def _import_all(library: GameLibrary, todo: list[Source], jobs: int) -> None:
+    """``howl import``'s checking and storing of records that are all valid."""
+    for source, game in checked_records(todo, jobs):
+        if isinstance(game, dict):
+            raise ValueError(f"{source.label}: {game}")
+        store_checked(library, game)
+
+
 def bench_import(url: str, files: list[Path]) -> None:
     """``howl import``'s path and sequential uploads against plain saves and a raw COPY."""
     blobs = [f.read_bytes() for f in files]
@@ -49,9 +57,7 @@ def bench_import(url: str, files: list[Path]) -> None:
     progress(f"store: importing {len(blobs)} games ({jobs} checking processes)")
     with GameLibrary.open(StoreConfig(url, schema="imported")) as library:
         todo = [Source(str(f), f.read_bytes) for f in files]
-        import_s, events = _save_all(library, lambda: [
-            store_checked(library, game) for _, game in checked_records(todo, jobs)
-        ])  # fmt: skip
+        import_s, events = _save_all(library, lambda: _import_all(library, todo, jobs))
     progress(f"store: uploading {len(blobs)} games one by one")
     with GameLibrary.open(StoreConfig(url, schema="uploaded")) as library:
         upload_s, _ = _save_all(library, lambda: [library.upload(data) for data in blobs])

@@ -49,7 +49,9 @@ def record_of(name: str) -> bytes:
 def contract() -> Contract:
     """The OpenAPI document the API serves."""
     app = create_app(Settings("sqlite:///:memory:"))
-    return Contract(app.test_client().get("/api/openapi.json").json)
+    spec = app.test_client().get("/api/openapi.json").json
+    assert spec is not None
+    return Contract(spec)
 
 
 @dataclass(frozen=True)

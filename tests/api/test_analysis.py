@@ -95,6 +95,7 @@ def test_a_branch_is_stored_compared_and_replayed(fresh_server: Callable[..., Se
     same = user.request("POST", path, json_body={"step": STEP, "actions": docs})
     assert (same.status, same.json) == (200, branch)
     location = made.header("Location")
+    assert location is not None
     assert server.client.get(location).json == branch
     assert_cached(server.client, location)
     played = replay(branch_record(record, STEP, actions))
@@ -132,7 +133,8 @@ def test_a_bad_branch_is_refused_and_stores_nothing(fresh_server: Callable[..., 
     too_far = user.request("POST", path, json_body={"step": 10_000, "actions": docs[:1]})
     assert too_far.status == 400 and "step" in too_far.json["errors"]["json"]
     assert user.request("POST", path, json_body={"step": STEP, "actions": []}).status == 400
-    for actions in ({}, "move", None):
+    not_lists: tuple[object, ...] = ({}, "move", None)
+    for actions in not_lists:
         odd = user.request("POST", path, json_body={"step": STEP, "actions": actions})
         assert odd.status == 400
     not_an_action = user.request("POST", path, json_body={"step": STEP, "actions": [1]})

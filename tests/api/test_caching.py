@@ -52,6 +52,7 @@ def test_repeats_are_answered_from_the_cache_as_the_first_time(
             first = server.client.get(url, headers=coding)
             again = server.client.get(url, headers=coding)
             etag = first.header("ETag")
+            assert etag is not None
             warm_304s[url, etag] = server.client.get(url, headers={**coding, "If-None-Match": etag})
             assert calls == [url.split("?")[0]], (url, coding)  # only the first reached Flask
             assert _answer(again) == _answer(first) and first.status == 200

@@ -26,7 +26,7 @@ GET_PATHS = [
     "/api/games/{game_id}/timeline", "/api/games/{game_id}/analysis", "/api/stats",
     "/api/players/{name}",
 ]  # fmt: skip
-TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=24)
+TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=24)
 
 
 def value_for(name: str, schema: dict[str, Any]) -> st.SearchStrategy[Any]:
@@ -49,7 +49,8 @@ def requests(
     draw: st.DrawFn, op: dict[str, Any], ids: list[str], names: list[str]
 ) -> tuple[str, dict[str, Any]]:
     """A path and query for the operation ``op``, drawn from its parameters."""
-    query, path = {}, {}
+    query: dict[str, Any] = {}
+    path: dict[str, int | str] = {}
     for param in op.get("parameters", []):
         name = param["name"]
         if param["in"] == "query" and draw(st.booleans()):

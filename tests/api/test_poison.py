@@ -36,9 +36,10 @@ def poisoned(change: Callable[[Doc], None], name: str = GAME) -> bytes:
 def at(path: str, value: Any) -> Callable[[Doc], None]:
     def change(doc: Doc) -> None:
         *parents, last = [int(k) if k.isdigit() else k for k in path.split(".")]
+        node: Any = doc
         for key in parents:
-            doc = doc[key]
-        doc[last] = value  # type: ignore[index]
+            node = node[key]
+        node[last] = value
 
     return change
 

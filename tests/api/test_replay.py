@@ -21,15 +21,15 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 
 def assert_cached(client: Client, path: str, cache_control: str = IMMUTABLE, **kw: object) -> None:
     """``path`` carries a strong ETag and ``cache_control``; the ETag answers 304."""
-    first = client.get(path, **kw)  # type: ignore[arg-type]
+    first = client.get(path, **kw)
     assert first.status == 200, first.body[:300]
     etag = first.header("ETag")
     assert etag and etag.startswith('"') and not etag.startswith("W/"), etag
     assert first.header("Cache-Control") == cache_control
-    again = client.get(path, headers={"If-None-Match": etag}, **kw)  # type: ignore[arg-type]
+    again = client.get(path, headers={"If-None-Match": etag}, **kw)
     assert (again.status, again.body) == (304, b"")
     assert again.header("ETag") == etag and again.header("Cache-Control") == cache_control
-    other = client.get(path, headers={"If-None-Match": '"something-else"'}, **kw)  # type: ignore[arg-type]
+    other = client.get(path, headers={"If-None-Match": '"something-else"'}, **kw)
     assert other.status == 200 and other.body == first.body
 
 
@@ -145,7 +145,7 @@ def test_immutable_answers_are_gzipped_for_clients_that_ask(shared: Shared) -> N
     zipped = shared.client.get(path, headers={"Accept-Encoding": "gzip, br"})
     assert zipped.header("Content-Encoding") == "gzip" and plain.header("Content-Encoding") is None
     assert zipped.body == plain.body  # the client decodes it
-    assert "Accept-Encoding" in zipped.header("Vary") and "Accept-Encoding" in plain.header("Vary")
+    assert all("Accept-Encoding" in (r.header("Vary") or "") for r in (zipped, plain))
     assert zipped.header("ETag") != plain.header("ETag")
     again = shared.client.get(
         path, headers={"Accept-Encoding": "gzip", "If-None-Match": zipped.header("ETag")}

@@ -35,14 +35,15 @@ def test_upload_stores_the_game_and_answers_its_summary(
     ana = server.as_user(TOKENS["ana"])
     created = ana.upload(record_of(GAME), query={"title": "Club night", "tags": "club, final"})
     assert created.status == 201
-    assert created.header("Location") == f"/api/games/{game_id(record_of(GAME))}"
+    location = f"/api/games/{game_id(record_of(GAME))}"
+    assert created.header("Location") == location
     summary = created.json
     assert summary["game_id"] == game_id(record_of(GAME))
     assert summary["uploaded_by"] == "ana"
     assert summary["title"] == "Club night"
     assert summary["tags"] == ["club", "final"]
     assert summary["visibility"] == "public"
-    assert server.client.get(created.header("Location")).json == summary
+    assert server.client.get(location).json == summary
 
     again = server.as_user(TOKENS["bo"]).upload(record_of(GAME), query={"title": "Other"})
     assert again.status == 200
@@ -72,7 +73,7 @@ def test_upload_needs_a_known_bearer_token(fresh_server: Callable[..., Server]) 
     anonymous = server.client.upload(record_of(GAME))
     assert anonymous.status == 401
     assert anonymous.content_type == "application/problem+json"
-    assert anonymous.header("WWW-Authenticate").startswith("Bearer")
+    assert (anonymous.header("WWW-Authenticate") or "").startswith("Bearer")
     basic = server.client.upload(record_of(GAME), headers={"Authorization": "Basic YW5hOng="})
     assert basic.status == 401
     stranger = server.as_user("not-a-token").upload(record_of(GAME))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -22,11 +22,13 @@ from domain.moonlight.actions import Action, Place
 from domain.moonlight.cards import (
     INDEX,
     LONE_WOLF,
+    VALUES,
     Card,
     DeckEntry,
     Faces,
     LoneWolfCard,
     Setup,
+    Value,
     assumed_setup,
     counts_of,
 )
@@ -41,14 +43,14 @@ SEAT_LETTERS = {"A": 0, "B": 1}
 
 def make_setup(
     moons: dict[int, int] | None = None,
-    lone_wolf: tuple[int, int] = (4, 0),
+    lone_wolf: tuple[Value, int] = (4, 0),
     draws: tuple[tuple[tuple[Card, ...], tuple[Card, ...]], ...] | None = None,
 ) -> Setup:
     """A setup: the assumed deck with ``moons`` per value replacing its own."""
     base = assumed_setup(seed=1)
     given = moons or {}
     deck = tuple(DeckEntry(e.value, e.count, given.get(e.value, e.moons)) for e in base.deck)
-    return Setup(deck, LoneWolfCard(lone_wolf[0], lone_wolf[1]), draws, 1)  # type: ignore[arg-type]
+    return Setup(deck, LoneWolfCard(lone_wolf[0], lone_wolf[1]), draws, 1)
 
 
 def start(setup: Setup | None = None) -> State:
@@ -58,7 +60,7 @@ def start(setup: Setup | None = None) -> State:
 
 def _card(text: str) -> Placed:
     seat = SEAT_LETTERS[text[0]]
-    card: Card = LONE_WOLF if text[1] == "L" else int(text[1])  # type: ignore[assignment]
+    card: Card = LONE_WOLF if text[1] == "L" else VALUES[int(text[1]) - 1]
     return Placed(seat, card)
 
 
@@ -79,7 +81,7 @@ def playing(
     starter: int = 0,
     lone_wolf: tuple[bool, bool] = (False, False),
     left: tuple[dict[Card, int] | None, dict[Card, int] | None] = (None, None),
-    **changes: object,
+    **changes: Any,
 ) -> State:
     """A state in a round with ``cells`` on the table and ``player`` to act; each seat's
     cards left are its deck less its cards on the table, unless ``left`` gives them."""
@@ -103,7 +105,7 @@ def playing(
         phase=Phase.PLAYING,
         player=player,
         starter=starter,
-        **changes,  # type: ignore[arg-type]
+        **changes,
     )
 
 

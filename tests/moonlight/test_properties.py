@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.moonlight.actions import Place
+from domain.moonlight.cards import CARDS
 from domain.moonlight.evolve import evolve, fold
 from domain.moonlight.fields import MAX_ACTIONS
 from domain.moonlight.legal import legal_actions
@@ -98,8 +99,8 @@ def test_legal_actions_are_exactly_what_play_accepts(game: dict, rng: random.Ran
         play(state, action)
     seat = state.player
     for _ in range(40):
-        card = rng.choice([1, 2, 3, 4, 5, "lone_wolf"])
-        action = Place(seat, card, (rng.randint(-3, 3), rng.randint(-3, 3)))  # type: ignore[arg-type]
+        card = rng.choice(CARDS)
+        action = Place(seat, card, (rng.randint(-3, 3), rng.randint(-3, 3)))
         try:
             play(state, action)
         except IllegalAction:

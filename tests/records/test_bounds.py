@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from domain.documents import MAX_META_KEYS, MAX_META_VALUE
+from domain.wolves.actions import Draft
 from domain.wolves.positions import (
     MAX_DATE,
     MAX_PIECES,
@@ -46,8 +47,6 @@ def fixture(name: str) -> Doc:
     return json.loads((FIXTURES / f"{name}.json").read_text())
 
 
-
-
 def started() -> Doc:
     """A record starting from the position after 40 actions of a three-player game."""
     return json.loads(started_record())
@@ -65,9 +64,10 @@ def setter(path: str, value: Any) -> Callable[[Doc], None]:
 
     def apply(doc: Doc) -> None:
         *parents, last = [int(k) if k.lstrip("-").isdigit() else k for k in path.split(".")]
+        node: Any = doc
         for key in parents:
-            doc = doc[key]
-        doc[last] = value  # type: ignore[index]
+            node = node[key]
+        node[last] = value
 
     return apply
 
@@ -257,9 +257,8 @@ def test_action_hexes_are_bounded_on_the_quick_path_and_the_schemas_alike() -> N
         with pytest.raises(InvalidRecord) as info:
             action_from_json(doc, "actions[0]")
         assert info.value.path == "actions[0].hex"
-    assert action_from_json({"type": "draft", "player": 0, "hex": [MAX_COORD, 0]}).hex == (
-        MAX_COORD, 0
-    )  # fmt: skip
+    drafted = action_from_json({"type": "draft", "player": 0, "hex": [MAX_COORD, 0]})
+    assert isinstance(drafted, Draft) and drafted.hex == (MAX_COORD, 0)
 
 
 @pytest.mark.parametrize("key", ["²", "١", "1" * 5000, "a\x00", "\ud800", ""])

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -118,10 +118,10 @@ def scenario(
     return state
 
 
-def set_board(state: State, seat: int, **changes: object) -> State:
+def set_board(state: State, seat: int, **changes: Any) -> State:
     """Change fields of one seat's board in place (``dataclasses.replace``); return the state."""
     boards = list(state.boards)
-    boards[seat] = replace(boards[seat], **changes)  # type: ignore[arg-type]
+    boards[seat] = replace(boards[seat], **changes)
     state.boards = tuple(boards)
     return state
 

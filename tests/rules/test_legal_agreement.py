@@ -109,18 +109,17 @@ def accepted(state: State, action: Action) -> bool:
 def brute_targets(state: State) -> set[tuple[object, ...]]:
     """Every den, lair, howl and dominate ``decide`` accepts, over all hexes and tracks."""
     seat, hexes, tracks = state.player, sorted(state.table.map.terrain), (*box.TRACKS, CLAWS)
-    candidates = (
-        a
-        for h in hexes
-        for a in (
+
+    def candidates(h: Hex) -> tuple[Action, ...]:
+        return (
             *(BuildDen(seat, h, t) for t in tracks),
             UpgradeLair(seat, h),
             Howl(seat, h),
             Dominate(seat, h, piece="pack"),
             *(Dominate(seat, h, piece="den", track=t) for t in tracks),
         )
-    )
-    return {key(a) for a in candidates if accepted(state, a)}
+
+    return {key(a) for h in hexes for a in candidates(h) if accepted(state, a)}
 
 
 def legal_targets(state: State) -> set[tuple[object, ...]]:
@@ -195,7 +194,7 @@ def test_wrong_player_is_refused() -> None:
             continue
         other = (state.player + 1) % len(state.table.players)
         for action in list(legal_actions(state))[:10]:
-            err = rejected(state, replace(action, player=other))  # type: ignore[type-var]
+            err = rejected(state, replace(action, player=other))
             assert err.rule == "W-6" and f"seat {state.player}'s turn" in err.message
 
 
@@ -236,7 +235,7 @@ def test_shifted_hex_is_refused_unless_legal() -> None:
                 continue
             dx, dy = rng.choice([(0, 1), (1, 1), (-1, 0), (2, -1), (0, -3)])
             h: Hex = (action.hex[0] + dx, action.hex[1] + dy)
-            shifted = replace(action, hex=h, pay=Pay())  # type: ignore[type-var]
+            shifted = replace(action, hex=h, pay=Pay())
             if key(shifted) in legal:
                 continue
             err = rejected(state, shifted)
@@ -254,7 +253,7 @@ def test_wrong_track_is_refused() -> None:
     for state in positions(5):
         for action in legal_actions(state):
             if isinstance(action, BuildDen) or (isinstance(action, Dominate) and action.track):
-                err = rejected(state, replace(action, track=CLAWS))  # type: ignore[type-var]
+                err = rejected(state, replace(action, track=CLAWS))
                 assert err.rule == RULE[type(action)] and "not claws" in err.message
 
 
@@ -267,12 +266,12 @@ def test_wrong_payment_is_refused() -> None:
                 continue
             terrain = _paid_terrain(state, action)
             wrong = [s for s in range(6) if state.showing(seat, s) != terrain]
-            err = rejected(state, replace(action, pay=Pay((wrong[0],))))  # type: ignore[type-var]
+            err = rejected(state, replace(action, pay=Pay((wrong[0],))))
             assert err.rule == RULE[type(action)]
             assert f"tile slot {wrong[0]} shows" in err.message and f"not {terrain}" in err.message
             cost = box.COSTS[action.type]
             too_many = Pay(bonus_terrain=cost + 1)
-            err = rejected(state, replace(action, pay=too_many))  # type: ignore[type-var]
+            err = rejected(state, replace(action, pay=too_many))
             assert err.rule in ("W-6", RULE[type(action)])
             checked += 1
     assert checked > 500

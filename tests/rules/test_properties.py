@@ -137,8 +137,9 @@ def test_pushes_complete_the_move_event_before_them() -> None:
     state = scenario(cmap, pieces={(0, 0): "A0", (0, 1): "A0", (1, 1): "P1"}, tokens=2)
     move = Move(0, (WolfStep((0, 0), (1, 1)), WolfStep((0, 1), (1, 1))))
     after, events = play(state, move)
-    assert [type(e) for e in events[:2]] == [ev.WolvesMoved, ev.WolfPushed]
-    assert events[1].src == (1, 1) and events[1].player == 1
+    moved, pushed = events[:2]
+    assert isinstance(moved, ev.WolvesMoved) and isinstance(pushed, ev.WolfPushed)
+    assert pushed.src == (1, 1) and pushed.player == 1
     folded = fold(state, events[:2])
     check_pieces(folded)
     check_pieces(after)

@@ -87,7 +87,7 @@ def test_w10_move_speed_3_spread_2_one_grassland(ends: tuple[tuple[int, int], ..
     assert (board.track("speed"), board.track("spread")) == (3, 2)
     move = Move(0, tuple(WolfStep((1, 3), h) for h in ends))
     after, events = play(state, move)
-    assert events[0].paid == ev.Paid((3,), 0, "grassland")  # type: ignore[union-attr]
+    assert isinstance(events[0], ev.WolvesMoved) and events[0].paid == ev.Paid((3,), 0, "grassland")
     for h in ends:
         assert Piece(0, "pack") in after.at(h)
 
@@ -125,7 +125,9 @@ def test_w11_automaton_by_token_stack(seed: int) -> None:
     automaton = {h for h, ps in state.pieces.items() if any(p.player is None for p in ps)}
     seen = set()
     for region in gmap.regions:
-        wx, wy = gmap.water_of(region)  # type: ignore[misc]
+        water = gmap.water_of(region)
+        assert water is not None
+        wx, wy = water
         where, strength = expected[state.scoring[region]]
         for (ox, oy), kinds in where.items():
             h = (wx + ox, wy + oy)
@@ -209,7 +211,8 @@ def test_w11_automaton_is_never_dominated_pushed_or_joined() -> None:
     ],
 )
 def test_w11_automaton_takes_first_or_second(
-    pieces: dict[tuple[int, int], str], expected: list[tuple[object, ...]]
+    pieces: dict[tuple[int, int], str],
+    expected: list[tuple[int | None, int, int, int | None, int, bool]],
 ) -> None:
     state = scenario(REGION, seats=2, pieces=pieces)
     got = [
@@ -218,7 +221,7 @@ def test_w11_automaton_takes_first_or_second(
     ]
     assert sorted(got, key=lambda r: (-r[1], -r[2], str(r[0]))) == sorted(
         expected,
-        key=lambda r: (-r[1], -r[2], str(r[0])),  # type: ignore[operator]
+        key=lambda r: (-r[1], -r[2], str(r[0])),
     )
 
 

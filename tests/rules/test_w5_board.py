@@ -64,11 +64,11 @@ def test_w5_bonus_tokens_land_on_the_board() -> None:
 
 @pytest.mark.parametrize(("two", "row"), [(False, [0, 0, 0, 3, 7]), (True, [0, 0, 0, 2, 5])])
 def test_w5_attribute_track_vp(two: bool, row: list[int]) -> None:
-    for track, i in (("spread", 0), ("speed", 1), ("howl", 2)):
+    for i, track in enumerate(box.TRACKS):
         got = []
         for taken in range(5):
-            dens = tuple(taken if j == i else 0 for j in range(3))
-            got.append(board_vp(PlayerBoard(dens=dens), two)[track])  # type: ignore[arg-type]
+            spread, speed, howl = (taken if j == i else 0 for j in range(3))
+            got.append(board_vp(PlayerBoard(dens=(spread, speed, howl)), two)[track])
         assert got == row, track
 
 

@@ -162,9 +162,9 @@ def test_w6_2_den_on_or_next_to_an_alpha_pays_the_den_hex() -> None:
     assert Piece(0, "den") in after.at((2, 2))
     assert after.boards[0].dens == (1, 0, 0) and after.boards[0].track("spread") == 3
     after, events = play(state, BuildDen(0, (2, 3), "howl"))  # adjacent, tundra
-    assert events[0].paid.terrain == "tundra"  # type: ignore[union-attr]
+    assert isinstance(events[0], ev.DenBuilt) and events[0].paid.terrain == "tundra"
     after, events = play(state, BuildDen(0, (3, 2), "howl"))  # adjacent, forest, other region
-    assert events[0].paid == ev.Paid((0, 1), 0, "forest")  # type: ignore[union-attr]
+    assert isinstance(events[0], ev.DenBuilt) and events[0].paid == ev.Paid((0, 1), 0, "forest")
 
 
 def test_w6_2_den_too_far_from_any_alpha() -> None:
@@ -309,7 +309,7 @@ def test_w6_5_dominate_a_den_takes_a_den_from_a_track() -> None:
     state = scenario(LAKE, pieces={(0, 2): "A0", (2, 2): "D1 A2"}, tokens=3)
     set_board(state, 0, dens=(1, 0, 0))
     after, events = play(state, Dominate(0, (2, 2), track="spread"))
-    assert events[0].track == "spread"  # type: ignore[union-attr]
+    assert isinstance(events[0], ev.PieceDominated) and events[0].track == "spread"
     assert of_type(events, ev.BonusTokenGained) == [ev.BonusTokenGained(0, "action")]
     assert set(after.at((2, 2))) == {Piece(0, "den"), Piece(2, "alpha")}
     assert after.moonlight == (MoonlightPiece("den", 1),) and after.boards[0].dens == (2, 0, 0)

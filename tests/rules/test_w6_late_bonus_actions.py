@@ -104,7 +104,8 @@ def test_w6_final_turn_is_over_only_once_it_ends() -> None:
     spent, events = run(state, BonusAction(0), Howl(0, (1, 3)))
     assert spent.finished and isinstance(events[-1], ev.GameEnded)
     passed, events = play(state, Pass(0))
-    assert passed.finished and events[-1].reason == "full_moon"  # type: ignore[union-attr]
+    ended = events[-1]
+    assert passed.finished and isinstance(ended, ev.GameEnded) and ended.reason == "full_moon"
 
 
 def test_w6_heuristic_player_spends_a_late_token_when_an_action_helps() -> None:

@@ -21,7 +21,7 @@ FOREST, GRASS, MOUNTAIN, TUNDRA = (0, 1), (2, 1), (3, 1), (1, 2)
 
 
 def paid(events: list[ev.Event]) -> ev.Paid:
-    return next(e.paid for e in events if hasattr(e, "paid"))  # type: ignore[attr-defined]
+    return next(e.paid for e in events if hasattr(e, "paid"))
 
 
 def test_w6_exact_cost_with_named_tiles_flips_them() -> None:

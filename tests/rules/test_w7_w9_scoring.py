@@ -248,4 +248,5 @@ def test_w12_big_map_implies_a_stall_limit_of_10_rounds() -> None:
     while not state.finished and rounds < 20:  # without the limit quiet rounds go on for ever
         state, events = run(state, Pass(0), Pass(1))
         rounds += 1
-    assert rounds == 10 and events[-1].reason == "stall"  # type: ignore[union-attr]
+    ended = events[-1]
+    assert rounds == 10 and isinstance(ended, ev.GameEnded) and ended.reason == "stall"

@@ -82,9 +82,9 @@ def test_a_game_no_ruleset_plays_is_refused_at_its_path(library: GameLibrary) ->
             library.upload(json.dumps(doc))
         assert caught.value.path == "game"
         assert caught.value.message.startswith(f"no game {game!r}: known games are ")
-    with pytest.raises(InvalidRecord) as caught:
+    with pytest.raises(InvalidRecord) as refused:
         library.upload(json.dumps(record_json(takes=(1,))))  # take-away is not registered here
-    assert caught.value.path == "game"
+    assert refused.value.path == "game"
     assert stored_count(library) == 0
 
 
