@@ -180,7 +180,7 @@ class WolvesFollower:
         for event, kept in zip(events, stored, strict=True):
             kind = kept["type"]
             hexes = _NAMED.get(kind)
-            if hexes is not None:
+            if hexes is not None:  # a hex's pieces before the first event naming it
                 for h in hexes(event):
                     if h not in named:
                         named[h] = pieces.get(h, ())
@@ -193,8 +193,7 @@ class WolvesFollower:
                 marks.append(self._milestone(kind, event, kept))
             elif acted is None and kind in ACTIONS:
                 acted = kept
-        for event, kept in zip(events, stored, strict=True):
-            apply_view(state, EVENT_TYPES[kept["type"]], event)
+            apply_view(state, EVENT_TYPES[kind], event)
         wolves = False
         for h, was in named.items():
             now = pieces.get(h, ())
