@@ -61,7 +61,8 @@ def view(kind: str, data: Mapping[str, Any]) -> Any:
     >>> view("WolvesDrafted", {"player": 0, "hex": [5, 7]})
     namespace(player=0, hex=(5, 7))
     """
-    viewer = _viewer(EVENT_TYPES[kind])
+    cls: Any = EVENT_TYPES[kind]
+    viewer = _viewer(cls)
     assert viewer is not None
     return viewer(data)
 

@@ -123,7 +123,7 @@ def final_scores(state: State) -> tuple[FinalScore, ...]:
     ])  # fmt: skip
 
 
-Unplaced = tuple[int, ...]
+Unplaced = tuple[int, int, int, int, int, int, int, int, int, int]
 """A seat's score before places: ``FinalScore``'s fields from ``total`` to ``wolves_on_map``."""
 
 
