@@ -16,7 +16,7 @@ from domain.games import ruleset
 from domain.store import Game, GameLibrary
 from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS, summarize
 from projections.tables import timestamp
-from projections.timeline import Timeline
+from projections.timeline import Stored, Timeline
 
 
 def meta_change(event: Any) -> tuple[str, Any] | None:
@@ -64,9 +64,9 @@ class Build:
         elif (change := meta_change(e)) is not None:
             self.meta[change[0]] = change[1]
 
-    def steps(self) -> list[list[dict[str, Any]]]:
+    def steps(self) -> list[list[Stored]]:
         """The stored events of each action."""
-        steps: list[list[dict[str, Any]]] = [[] for _ in range(self.actions)]
+        steps: list[list[Stored]] = [[] for _ in range(self.actions)]
         for e in self.happened:
             while len(steps) <= e["step"]:
                 steps.append([])
