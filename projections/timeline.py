@@ -103,9 +103,9 @@ class Timeline:
             if value is before:
                 continue
             if type(value) is list and type(before) is list and len(value) == len(before):
-                patch = []
+                patch = []  # a follower gives the items it did not change as they were
                 for i, (item, was) in enumerate(zip(value, before, strict=True)):
-                    if item is not was and item != was:
+                    if item is not was:
                         values = _values(item, was)
                         patch.append([i, item] if values is item else [i, values, 1])
                 if patch:

@@ -26,7 +26,11 @@ colours):
   frame's helpers: ``esc``, ``flagged``, ``untilDone``) and ``resize(game, step)``
   (optional) redraws after the window's size changed.
 
-Ids the frame uses (``replay-…``, ``analysis-…``) are not a view's to take.
+A view's component ids must not be the frame's: ``replay``, ``replay-data``,
+``replay-tick``, ``replay-first``/``-prev``/``-play``/``-next``/``-last``, ``replay-speed``,
+``replay-step``, ``replay-label``, ``replay-slider``, ``replay-advice``, ``replay-log``,
+``replay-margin``, ``replay-win``, ``replay-analysis``, ``analysis-…`` and its score chart's
+id (with ``-cursor`` appended, each chart's cursor).
 """
 
 from __future__ import annotations

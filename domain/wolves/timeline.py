@@ -180,7 +180,7 @@ class WolvesFollower:
         for event, kept in zip(events, stored, strict=True):
             kind = kept["type"]
             hexes = _NAMED.get(kind)
-            if hexes is not None:
+            if hexes is not None:  # a hex's pieces before the first event naming it
                 for h in hexes(event):
                     if h not in named:
                         named[h] = pieces.get(h, ())
@@ -193,13 +193,13 @@ class WolvesFollower:
                 marks.append(self._milestone(kind, event, kept))
             elif acted is None and kind in ACTIONS:
                 acted = kept
-        for event, kept in zip(events, stored, strict=True):
-            apply_view(state, EVENT_TYPES[kept["type"]], event)
+            apply_view(state, EVENT_TYPES[kind], event)
         wolves = False
+        recount = self._recount
         for h, was in named.items():
             now = pieces.get(h, ())
             if now != was:
-                wolves |= self._recount(h, _tally(was), _tally(now), regions)
+                wolves |= recount(h, _tally(was), _tally(now), regions)
         numbers: dict[str, Any] = {}
         if regions:
             self._read_control(regions, numbers)
@@ -280,8 +280,7 @@ class WolvesFollower:
         (and new scores) when a seat's score or place changed."""
         boards, two, rows, last = self._state.boards, self._two, self._rows, self._boards
         changed = False
-        for seat, board in enumerate(boards):
-            wolves = self._wolves[seat]
+        for seat, (board, wolves) in enumerate(zip(boards, self._wolves, strict=True)):
             if board is not last[seat] or wolves != rows[seat][-1]:
                 row = seat_score(board, wolves, two)
                 if row != rows[seat]:
