@@ -56,7 +56,7 @@
           stack.length + '" style="border-color: ' + p.color + '; --seat: ' + p.color + '" aria-label="' +
           esc(stackText(b, cell)) + '">' +
           '<span class="ml-owner" style="background: ' + p.color + '">' + esc(p.letter) + "</span>" +
-          '<span class="ml-value">' + (top[3] ? "LW " : "") + top[1] + (tripled[key(x, y)] ? "×3" : "") + "</span>" +
+          '<span class="ml-value">' + (top[3] ? "<small>LW</small>" : "") + top[1] + (tripled[key(x, y)] ? "×3" : "") + "</span>" +
           '<span class="ml-moons">' + moons(top[2]) + "</span>" +
           (stack.length > 1 ? '<span class="ml-depth">' + stack.length + "</span>" : "") + "</div>");
       }
