@@ -12,6 +12,7 @@ from urllib.request import urlopen
 import pytest
 from playwright.sync_api import Page, expect
 
+from domain.store import GameLibrary
 from tests.conftest import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -93,3 +94,25 @@ def test_no_horizontal_scroll(page: Page, live_server: LiveServer, width: int) -
     page.wait_for_timeout(300)
     wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert wide <= 0
+
+
+def test_the_statistics_page_shows_moonlight_figures(page: Page, live_server: LiveServer) -> None:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    library = GameLibrary.open(live_server.settings.database_url)
+    try:
+        for path in sorted(FIXTURES.glob("0[0-5]-*.json")):
+            if not path.stem.endswith(".expected"):
+                library.upload(path.read_bytes(), uploaded_by="test")
+    finally:
+        library.close()
+    page.goto(live_server.url + "/statistics")
+    expect(page.locator("#stats-game")).to_contain_text("Moonlight")  # the only one played
+    expect(page.locator("#stats-summary")).to_contain_text("6 finished games")
+    for chart in (
+        "stats-seat", "stats-start", "stats-round_winners", "stats-card_values",
+        "stats-cards_played", "stats-round_points", "stats-points", "stats-score",
+        "stats-length-rounds",
+    ):  # fmt: skip
+        expect(page.locator(f"#{chart} .js-plotly-plot")).to_be_visible()
+    assert not errors, errors
