@@ -7,8 +7,8 @@ them, each card's covered stack in its hover and focus box. At a step that score
 the row winners are marked and the cards step 3 of M-5 ignored are greyed, with the
 points' breakdown (moons, cards, threes) beside the grid.
 
->>> letter("Ana", 0), letter("", 1)
-('A', '2')
+>>> letters(["Ana", "Bo"]), letters(["Ana", "Al"])
+(['A', 'B'], ['1', '2'])
 """
 
 from __future__ import annotations
@@ -33,11 +33,13 @@ POWERS_NOTE = (
 ASSUMED_NOTE = "assumed deck (moons on the 2s and the 5)"
 
 
-def letter(name: str, seat: int) -> str:
-    """The letter a seat's cards carry beside their colour (its name's first, else its
-    number from 1)."""
-    first = name.strip()[:1].upper()
-    return first if first.isalnum() else str(seat + 1)
+def letters(names: Sequence[str]) -> list[str]:
+    """The letter each seat's cards carry beside their colour: the first of its name when
+    every seat's differs, else its number from 1."""
+    first = [name.strip()[:1].upper() for name in names]
+    if all(c.isalnum() for c in first) and len(set(first)) == len(first):
+        return first
+    return [str(seat + 1) for seat in range(len(names))]
 
 
 def assumed(state: State) -> bool:
@@ -124,9 +126,10 @@ class MoonlightView:
     score = ScoreChart("Rounds won", "rounds", ("rounds_won", "points"), "replay-score")
 
     def data(self, game: Game) -> dict[str, Any]:
-        """The seats (name, colour, letter) and the deck's note; per step the table
-        (:func:`table`), the round, rounds won, cards left and Alpha Power per seat, whose
-        turn it is, whether the game is over, the cell placed on and the round scored."""
+        """The seats (name, colour, letter); per step the table (:func:`table`), the round,
+        per seat its rounds won, cards left, Alpha Power and whether it holds the Lone Wolf,
+        whose turn it is, whether the game is over or between rounds, the cell placed on and
+        the round scored."""
         library, game_id, rows = game.library, game.game_id, game.rows
         caused: list[list[Any]] = [[] for _ in rows]
         for stored in library.game_events(game_id):
@@ -147,12 +150,12 @@ class MoonlightView:
                 "h": touched(caused[n]),
                 "s": step_scoring(caused[n]),
             })  # fmt: skip
+        marks = letters(game.names)
         return {
             "players": [
-                {"name": name, "color": game.colors[i], "letter": letter(name, i)}
-                for i, name in enumerate(game.names)
+                {"name": name, "color": color, "letter": mark}
+                for name, color, mark in zip(game.names, game.colors, marks, strict=True)
             ],
-            "assumed": assumed(game.first),
             "steps": steps,
         }
 
