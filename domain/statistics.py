@@ -90,11 +90,13 @@ class RatesBy:
 @dataclass(frozen=True, slots=True)
 class Breakdown:
     """The mean final total and the mean of each part (``parts``: name and seat column),
-    overall, by seat and by player count: ``answer[key]``, charted as stacked bars."""
+    overall, by seat and by player count: ``answer[key]``, charted as stacked bars in
+    ``unit`` (None: the game's ``score_label``)."""
 
     key: str
     title: str
     parts: tuple[tuple[str, str], ...]
+    unit: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -103,9 +103,11 @@ def view(game: str) -> BoardView:
 
 
 def _register_builtin() -> None:
+    from dashboard.boards.moonlight import MOONLIGHT
     from dashboard.boards.wolves import WOLVES
 
     register(WOLVES)
+    register(MOONLIGHT)
 
 
 _register_builtin()

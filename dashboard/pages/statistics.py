@@ -260,9 +260,9 @@ def _figures(stats: dict[str, Any]) -> list[html.Div]:
     cards.append(_card(rate_figure(rates["by_players"], "players", "Win rate by player count",
                                    lambda n: f"{n} players"), "stats-players-rate"))  # fmt: skip
     for f in kinds.get("breakdown", []):
-        parts = stats[f["key"]]
+        parts, shown = stats[f["key"]], f.get("unit") or unit
         cards.append(_card(breakdown_figure(parts["by_players"], parts["average"], f["title"],
-                                            unit), f"stats-{f['key']}"))  # fmt: skip
+                                            shown), f"stats-{f['key']}"))  # fmt: skip
     if stats["game"]:
         cards.append(_card(histogram(stats["score"], f"Final {unit}", unit, "seats"),
                            "stats-score"))  # fmt: skip

@@ -22,6 +22,7 @@ from domain.moonlight.records import Record, initial, read_record, write_record,
 from domain.moonlight.rules import play
 from domain.moonlight.scoring import score_document
 from domain.moonlight.state import SEATS, State
+from domain.moonlight.statistics import STATISTICS
 from domain.moonlight.timeline import MoonlightFollower, seat_scores
 from domain.ruleset import Bot, Follower, InvalidRecord, Seat, SeatScore
 from domain.statistics import Statistics
@@ -43,7 +44,7 @@ class Moonlight:
         "greedy": lambda seed: make_bot("greedy", seed),
     }
 
-    statistics: Statistics = Statistics()
+    statistics: Statistics = STATISTICS
 
     def read_record(self, doc: Mapping[str, Any]) -> Record:
         return read_record(doc)

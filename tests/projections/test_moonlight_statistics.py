@@ -1,0 +1,96 @@
+"""Moonlight stored and projected on SQLite and PostgreSQL: its summaries and its statistics
+per game agree with the fixtures' results and records (M-5, M-7)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.projections.conftest import Store
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "moonlight"
+NAMES = sorted(p.stem for p in FIXTURES.glob("*.json") if not p.stem.endswith(".expected"))
+
+
+def load(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    record = json.loads((FIXTURES / f"{name}.json").read_text())
+    return record, json.loads((FIXTURES / f"{name}.expected.json").read_text())
+
+
+def starter(record: dict[str, Any]) -> int:
+    """The seat that starts round 1 (M-2): seat 0 unless a ``round_start`` names one."""
+    first = record["actions"][0]
+    return first["player"] if first["type"] == "round_start" else 0
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    return [load(name) for name in NAMES]
+
+
+def test_the_corpus_is_large_enough() -> None:
+    assert len(NAMES) >= 30
+
+
+def test_statistics_per_game_agree_with_the_results(
+    store: Store, corpus: list[tuple[dict[str, Any], dict[str, Any]]]
+) -> None:
+    with store.library() as library, store.models() as models:
+        ids = [library.upload((FIXTURES / f"{n}.json").read_bytes()).game_id for n in NAMES]
+        models.catch_up(library)
+        stats = models.stats(game="moonlight")  # type: ignore[arg-type]
+        every = models.stats()
+        summaries = [models.summary(i) for i in ids]
+    finished = [(r, e) for r, e in corpus if e["finished"]]
+    assert stats["game"] == "moonlight" and stats["games"] == len(finished)
+    assert {"game": "moonlight", "games": len(finished)} in every["by_game"]
+    assert "card_values" not in every
+    # M-7: a seat's total is its rounds won; the winner is the first to two
+    for seat, row in enumerate(stats["win_rate"]["by_seat"]):
+        places = [e["scores"][seat]["place"] for _, e in finished]
+        assert (row["seat"], row["n"], row["wins"]) == (seat, len(places), places.count(1))
+    # M-2: seat 0 starts round 1 unless the record names who does
+    starters = [starter(r) for r, _ in finished]
+    starts = {r["started"]: r for r in stats["win_rate"]["by_start"]}
+    assert starts[True]["n"] == starts[False]["n"] == len(finished)
+    assert 0 < starters.count(1) < len(starters)
+    assert starts[True]["wins"] == sum(
+        e["scores"][seat]["place"] == 1 for seat, (_, e) in zip(starters, finished, strict=True)
+    )
+    # rounds won, by whether their winner started them: every round won counted once
+    won = sum(r["won"] is True for _, e in finished for s in e["scores"] for r in s["rounds"])
+    assert sum(r["count"] for r in stats["round_winners"]) == won
+    # M-5: the round points by part, summed over every round scored
+    parts = {p["part"]: p["count"] for p in stats["round_points"]}
+    for part in ("moons", "cards", "threes"):
+        expected = sum(r[part] for _, e in finished for s in e["scores"] for r in s["rounds"])
+        assert parts[part] == expected, part
+    # card values played, per value and per seat, from the records' placements
+    placed: Counter[tuple[int, str]] = Counter(
+        (a["player"], str(a["card"]))
+        for r, _ in finished
+        for a in r["actions"]
+        if a["type"] == "place"
+    )
+    mix = {row["value"]: row["count"] for row in stats["card_values"]}
+    assert mix == {v: placed[0, v] + placed[1, v] for v in ("1", "2", "3", "4", "5", "lone_wolf")}
+    for row in stats["cards_played"]["by_seat"]:
+        for value, mean in row["breakdown"].items():
+            assert mean == pytest.approx(placed[row["seat"], value] / len(finished))
+    assert stats["length"]["rounds"]["games"] == len(finished)
+    assert stats["players"][0]["average_rounds_won"] == stats["players"][0]["average_score"]
+    # each summary shows the seat's extras beside the generic fields
+    for summary, (record, expected) in zip(summaries, corpus, strict=True):
+        assert summary is not None
+        for seat, shown in enumerate(summary["seats"]):
+            rounds = expected["scores"][seat]["rounds"]
+            assert shown["total"] == expected["scores"][seat]["total"]
+            assert shown["points"]["total"] == sum(r["points"] for r in rounds)
+            assert shown["rounds"]["won"] == sum(r["won"] is True for r in rounds)
+            assert sum(shown["played"].values()) == sum(
+                a["type"] == "place" and a["player"] == seat for a in record["actions"]
+            )
