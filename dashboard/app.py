@@ -119,11 +119,11 @@ def create_dash(server: Flask) -> Dash:
     """Mount the dashboard at ``/`` on ``server``; all its scripts are served locally."""
     app = Dash(
         __name__,
-        server=server,
+        server=server,  # type: ignore[arg-type]  # Dash's stub omits the Flask it accepts
         url_base_pathname="/",
         title="Howl",
         serve_locally=True,
-        update_title=None,
+        update_title=None,  # type: ignore[arg-type]  # documented: None keeps the title
         suppress_callback_exceptions=True,
     )
     app.layout = html.Div(

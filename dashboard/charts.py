@@ -11,7 +11,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-GRAPH_CONFIG = {"displayModeBar": False, "responsive": True, "scrollZoom": False}
+from dash import dcc
+
+GRAPH_CONFIG: dcc.Graph.Config = {"displayModeBar": False, "responsive": True, "scrollZoom": False}
 MARGIN = {"l": 86, "r": 12, "t": 26, "b": 34}
 DASHES = ("dot", "dash", "solid")
 """The lines of a chart's marks, in their order (The Wolves: its three phases)."""

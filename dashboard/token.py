@@ -4,12 +4,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
-from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash import Dash, Input, NoUpdate, Output, State, ctx, dcc, html, no_update
 
 from dashboard import data
 from dashboard.inputs import text
+
+Status = TypedDict("Status", {"data-status": str})
+"""The HTTP status a refused write got, as the element's ``data-status`` attribute."""
+Refusal = TypedDict("Refusal", {"data-status": str, "data-kind": str})
+"""A refused write's status and problem kind, as ``data-`` attributes."""
 
 OPEN = "Open for local use: anyone can upload: no API tokens are configured."
 
@@ -43,11 +48,13 @@ def refused(err: data.WriteRefused, class_name: str) -> html.Div:
     return html.Div(
         [html.B("Not done: "), err.message],
         className=f"{class_name} refused",
-        **{"data-status": str(err.status), "data-kind": err.kind},
+        **Refusal({"data-status": str(err.status), "data-kind": err.kind}),
     )
 
 
-def keep(_use: Any, _submit: Any, _clear: Any, entered: Any) -> tuple[Any, str]:
+def keep(
+    _use: Any, _submit: Any, _clear: Any, entered: Any
+) -> tuple[str | None | NoUpdate, str | NoUpdate]:
     """Keep the entered token for the tab's session ("Use" or Enter), or forget it
     ("Clear"); the field is emptied either way."""
     if ctx.triggered_id == "auth-clear":
@@ -63,7 +70,9 @@ def describe(_stamp: Any, token: Any) -> list[Any]:
     try:
         name = data.writer(token, "Writing")
     except data.WriteRefused as err:
-        return [html.Span(err.message, className="auth-bad", **{"data-status": str(err.status)})]
+        return [
+            html.Span(err.message, className="auth-bad", **Status({"data-status": str(err.status)}))
+        ]
     return ["Writing as ", html.B(name, className="auth-name")]
 
 

@@ -88,19 +88,25 @@ def pages(library: GameLibrary, after: int) -> Iterator[Sequence[Notification]]:
                 return
 
 
+def game_of(n: Notification) -> UUID:
+    """The id of the game ``n`` belongs to: the library names every game by a UUID."""
+    assert isinstance(n.originator_id, UUID), n.originator_id
+    return n.originator_id
+
+
 def units(library: GameLibrary, after: int) -> Iterator[list[Notification]]:
     """The notifications after position ``after``, cut into units projected whole."""
     run: list[Notification] = []
     game = -1  # the id (as an int) of the game whose upload ``run`` gathers
     for page in pages(library, after):
         for n in page:
-            if n.topic == HAPPENED and n.originator_id.int == game:
+            if n.topic == HAPPENED and game_of(n).int == game:
                 run.append(n)
                 continue
             if run:
                 yield run
             if n.topic == UPLOADED:
-                run, game = [n], n.originator_id.int
+                run, game = [n], game_of(n).int
             else:
                 yield [n]
                 run, game = [], -1
@@ -156,7 +162,7 @@ class Batch:
         except Exception as exc:
             first = unit[0]
             self.fail(
-                first.originator_id, first.id, unit[-1].originator_version, "read",
+                game_of(first), first.id, unit[-1].originator_version, "read",
                 error_text(exc),
             )  # fmt: skip
             self.end = unit[-1].id

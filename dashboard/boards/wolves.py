@@ -132,8 +132,7 @@ def figure(state: State) -> dict[str, Any]:
         "type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": "region border",
         "line": {"color": "#2B2B2B", "width": 2.2}, "hoverinfo": "skip", "showlegend": False,
     })  # fmt: skip
-    labels = [(r, gmap.water_of(r)) for r in gmap.regions]
-    labels = [(r, w) for r, w in labels if w is not None]
+    labels = [(r, w) for r in gmap.regions if (w := gmap.water_of(r)) is not None]
     data.append({
         "type": "scatter", "mode": "text", "showlegend": False, "hoverinfo": "skip",
         "x": [centre(w)[0] for _, w in labels], "y": [centre(w)[1] - 0.42 for _, w in labels],

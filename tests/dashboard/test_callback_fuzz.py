@@ -18,7 +18,7 @@ import pytest
 
 from services.library import open_library
 from tests.conftest import LiveServer
-from tests.dashboard.callbacks import Answer, component_id, dependencies, find, outputs, post
+from tests.dashboard.callbacks import component_id, dependencies, find, outputs, post
 from tests.dashboard.conftest import FIXTURES
 
 TOKENS = {"ana": "ana-fuzz-token"}
@@ -124,7 +124,7 @@ def test_a_malformed_callback_request_is_a_400_problem(server: LiveServer) -> No
             "inputs": [{"id": "url", "property": "pathname", "value": "/statistics"}],
             "state": [{"id": "url", "property": "search", "value": ""}],
             "changedPropIds": ["url.pathname"]}  # fmt: skip
-    answer: Answer = post(server.url, fine)
+    answer = post(server.url, fine)
     assert answer.status == 200 and "stats-body" in answer.text()
 
 

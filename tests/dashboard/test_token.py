@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.request import urlopen
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from services.library import open_library
 from tests.conftest import LiveServer
@@ -20,7 +20,10 @@ pytestmark = pytest.mark.browser
 TOKENS = {"ana": "ana-browser-token"}
 GAME = FIXTURES / "3p-00-heuristic.json"
 Shot = Callable[[Page, str], Path]
-WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1440, "height": 900}}
+WIDTHS: dict[str, ViewportSize] = {
+    "phone": {"width": 390, "height": 844},
+    "desktop": {"width": 1440, "height": 900},
+}
 
 
 def drop(page: Page) -> None:

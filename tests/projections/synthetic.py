@@ -81,7 +81,7 @@ def rows(game: Played) -> Rows:
             started=int(i == 0),
         )  # fmt: skip
         seat_rows.append(tuple(seat[c] for c in SEAT_COLUMNS))
-        extra = dict.fromkeys(own_columns(WOLVES.statistics), 0)
+        extra: dict[str, Any] = dict.fromkeys(own_columns(WOLVES.statistics), 0)
         extra.update(seat, **options)
         extra.update(
             terrain=s.terrain, regions=s.total // 2,

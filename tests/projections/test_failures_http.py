@@ -23,7 +23,9 @@ from tests.projections.poison import store_poison
 def contract() -> Contract:
     """The OpenAPI document the API serves."""
     app: Flask = create_app(Settings("sqlite:///:memory:"))
-    return Contract(app.test_client().get("/api/openapi.json").json)
+    document = app.test_client().get("/api/openapi.json").json
+    assert isinstance(document, dict)
+    return Contract(document)
 
 
 @pytest.fixture

@@ -33,8 +33,8 @@ def writer_in_transaction(store: Store) -> bool:
             return True
         finally:
             conn.close()
-    with psycopg.connect(store.url) as conn:
-        row = conn.execute(
+    with psycopg.connect(store.url) as pg:
+        row = pg.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
             "AND state = 'idle in transaction' AND pid <> pg_backend_pid()"
         ).fetchone()
@@ -59,6 +59,7 @@ def test_a_killed_runner_resumes_without_counting_twice(store: Store) -> None:
     with store.library() as library, store.models() as models:
         upload(library, GAMES)
         last = library.recorder.max_notification_id()
+        assert last is not None
         runner = subprocess.Popen(
             [HOWL, "projections", "catch-up", "--batch-size", "400", "--delay", "0.4"],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,

@@ -173,7 +173,11 @@ def test_statistics_of_real_games_agree_with_their_results(store: Store) -> None
         upload(library, names)
         models.catch_up(library)
         stats = wolves(models)
-        summaries = [models.summary(g["game_id"]) for g in models.list_games().items]
+        summaries = []
+        for g in models.list_games().items:
+            summary = models.summary(g["game_id"])
+            assert summary is not None, g["game_id"]
+            summaries.append(summary)
     finished = [e for e in expected.values() if e["finished"]]
     scores = [s for e in finished for s in e["scores"]]
     assert (stats["games"], stats["seats"]) == (len(finished), len(scores))

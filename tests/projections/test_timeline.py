@@ -253,7 +253,7 @@ class Script:
 def test_stored_rows_give_back_each_steps_numbers_as_of_that_step() -> None:
     """Lists patched item by item, dicts kept as values, new keys, whole values: every
     expanded row holds each number as its latest step gave it."""
-    given = [
+    given: list[dict[str, Any]] = [
         {"cells": [{"x": 1, "y": 2}, {"x": 3}, [1, 2]], "round": 1, "total": 0},
         {"cells": [{"x": 1, "y": 5}, {"x": 3}, [1, 2]], "total": 4, "hit": 1},
         {"cells": [{"x": 1, "y": 5}, {"z": 3}, [2]]},
