@@ -152,6 +152,11 @@ def analysis_panel(
     ], chart("replay-win", review["figure"])
 
 
+def _step_button(label: str, id_: str, title: str) -> html.Button:
+    """One of the step controls (first, previous, play, next, last)."""
+    return html.Button(label, id=id_, title=title, className="step-button", n_clicks=0)
+
+
 def layout(game_id: str, search: str | None = None) -> html.Div:
     """The replay page of a stored game."""
     gid = data.parse_game_id(game_id)
@@ -167,7 +172,6 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
     view: boards.BoardView = shown["view"]
     last = game.last
     step = requested_step(search, last)
-    button = {"className": "step-button", "n_clicks": 0}
     review, win = analysis_panel(library, gid, game)
     board = view.board(game)
     return html.Div(
@@ -192,11 +196,11 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
             ),
             html.Div(
                 [
-                    html.Button("|◀", id="replay-first", title="first step (Home)", **button),
-                    html.Button("◀", id="replay-prev", title="previous step (←)", **button),
-                    html.Button("Play", id="replay-play", title="play / pause (space)", **button),
-                    html.Button("▶", id="replay-next", title="next step (→)", **button),
-                    html.Button("▶|", id="replay-last", title="last step (End)", **button),
+                    _step_button("|◀", "replay-first", "first step (Home)"),
+                    _step_button("◀", "replay-prev", "previous step (←)"),
+                    _step_button("Play", "replay-play", "play / pause (space)"),
+                    _step_button("▶", "replay-next", "next step (→)"),
+                    _step_button("▶|", "replay-last", "last step (End)"),
                     dcc.RadioItems(
                         id="replay-speed",
                         options=[{"label": v, "value": k} for k, v in SPEEDS.items()],
