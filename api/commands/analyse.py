@@ -43,7 +43,7 @@ def _reviewed(rules: Ruleset, record: GameRecord) -> tuple[Review, GameRecord]:
 
 
 def _load(target: str) -> tuple[Review, GameRecord, UUID | None]:
-    """The record to review and, for a stored game, its id."""
+    """The game's review, the record to review and, for a stored game, its id."""
     game_id = _game_id(target)
     if game_id is None or Path(target).exists():
         try:
