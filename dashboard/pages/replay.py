@@ -113,17 +113,10 @@ def analysis_view(library: GameLibrary, game_id: UUID, status: dict[str, Any]) -
     """The analysis parts of the page (``analysis.view``) for the game's review ``status``."""
     shown = prepared(library, game_id)
     game: Game = shown["game"]
-    assert game.rules.review is not None
-    return analysis.view(
-        game.rules.review,
-        status,
-        shown["win"],
-        game.rows,
-        shown["log"],
-        game.names,
-        game.colors,
-        shown["marks"],
-    )
+    review = game.rules.review
+    assert review is not None  # the page shows an analysis only for a game with a review
+    return analysis.view(review, status, shown["win"], game.rows, shown["log"], game.names,
+                         game.colors, shown["marks"])  # fmt: skip
 
 
 def analysis_panel(
