@@ -62,7 +62,7 @@ def create_api(app: Flask) -> HowlApi:
         OPENAPI_JSON_PATH="openapi.json",
         API_SPEC_OPTIONS={
             "info": {
-                "description": "Upload, browse, replay and compare games of The Wolves. "
+                "description": "Upload, browse, replay and compare board games. "
                 "Errors are RFC 9457 problems (application/problem+json)."
             },
             "components": {

@@ -7,7 +7,7 @@ change stays in the browser (``assets/replay.js``).
 
 >>> action_marks({"type": "move", "moves": [{"from": [1, 2], "to": [3, 4]}]})
 {'hexes': [], 'arrows': [[1, 2, 3, 4]]}
->>> swings([[0.5, 0.5], [0.5, 0.5], [0.9, 0.1]], 2)
+>>> swings([[0.5, 0.5], [0.5, 0.5], [0.9, 0.1]], 0.05, 5)
 [{'step': 2, 'swing': 0.4, 'gainer': 0, 'loser': 1}]
 """
 
@@ -20,9 +20,8 @@ from uuid import UUID
 from dash import html
 
 from dashboard import charts
+from domain.ruleset import Review
 from domain.store import GameLibrary
-from domain.wolves.analysis import StaticEvaluator
-from domain.wolves.analysis.review import THRESHOLDS, TURNING_POINTS
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The step log's mark of each review class."""
@@ -31,11 +30,12 @@ POLL_MS = 2000
 
 
 def static_win(library: GameLibrary, game_id: UUID, last: int) -> list[list[float]]:
-    """The static evaluator's win probability per seat at every step of a stored game."""
-    evaluator = StaticEvaluator.load()
+    """The static evaluator's win probability per seat at every step of a stored game (of
+    a game with a review)."""
+    review = library.rules(game_id).review
+    assert review is not None
     return [
-        [round(w, 4) for w in evaluator.evaluate(library.state_at(game_id, n)).win]
-        for n in range(last + 1)
+        [round(w, 4) for w in review.win(library.state_at(game_id, n))] for n in range(last + 1)
     ]
 
 
@@ -47,12 +47,12 @@ def action_marks(action: dict[str, Any]) -> dict[str, list[list[int]]]:
     return {"hexes": [list(h) for h in hexes], "arrows": arrows}
 
 
-def swings(win: Sequence[Sequence[float]], players: int) -> list[dict[str, Any]]:
-    """The steps where the win probabilities moved most (the review's turning points,
-    computed on any win series): at most :data:`TURNING_POINTS`, in step order."""
-    least = THRESHOLDS[-1][1] / players
+def swings(win: Sequence[Sequence[float]], least: float, most: int) -> list[dict[str, Any]]:
+    """The steps where the win probabilities moved by at least ``least`` (the review's
+    turning points, computed on any win series): the ``most`` largest, in step order."""
     found = []
     for step in range(1, len(win)):
+        players = len(win[step])
         change = [a - b for a, b in zip(win[step], win[step - 1], strict=True)]
         swing = sum(abs(c) for c in change) / 2
         if swing >= least:
@@ -62,7 +62,7 @@ def swings(win: Sequence[Sequence[float]], players: int) -> list[dict[str, Any]]
                 "loser": min(range(players), key=lambda k: change[k]),
             })  # fmt: skip
     found.sort(key=lambda t: -t["swing"])
-    return sorted(found[:TURNING_POINTS], key=lambda t: t["step"])
+    return sorted(found[:most], key=lambda t: t["step"])
 
 
 def review_marks(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -131,20 +131,21 @@ def status_line(status: dict[str, Any]) -> list[Any]:
 
 
 def view(
-    status: dict[str, Any], static: list[list[float]], rows: list[dict[str, Any]],
-    log: Sequence[list[Any]], names: Sequence[str], colors: Sequence[str],
-    milestones: charts.Marks,
+    review: Review, status: dict[str, Any], static: list[list[float]],
+    rows: list[dict[str, Any]], log: Sequence[list[Any]], names: Sequence[str],
+    colors: Sequence[str], milestones: charts.Marks,
 ) -> dict[str, Any]:  # fmt: skip
-    """Everything the page shows of the analysis for ``status``: the browser's data, the
-    win figure (with the timeline's ``milestones`` marked), key moments, the status line,
-    the button and whether to poll."""
+    """Everything the page shows of the game's ``review`` for ``status``: the browser's
+    data, the win figure (with the timeline's ``milestones`` marked), key moments, the
+    status line, the button and whether to poll."""
     state = status["status"]
     result = status["result"] if state == "done" else None
     win = win_series(static, result)
     marks = review_marks(result) if result else {}
     flags = [(int(k), m["seat"], m["c"]) for k, m in marks.items() if int(k) < len(win)]
     title = "Win probability (review)" if result else "Win probability (static estimate)"
-    moments = result["turning_points"] if result else swings(win, len(names))
+    least = review.thresholds[-1][1] / len(names)
+    moments = result["turning_points"] if result else swings(win, least, review.turning_points)
     return {
         "data": {"status": state, "key": status.get("settings_key") if result else None,
                  "marks": marks},

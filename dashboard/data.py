@@ -16,7 +16,7 @@ from services.tokens import token_name
 from services.uploads import read_upload
 
 if TYPE_CHECKING:
-    from domain.wolves.analysis.review import Settings as AnalysisSettings
+    from domain.ruleset import ReviewSettings
 
 UPLOADER = "dashboard"
 """The uploader stored with records dropped on the dashboard when no API tokens are
@@ -123,6 +123,6 @@ def analysis_url() -> str:
     return services().analyses_url
 
 
-def analysis_settings() -> AnalysisSettings:
+def analysis_settings() -> ReviewSettings:
     """The review settings the app asks for."""
     return services().analysis_settings

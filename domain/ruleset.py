@@ -121,8 +121,12 @@ class Ruleset(Protocol):
     """The version of the rules contract this engine implements (``wolves-2``)."""
     seats: range
     """How many seats a game may have."""
-    reviewable: bool
-    """Whether the review (coaching) engine knows this game."""
+
+    @property
+    def review(self) -> Review | None:
+        """The game's review (coaching), None for a game with no review yet."""
+        ...
+
     bots: Mapping[str, Callable[[int], Bot]]
     """Computer players by name (``random``, ``heuristic``), weakest first, each built from a
     seed."""
@@ -237,6 +241,62 @@ class Ruleset(Protocol):
         (``StepFacts.numbers``): the number ``key`` itself or, for a list, each of its
         items. A follower may keep a number compact (a region's control as a list, ranked
         only when shown); a number shown as given is returned as it is."""
+        ...
+
+
+class ReviewSettings(Protocol):
+    """What a review depends on besides the game (a frozen dataclass of numbers, stored as
+    its fields); :attr:`key` names a stored result."""
+
+    @property
+    def key(self) -> str: ...
+
+
+class ReviewResult(Protocol):
+    """A whole game reviewed."""
+
+    @property
+    def players(self) -> Sequence[str]: ...
+
+    def to_json(self) -> dict[str, JSON]:
+        """The review as stored and served."""
+        ...
+
+
+class Review(Protocol):
+    """A game's review as the frame uses it: who was winning, where it turned, what cost
+    most, and how a what-if branch compares with its game."""
+
+    thresholds: Sequence[tuple[str, float]]
+    """(class, least loss in shares of a fair chance) pairs, worst class first."""
+    turning_points: int
+    """How many turning points a review shows at most."""
+
+    def settings(self, **values: int) -> ReviewSettings:
+        """Settings from their values (stored or asked for), the defaults for those not
+        given; ``TypeError`` for a value the review does not have."""
+        ...
+
+    def review(
+        self, record: GameRecord, settings: ReviewSettings,
+        progress: Callable[[int, int], None] | None = None, workers: int | None = None,
+    ) -> ReviewResult:  # fmt: skip
+        """Review a whole game; ``progress`` is called with (steps done, steps to do),
+        ``workers`` processes share the steps (default: one per CPU)."""
+        ...
+
+    def win(self, state: Any) -> tuple[float, ...]:
+        """The static evaluator's win probability per seat."""
+        ...
+
+    def what_if(self, parent: GameRecord, step: int, actions: Sequence[Any]) -> dict[str, JSON]:
+        """A branch of ``parent`` from ``step`` compared with it, as JSON (``original``,
+        ``branch``, ``win_change``)."""
+        ...
+
+    def outcome(self, state: Any, actions: int) -> dict[str, JSON]:
+        """The static evaluation of ``state``, reached after ``actions`` actions, as JSON
+        (``win`` per seat rounded as stored: :meth:`win` unrounded)."""
         ...
 
 

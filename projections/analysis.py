@@ -20,7 +20,8 @@ from dataclasses import asdict
 from typing import Any
 from uuid import UUID
 
-from domain.wolves.analysis.review import Settings
+from domain import games
+from domain.ruleset import ReviewSettings
 from projections.db import Database
 
 TABLE = "analyses"
@@ -45,14 +46,31 @@ _made: set[str] = set()
 _made_lock = threading.Lock()
 
 
-def settings_to_json(settings: Settings) -> str:
+def default_settings(**values: int) -> ReviewSettings:
+    """Analysis settings of the registered games' review (the first reviewable ruleset's),
+    its defaults for the values not given: the settings asked for when nobody says."""
+    return next(r.review for r in games.rulesets() if r.review is not None).settings(**values)
+
+
+def settings_to_json(settings: ReviewSettings) -> str:
     """The stored form of analysis settings."""
-    return json.dumps(asdict(settings), sort_keys=True)
+    return json.dumps(asdict(settings), sort_keys=True)  # type: ignore[call-overload]
 
 
-def settings_from_json(text: str) -> Settings:
-    """Analysis settings from their stored form."""
-    return Settings(**json.loads(text))
+def settings_from_json(text: str, key: str) -> ReviewSettings:
+    """Analysis settings from their stored form, as the review whose settings have ``key``
+    reads them (``ValueError`` when no registered review does)."""
+    values = json.loads(text)
+    for rules in games.rulesets():
+        if rules.review is None:
+            continue
+        try:
+            settings = rules.review.settings(**values)
+        except TypeError:  # another review's settings
+            continue
+        if settings.key == key:
+            return settings
+    raise ValueError(f"no registered review has analysis settings {key}")
 
 
 class Analyses:
@@ -80,7 +98,7 @@ class Analyses:
     def _run(self, conn: Any, query: str, params: tuple[Any, ...] = ()) -> Any:
         return self.db.execute(conn, query, params)
 
-    def enqueue(self, game_id: UUID | str, settings: Settings, force: bool = False) -> str:
+    def enqueue(self, game_id: UUID | str, settings: ReviewSettings, force: bool = False) -> str:
         """Ask for a review; returns the row's status. ``force`` redoes a done or failed one."""
         key, gid = settings.key, str(game_id)
         with self._connection() as conn:
@@ -128,7 +146,7 @@ class Analyses:
             "settings_key": settings_key,
         }
 
-    def claim(self) -> tuple[str, Settings] | None:
+    def claim(self) -> tuple[str, ReviewSettings] | None:
         """Take the oldest queued (or abandoned running) review, marking it running."""
         now = time.time()
         with self._connection() as conn:
@@ -147,7 +165,7 @@ class Analyses:
                     (now, gid, key, claims),
                 )
                 if taken.rowcount == 1:
-                    return gid, settings_from_json(settings)
+                    return gid, settings_from_json(settings, key)
         return None
 
     def progress(self, game_id: str, settings_key: str, progress: float) -> None:
@@ -180,7 +198,7 @@ class Analyses:
                 (error, game_id, settings_key),
             )
 
-    def save(self, game_id: UUID | str, settings: Settings, result: dict[str, Any]) -> None:
+    def save(self, game_id: UUID | str, settings: ReviewSettings, result: dict[str, Any]) -> None:
         """Store a review computed elsewhere (the command line) as done."""
         self.enqueue(game_id, settings)
         self.finish(str(game_id), settings.key, result)

@@ -19,10 +19,10 @@ import time
 from typing import Any
 from uuid import UUID
 
+from domain import games
+from domain.ruleset import ReviewSettings
 from domain.store import GameLibrary, StoreConfig
-from domain.wolves.analysis.review import Settings, review
-from domain.wolves.records import read_record
-from projections.analysis import Analyses
+from projections.analysis import Analyses, default_settings
 
 log = logging.getLogger(__name__)
 
@@ -34,28 +34,28 @@ PROGRESS_STEP = 0.02
 
 
 def enqueue(
-    url: str, game_id: UUID | str, settings: Settings | None = None, force: bool = False
+    url: str, game_id: UUID | str, settings: ReviewSettings | None = None, force: bool = False
 ) -> dict[str, Any]:
     """Ask for the review of a stored game (default settings); returns its status.
 
     Asking again is harmless: a queued, running or done review is left as it is, unless
     ``force`` asks to redo a done or failed one.
     """
-    settings = settings or Settings()
+    settings = settings or default_settings()
     store = Analyses(url)
     store.enqueue(game_id, settings, force)
     return store.status(game_id, settings.key)
 
 
 def analysis_status(
-    url: str, game_id: UUID | str, settings: Settings | None = None
+    url: str, game_id: UUID | str, settings: ReviewSettings | None = None
 ) -> dict[str, Any]:
     """``{"status": "queued|running|done|failed|none", "progress": 0…1, "result": …}``.
 
     ``result`` is the review's JSON once done; ``error`` says why one failed; status
     ``none`` means nobody asked for this game's review with these settings.
     """
-    return Analyses(url).status(game_id, (settings or Settings()).key)
+    return Analyses(url).status(game_id, (settings or default_settings()).key)
 
 
 def run_one(analyses: Analyses, library: GameLibrary, workers: int | None = None) -> str | None:
@@ -75,8 +75,10 @@ def run_one(analyses: Analyses, library: GameLibrary, workers: int | None = None
             written = share
 
     try:
-        record = read_record(library.record(UUID(game_id)))
-        result = review(record, settings, progress, workers)
+        rules, record = games.read_record(library.record(UUID(game_id)))
+        if rules.review is None:
+            raise ValueError(f"no review for this game yet: {rules.title} has none")
+        result = rules.review.review(record, settings, progress, workers)
     except Exception as exc:  # a failed review is recorded, never retried by itself
         log.exception("review of game %s failed", game_id)
         analyses.fail(game_id, key, f"{type(exc).__name__}: {exc}")
@@ -141,7 +143,7 @@ def start_worker(
     return worker
 
 
-def wait_for(url: str, game_id: UUID | str, settings: Settings | None = None,
+def wait_for(url: str, game_id: UUID | str, settings: ReviewSettings | None = None,
              timeout: float = 60.0) -> dict[str, Any]:  # fmt: skip
     """Poll :func:`analysis_status` until the review is done or failed (or ``timeout``)."""
     deadline = time.monotonic() + timeout

@@ -3,8 +3,9 @@ point at."""
 
 from __future__ import annotations
 
+from domain.ruleset import ReviewSettings
 from domain.store import GameLibrary, StoreConfig
-from domain.wolves.analysis.review import Settings as AnalysisSettings
+from projections.analysis import default_settings
 from projections.db import backend_of
 from projections.readmodels import ReadModels
 from services.config import Settings
@@ -56,8 +57,8 @@ def analyses_url(settings: Settings) -> str:
     return f"{url}{'&' if '?' in url else '?'}{option}"
 
 
-def analysis_settings(settings: Settings) -> AnalysisSettings:
+def analysis_settings(settings: Settings) -> ReviewSettings:
     """The review settings the API asks for (``HOWL_ANALYSIS_PLAYOUTS``/``_CANDIDATES``)."""
-    return AnalysisSettings(
+    return default_settings(
         playouts=settings.analysis_playouts, candidates=settings.analysis_candidates
     )

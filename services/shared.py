@@ -14,8 +14,8 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from domain.ruleset import ReviewSettings
 from domain.store import GameLibrary, UploadResult
-from domain.wolves.analysis.review import Settings as AnalysisSettings
 from projections.analysis_worker import AnalysisWorker, enqueue, start_worker
 from projections.readmodels import ReadModels
 from services.bodies import BodyCache
@@ -87,7 +87,7 @@ class Services:
         self._catch_up_lock = threading.Lock()
         self._caught_up_at = float("-inf")
         self.analyses_url = analyses_url(settings)
-        self.analysis_settings: AnalysisSettings = analysis_settings(settings)
+        self.analysis_settings: ReviewSettings = analysis_settings(settings)
         self._worker: AnalysisWorker | None = None
         self.write_failure: str | None = None
         """Why this process's last write failed because the store cannot write (None: the
@@ -126,7 +126,7 @@ class Services:
             result = self.library.upload(doc, uploaded_by=uploader, check=budget, **fields)
         self.catch_up()
         queue = result.created and self.settings.analysis
-        if queue and self.library.rules(result.game_id).reviewable:
+        if queue and self.library.rules(result.game_id).review is not None:
             try:
                 enqueue(self.analyses_url, result.game_id, self.analysis_settings)
             except Exception:  # the game is stored; its review can be asked for again

@@ -225,7 +225,7 @@ class Takeaway:
     title = "Take-away"
     rules_version = "takeaway-1"
     seats = range(2, 3)
-    reviewable = False
+    review = None
     bots: Mapping[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
     statistics = Statistics()
 

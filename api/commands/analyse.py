@@ -18,9 +18,8 @@ from rich.table import Table
 
 from domain import games
 from domain.replays import RecordError
-from domain.ruleset import GameRecord, InvalidRecord, Ruleset
-from domain.wolves.analysis.review import Review, Settings, review
-from domain.wolves.records import Record
+from domain.ruleset import GameRecord, InvalidRecord, Review, ReviewResult, Ruleset
+from projections.analysis import default_settings
 
 CLASS_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
 
@@ -32,19 +31,23 @@ def _game_id(text: str) -> UUID | None:
         return None
 
 
-def _reviewed(rules: Ruleset, record: GameRecord) -> Record:
-    """``record`` as the review reads it; refused for a game whose ruleset has no review."""
-    if not rules.reviewable or not isinstance(record, Record):
+DEFAULTS: Any = default_settings()
+"""The review settings asked for when the options do not say."""
+
+
+def _reviewed(rules: Ruleset, record: GameRecord) -> tuple[Review, GameRecord]:
+    """The game's review and ``record``; refused for a game whose ruleset has no review."""
+    if rules.review is None:
         raise click.ClickException(f"no review for this game yet: {rules.title} has none")
-    return record
+    return rules.review, record
 
 
-def _load(target: str) -> tuple[Record, UUID | None]:
-    """The record to review and, for a stored game, its id."""
+def _load(target: str) -> tuple[Review, GameRecord, UUID | None]:
+    """The game's review, the record to review and, for a stored game, its id."""
     game_id = _game_id(target)
     if game_id is None or Path(target).exists():
         try:
-            return _reviewed(*games.read_record(Path(target).read_bytes())), None
+            return *_reviewed(*games.read_record(Path(target).read_bytes())), None
         except OSError as exc:
             raise click.BadParameter(f"not a game id nor a readable file: {exc}") from exc
         except InvalidRecord as exc:
@@ -54,7 +57,7 @@ def _load(target: str) -> tuple[Record, UUID | None]:
 
     with open_library() as library:
         try:
-            return _reviewed(*games.read_record(library.record(game_id))), game_id
+            return *_reviewed(*games.read_record(library.record(game_id))), game_id
         except (UnknownGame, InvalidRecord) as exc:
             raise click.ClickException(str(exc)) from exc
 
@@ -63,7 +66,7 @@ def _pct(p: float) -> str:
     return f"{100 * p:.0f}%"
 
 
-def print_review(result: Review, doc: dict[str, Any], console: Console) -> None:
+def print_review(result: ReviewResult, doc: dict[str, Any], console: Console) -> None:
     """Seats' accuracy, the costly actions with their better alternatives, turning points."""
     seats = Table(title="Accuracy")
     for column in ("seat", "accuracy", "mean loss", "inaccuracies", "mistakes", "blunders"):
@@ -99,13 +102,13 @@ def print_review(result: Review, doc: dict[str, Any], console: Console) -> None:
 
 @click.command("analyse")
 @click.argument("target", metavar="GAME_ID|FILE")
-@click.option("--playouts", default=Settings.playouts, show_default=True,
+@click.option("--playouts", default=DEFAULTS.playouts, show_default=True,
               type=click.IntRange(1, 1000), help="Playouts per scored action.")  # fmt: skip
-@click.option("--candidates", default=Settings.candidates, show_default=True,
+@click.option("--candidates", default=DEFAULTS.candidates, show_default=True,
               type=click.IntRange(0, 50), help="Alternatives scored per action.")  # fmt: skip
-@click.option("--rounds", default=Settings.rounds, show_default=True,
+@click.option("--rounds", default=DEFAULTS.rounds, show_default=True,
               type=click.IntRange(1, 10), help="Playout horizon in rounds.")  # fmt: skip
-@click.option("--seed", default=Settings.seed, show_default=True, type=int)
+@click.option("--seed", default=DEFAULTS.seed, show_default=True, type=int)
 @click.option("--workers", type=click.IntRange(1, 64), help="Processes (default: one per CPU).")
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
 def analyse(
@@ -113,14 +116,14 @@ def analyse(
     as_json: bool,
 ) -> None:  # fmt: skip
     """Review a stored game (GAME_ID, saved for the API) or a record FILE (printed only)."""
-    record, game_id = _load(target)
-    settings = Settings(playouts, candidates, rounds, seed)
+    review, record, game_id = _load(target)
+    settings = review.settings(playouts=playouts, candidates=candidates, rounds=rounds, seed=seed)
     console = Console(stderr=True)
     columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=as_json) as bar:
         task = bar.add_task("steps", total=len(record.actions))
         try:
-            result = review(
+            result = review.review(
                 record, settings, lambda done, total: bar.update(task, completed=done), workers
             )
         except RecordError as exc:

@@ -33,8 +33,6 @@ from domain.store.branches import (
     branch_state_at,
     save_branch,
 )
-from domain.wolves.analysis.whatif import outcome, what_if
-from domain.wolves.records import Record
 from services.shared import Services, services
 
 blp = ApiBlueprint("branches", __name__, url_prefix="/api/branches",
@@ -46,18 +44,18 @@ def compare(library: GameLibrary, info: StoredBranch) -> dict[str, Any] | None:
     """The review's comparison of a branch with its game: both ends by the static evaluator,
     and the parent after as many actions as the branch; None for a game with no review."""
     rules = ruleset(info.game)
-    if not rules.reviewable:  # the review's what-if is The Wolves' alone so far
+    review = rules.review
+    if review is None:
         return None
     parent = rules.read_record(parse(library.record(info.parent_id)))
-    assert isinstance(parent, Record)
-    compared = what_if(parent, info.step, info.actions).to_json()
+    compared = review.what_if(parent, info.step, info.actions)
     same = min(info.step + len(info.actions), len(parent.actions))
-    at_same = outcome(library.state_at(info.parent_id, same), same, 0, 0)
-    win_same = at_same.evaluation.win
+    state = library.state_at(info.parent_id, same)
+    at_same, win_same = review.outcome(state, same), review.win(state)
     return {
         "original": compared["original"],
         "branch": compared["branch"],
-        "original_same_step": at_same.to_json(),
+        "original_same_step": at_same,
         "win_change": compared["win_change"],
         "win_change_same_step": [
             round(b - a, 4) for a, b in zip(win_same, compared["branch"]["win"], strict=True)

@@ -296,7 +296,7 @@ def _reviewable(game_id: UUID) -> None:
     """A 409 ``no_review`` problem for a stored game whose ruleset has no review yet."""
     _summary(game_id)
     rules = services().library.rules(game_id)
-    if not rules.reviewable:
+    if rules.review is None:
         raise Problem(409, "no_review", f"No review for this game yet: Howl does not review "
                       f"{rules.title} games.", game=rules.name)  # fmt: skip
 

@@ -3,7 +3,7 @@
 The replay page (:mod:`dashboard.pages.replay`) is the same for every game: the slider and
 step controls, the step log, the score chart (a line per seat from the timeline's
 ``scores``, the view's milestones marked on it and on the slider), the margin chart, the
-analysis (for a ruleset that is ``reviewable``). Everything else is the game's board
+analysis (for a ruleset with a ``review``). Everything else is the game's board
 view, registered here under its ruleset's name, as :mod:`domain.games` registers the
 ruleset itself. A game without one is shown with :data:`PLAIN`: the frame alone.
 

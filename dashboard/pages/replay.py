@@ -94,7 +94,7 @@ def prepared(library: GameLibrary, game_id: UUID) -> dict[str, Any]:
         (score.id, charts.score_figure(rows, names, colors, score, marks)),
         *view.charts(game),
     ]
-    reviewable = game.rules.reviewable
+    reviewable = game.rules.review is not None
     ids = (["replay-win"] if reviewable else []) + [id_ for id_, _ in figures]
     log = [log_entry(row) for row in rows]
     return {
@@ -113,9 +113,10 @@ def analysis_view(library: GameLibrary, game_id: UUID, status: dict[str, Any]) -
     """The analysis parts of the page (``analysis.view``) for the game's review ``status``."""
     shown = prepared(library, game_id)
     game: Game = shown["game"]
-    return analysis.view(
-        status, shown["win"], game.rows, shown["log"], game.names, game.colors, shown["marks"]
-    )
+    review = game.rules.review
+    assert review is not None  # the page shows an analysis only for a game with a review
+    return analysis.view(review, status, shown["win"], game.rows, shown["log"], game.names,
+                         game.colors, shown["marks"])  # fmt: skip
 
 
 def analysis_panel(
@@ -123,7 +124,7 @@ def analysis_panel(
 ) -> tuple[list[Any], html.Div | None]:
     """The analysis of the right column (with its stores and its poll) and the win chart;
     for a game the review does not know, only that it has none."""
-    if not game.rules.reviewable:
+    if game.rules.review is None:
         none = html.P(NO_REVIEW, id="analysis-status", className="note")
         return [html.H3("Analysis"), none], None
     status = analysis_status(data.analysis_url(), game_id, data.analysis_settings())
@@ -311,7 +312,7 @@ def refresh_analysis(_ticks: Any, _clicks: Any, game_id: Any, token: Any) -> tup
     if gid is None or not data.has_game(gid):
         unknown = data.WriteRefused(404, "unknown_game", "No game with this id is stored.")
         return refused(unknown, "analysis-refused"), no_update, True, *[no_update] * 3
-    if not rules_of(data.library(), gid).reviewable:
+    if rules_of(data.library(), gid).review is None:
         return NO_REVIEW, {"display": "none"}, True, *[no_update] * 3
     url, settings = data.analysis_url(), data.analysis_settings()
     status = analysis_status(url, gid, settings)

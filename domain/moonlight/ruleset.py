@@ -38,7 +38,7 @@ class Moonlight:
     title = "Moonlight: The Land of the Wolves"
     rules_version = RULES_VERSION
     seats = range(SEATS, SEATS + 1)
-    reviewable = False
+    review = None
     bots: Mapping[str, Callable[[int], Bot]] = {
         "random": lambda seed: make_bot("random", seed),
         "greedy": lambda seed: make_bot("greedy", seed),

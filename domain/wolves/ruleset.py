@@ -11,6 +11,10 @@ from domain.statistics import Statistics
 from domain.wolves import codec
 from domain.wolves import components as box
 from domain.wolves.actions import Action
+from domain.wolves.analysis.evaluation import StaticEvaluator
+from domain.wolves.analysis.review import THRESHOLDS, TURNING_POINTS, Settings, review
+from domain.wolves.analysis.review import Review as Reviewed
+from domain.wolves.analysis.whatif import outcome, what_if
 from domain.wolves.events import Event
 from domain.wolves.evolve import evolve, fold
 from domain.wolves.legal import legal_actions
@@ -34,6 +38,31 @@ from domain.wolves.statistics import STATISTICS
 from domain.wolves.timeline import WolvesFollower, seat_scores, shown
 
 
+class WolvesReview:
+    """The Wolves' review (:mod:`domain.wolves.analysis`) behind the interface."""
+
+    thresholds: Sequence[tuple[str, float]] = THRESHOLDS
+    turning_points = TURNING_POINTS
+
+    def settings(self, **values: int) -> Settings:
+        return Settings(**values)
+
+    def review(
+        self, record: Any, settings: Any, progress: Callable[[int, int], None] | None = None,
+        workers: int | None = None,
+    ) -> Reviewed:  # fmt: skip
+        return review(record, settings, progress, workers)
+
+    def win(self, state: State) -> tuple[float, ...]:
+        return StaticEvaluator.load().evaluate(state).win
+
+    def what_if(self, parent: Any, step: int, actions: Sequence[Action]) -> dict[str, Any]:
+        return what_if(parent, step, actions).to_json()
+
+    def outcome(self, state: State, actions: int) -> dict[str, Any]:
+        return outcome(state, actions, 0, 0).to_json()
+
+
 class Wolves:
     """The Wolves (Pandasaurus, 2022), rules contract W-1 … W-12."""
 
@@ -41,7 +70,7 @@ class Wolves:
     title = "The Wolves"
     rules_version = box.RULES_VERSION
     seats = range(MIN_PLAYERS, MAX_PLAYERS + 1)
-    reviewable = True
+    review = WolvesReview()
     bots: Mapping[str, Callable[[int], Bot]] = {
         "random": lambda seed: make_bot("random", seed),
         "heuristic": lambda seed: make_bot("heuristic", seed),

@@ -21,7 +21,7 @@ class Countdown:
     """Just what a timeline needs of a ruleset: seats, a follower."""
 
     name = "countdown"
-    reviewable = False
+    review = None
 
     def players(self, state: Any) -> tuple[Seat, ...]:
         return (Seat("Ana", "blue"), Seat("Bo", "#123456"))

@@ -24,7 +24,7 @@ from tests.moonlight.scenario import fill_won_by, playing, run, start, tied_roun
 def test_moonlight_is_registered_by_its_record_name() -> None:
     assert games.ruleset("moonlight") is MOONLIGHT
     assert MOONLIGHT in list(games.rulesets())
-    assert MOONLIGHT.seats == range(2, 3) and not MOONLIGHT.reviewable
+    assert MOONLIGHT.seats == range(2, 3) and MOONLIGHT.review is None
     assert set(MOONLIGHT.bots) == {"random", "greedy"}
 
 
