@@ -149,7 +149,7 @@ def test_a_declared_length_over_the_limit_is_413_before_the_body(served: Served)
 
 def chunked(data: bytes, size: int = 8192) -> Iterator[bytes]:
     for start in range(0, len(data), size):
-        part = data[start:start + size]
+        part = data[start : start + size]
         yield b"%x\r\n%s\r\n" % (len(part), part)
     yield b"0\r\n\r\n"
 
@@ -180,8 +180,11 @@ def test_json_bodies_are_utf8_and_nested_at_most_1024_deep(served: Served) -> No
     assert answer[0] == 422 and problem(answer)["path"] == ""  # the record reader's answer
     first = json.loads(record_of("2p-00-heuristic"))["actions"][:1]
     step = json.dumps({"step": 0, "actions": first})
-    utf16 = [({**AUTH, **JSON}, step.encode("utf-16")), ({**AUTH, **JSON}, step.encode("utf-32")),
-             ({**AUTH, "Content-Type": "application/json; charset=utf-16"}, step.encode("utf-16"))]
+    utf16 = [
+        ({**AUTH, **JSON}, step.encode("utf-16")),
+        ({**AUTH, **JSON}, step.encode("utf-32")),
+        ({**AUTH, "Content-Type": "application/json; charset=utf-16"}, step.encode("utf-16")),
+    ]
     for path in (served.branches, "/_dash-update-component", "/api/games"):
         for headers, body in utf16:
             answer = exchange(served.url, "POST", path, headers, body)

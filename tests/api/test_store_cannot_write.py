@@ -128,8 +128,11 @@ def read_only(url: str) -> Iterator[None]:
 
     def switch(on: bool) -> None:
         with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(sql.SQL("ALTER DATABASE {} SET default_transaction_read_only = {}")
-                         .format(sql.Identifier(name), sql.SQL("on" if on else "off")))
+            conn.execute(
+                sql.SQL("ALTER DATABASE {} SET default_transaction_read_only = {}").format(
+                    sql.Identifier(name), sql.SQL("on" if on else "off")
+                )
+            )
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                          "WHERE datname = %s AND pid <> pg_backend_pid()", (name,))  # fmt: skip
 

@@ -15,9 +15,7 @@ LATER = ["4p-00-heuristic"]
 
 
 @pytest.mark.parametrize("stage", ["fold", "write"])
-def test_a_failing_game_is_recorded_and_the_others_are_projected(
-    store: Store, stage: str
-) -> None:
+def test_a_failing_game_is_recorded_and_the_others_are_projected(store: Store, stage: str) -> None:
     with store.library() as library, store.models() as models:
         good = upload(library, GOOD[:1])
         poison = store_poison(library, stage)

@@ -150,17 +150,36 @@ def _put(kind: str, player: Any = 0, times: int = 1, **more: Any) -> Callable[[D
 
 CASES: list[tuple[str, Callable[[Doc, Any], Any], str]] = [
     ("format", lambda d, e: d.update(format="howl.game"), "format"),
-    ("piece on water", lambda d, e: d["pieces"].append(
-        {"hex": _water(d), "kind": "den", "player": 0}), "pieces[{n}].hex"),
+    (
+        "piece on water",
+        lambda d, e: d["pieces"].append({"hex": _water(d), "kind": "den", "player": 0}),
+        "pieces[{n}].hex",
+    ),
     ("piece off the map", lambda d, e: d["pieces"][0].update(hex=[50, -3]), "pieces[0].hex"),
-    ("enemy alphas", lambda d, e: d["pieces"].append(
-        {"hex": _alpha_hex(d, 0), "kind": "alpha", "player": 1}), "pieces[{n}]"),
-    ("on a lone wolf", lambda d, e: d["pieces"].append(
-        {"hex": _lone(d), "kind": "pack", "player": 0}), "pieces[{n}]"),
-    ("two lone wolves", lambda d, e: d["pieces"].append(
-        {"hex": _lone(d), "kind": "lone_wolf"}), "pieces[{n}]"),
-    ("three pieces", lambda d, e: _put("den", 2)(d, e) or _put("den", 2, 2)(d, [e[0], e[1]])
-     or d["pieces"].__setitem__(-2, {**d["pieces"][-2], "player": 1}), "pieces[{n1}]"),
+    (
+        "enemy alphas",
+        lambda d, e: d["pieces"].append({"hex": _alpha_hex(d, 0), "kind": "alpha", "player": 1}),
+        "pieces[{n}]",
+    ),
+    (
+        "on a lone wolf",
+        lambda d, e: d["pieces"].append({"hex": _lone(d), "kind": "pack", "player": 0}),
+        "pieces[{n}]",
+    ),
+    (
+        "two lone wolves",
+        lambda d, e: d["pieces"].append({"hex": _lone(d), "kind": "lone_wolf"}),
+        "pieces[{n}]",
+    ),
+    (
+        "three pieces",
+        lambda d, e: (
+            _put("den", 2)(d, e)
+            or _put("den", 2, 2)(d, [e[0], e[1]])
+            or d["pieces"].__setitem__(-2, {**d["pieces"][-2], "player": 1})
+        ),
+        "pieces[{n1}]",
+    ),
     ("two dens", _put("den", 2, 2), "pieces[{n1}]"),
     ("automaton in 3p", _put("lair", None), "pieces[{n}].player"),
     ("no owner", _put("lair", "-"), "pieces[{n}].player"),
@@ -170,15 +189,23 @@ CASES: list[tuple[str, Callable[[Doc, Any], Any], str]] = [
     ("boards", lambda d, e: d["boards"].pop(), "boards"),
     ("flipped", lambda d, e: d["boards"][0].update(flipped=[True]), "boards[0].flipped"),
     ("dens", lambda d, e: d["boards"][2]["dens"].update(howl=5), "boards[2].dens.howl"),
-    ("prey twice", lambda d, e: d["boards"][1].update(prey=["deer", "deer"]),
-     "boards[1].prey[1]"),
+    ("prey twice", lambda d, e: d["boards"][1].update(prey=["deer", "deer"]), "boards[1].prey[1]"),
     ("region", lambda d, e: d["scoring"].update({"99": ["full"]}), "scoring.99"),
     ("scoring token", lambda d, e: d["scoring"].update({"1": ["half"]}), "scoring.1[0]"),
-    ("moonlight pieces", lambda d, e: d["moonlight_pieces"].append({"kind": "lone_wolf"}),
-     "moonlight_pieces"),
+    (
+        "moonlight pieces",
+        lambda d, e: d["moonlight_pieces"].append({"kind": "lone_wolf"}),
+        "moonlight_pieces",
+    ),
     ("turn seat", lambda d, e: d["turn"].update(player=3), "turn.player"),
-    ("no action or token left", lambda d, e: d["turn"].update(actions_left=0)
-     or d["boards"][d["turn"]["player"]].update(bonus_action=0), "turn.actions_left"),
+    (
+        "no action or token left",
+        lambda d, e: (
+            d["turn"].update(actions_left=0)
+            or d["boards"][d["turn"]["player"]].update(bonus_action=0)
+        ),
+        "turn.actions_left",
+    ),
     ("players", lambda d, e: d.update(players=d["players"][:1]), "players"),
 ]
 

@@ -235,6 +235,7 @@ def test_w12_without_the_option_quiet_rounds_go_on() -> None:
 def test_w12_big_map_implies_a_stall_limit_of_10_rounds() -> None:
     """W-12 (seed 001: the digital edition's safety rule, 10 full rounds): the big map ends
     a game whose Moonlight board stops, unless the record sets another limit."""
+
     def start(options: Options) -> State:
         return initial_state(players(2), generate_setup(2, 4, options))
 
