@@ -45,6 +45,8 @@ previous row (treat expanded rows as read-only).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from domain.games import ruleset
@@ -90,9 +92,11 @@ class Timeline:
         """Keep the next step's facts (what changed of them)."""
         old, scores = self._scores, []
         if facts.scores is not old:
-            for i, score in enumerate(facts.scores):
-                was = old[i] if i < len(old) else None
-                if score is not was and score != was:
+            for score in (
+                facts.scores if len(old) != len(facts.scores) else _changed(facts.scores, old)
+            ):
+                was = old[score.seat] if score.seat < len(old) else None
+                if score != was:
                     parts = _values(score.parts, None if was is None else was.parts)
                     scores.append([score.seat, score.total, score.place, parts])
             self._scores = facts.scores
@@ -104,10 +108,10 @@ class Timeline:
                 continue
             if type(value) is list and type(before) is list and len(value) == len(before):
                 patch = []  # a follower gives the items it did not change as they were
-                for i, (item, was) in enumerate(zip(value, before, strict=True)):
-                    if item is not was:
-                        values = _values(item, was)
-                        patch.append([i, item] if values is item else [i, values, 1])
+                for i in compress(range(len(value)), map(is_not, value, before)):
+                    item, was = value[i], before[i]
+                    values = _values(item, was)
+                    patch.append([i, item] if values is item else [i, values, 1])
                 if patch:
                     patches[key] = patch
             elif value != before:
@@ -161,6 +165,11 @@ def expand(doc: Mapping[str, Any], rules: Ruleset | None = None) -> list[dict[st
             **numbers,
         })  # fmt: skip
     return out
+
+
+def _changed(items: Sequence[Any], before: Sequence[Any]) -> list[Any]:
+    """The items that are not the ones before them (as many of each)."""
+    return list(compress(items, map(is_not, items, before)))
 
 
 def _values(item: Any, was: Any) -> Any:

@@ -33,6 +33,8 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from domain.hexes import Hex
@@ -204,7 +206,7 @@ class WolvesFollower:
         if regions:
             self._read_control(regions, numbers)
         if wolves or state.boards is not self._boards:
-            self._read_scores(numbers)
+            self._read_scores(numbers, wolves)
         if state.date != self._date:
             self._date = numbers["moonlight"] = state.date
         if state.phases_scored != self._phases:
@@ -275,17 +277,20 @@ class WolvesFollower:
             rows[i] = self._control_row(i)
         numbers["control"] = rows
 
-    def _read_scores(self, numbers: dict[str, Any]) -> None:
-        """Score again the seats whose board or wolves on the map changed; ``numbers["vp"]``
-        (and new scores) when a seat's score or place changed."""
-        boards, two, rows, last = self._state.boards, self._two, self._rows, self._boards
+    def _read_scores(self, numbers: dict[str, Any], wolves: bool) -> None:
+        """Score again the seats whose board changed (every seat, when some seat's
+        ``wolves`` on the map changed); ``numbers["vp"]`` (and new scores) when a seat's
+        score or place changed."""
+        boards, two, rows = self._state.boards, self._two, self._rows
+        seats = range(len(boards)) if wolves else compress(range(len(boards)), map(
+            is_not, boards, self._boards
+        ))  # fmt: skip
         changed = False
-        for seat, (board, wolves) in enumerate(zip(boards, self._wolves, strict=True)):
-            if board is not last[seat] or wolves != rows[seat][-1]:
-                row = seat_score(board, wolves, two)
-                if row != rows[seat]:
-                    rows[seat] = row
-                    changed = True
+        for seat in seats:
+            row = seat_score(boards[seat], self._wolves[seat], two)
+            if row != rows[seat]:
+                rows[seat] = row
+                changed = True
         self._boards = boards
         if changed and self._place_seats():
             numbers["vp"] = self._vp
