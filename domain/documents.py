@@ -15,6 +15,8 @@ from typing import Any
 from domain import bounds
 from domain.ruleset import InvalidRecord
 
+RECORD_FORMAT, RECORD_VERSION = "howl.game", 1
+"""The header of every game record (records.md)."""
 MAX_META_KEYS, MAX_META_KEY, MAX_META_VALUE = 32, 64, 1000
 """A record's ``meta``: how many entries, how long a key and a value may be."""
 
@@ -76,3 +78,20 @@ def check_meta(meta: Any) -> Mapping[str, str]:
 def canonical_json(doc: Any) -> bytes:
     """Canonical bytes: sorted keys, compact separators, UTF-8, no trailing newline."""
     return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def record_document(
+    game: str,
+    players: list[dict[str, Any]],
+    actions: list[dict[str, Any]],
+    meta: Mapping[str, str],
+    **parts: Any,
+) -> dict[str, Any]:
+    """A ``howl.game`` document: its header, ``players`` and ``actions``, ``meta`` when it
+    has entries, and each of ``parts`` (``setup``, ``start``, ``rules``) that is not None."""
+    doc: dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "game": game}
+    doc.update(players=players, actions=actions)
+    if meta:
+        doc["meta"] = dict(meta)
+    doc.update({key: value for key, value in parts.items() if value is not None})
+    return doc

@@ -28,6 +28,7 @@ from typing import Any
 
 import orjson
 
+from domain import documents
 from domain.documents import canonical_json, check_meta, join, parse
 from domain.moonlight.actions import Action
 from domain.moonlight.cards import Setup
@@ -35,7 +36,6 @@ from domain.moonlight.fields import (
     GAME,
     MAX_ACTIONS,
     MAX_TEXT,
-    VERSION,
     action_to_json,
     check_header,
     optional,
@@ -115,22 +115,15 @@ def written_start(text: str) -> State:
 
 def record_to_json(record: Record) -> dict[str, Any]:
     """The record as a JSON-able dict (what :func:`write_record` serialises)."""
-    doc: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "game": GAME,
-        "players": players_to_json(record.players),
-        "actions": [action_to_json(a) for a in record.actions],
-    }
-    if record.meta:
-        doc["meta"] = dict(record.meta)
-    if record.setup is not None:
-        doc["setup"] = setup_to_json(record.setup)
-    if record.start is not None:
-        doc["start"] = to_position(record.start)
-    if record.rules_version is not None:
-        doc["rules"] = record.rules_version
-    return doc
+    return documents.record_document(
+        GAME,
+        players_to_json(record.players),
+        [action_to_json(a) for a in record.actions],
+        record.meta,
+        setup=None if record.setup is None else setup_to_json(record.setup),
+        start=None if record.start is None else to_position(record.start),
+        rules=record.rules_version,
+    )
 
 
 def write_record(record: Record) -> bytes:

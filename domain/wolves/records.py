@@ -755,22 +755,15 @@ def record_to_json(record: Record) -> dict[str, Any]:
     """The record as a JSON-able dict (what :func:`write_record` serialises)."""
     from domain.wolves.positions import to_position
 
-    doc: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "game": GAME,
-        "players": [player_to_json(p) for p in record.players],
-        "actions": [action_to_json(a) for a in record.actions],
-    }
-    if record.meta:
-        doc["meta"] = dict(record.meta)
-    if record.setup is not None:
-        doc["setup"] = setup_to_json(record.setup)
-    if record.start is not None:
-        doc["start"] = to_position(record.start)
-    if record.rules_version is not None:
-        doc["rules"] = record.rules_version
-    return doc
+    return documents.record_document(
+        GAME,
+        [player_to_json(p) for p in record.players],
+        [action_to_json(a) for a in record.actions],
+        record.meta,
+        setup=None if record.setup is None else setup_to_json(record.setup),
+        start=None if record.start is None else to_position(record.start),
+        rules=record.rules_version,
+    )
 
 
 def write_record(record: Record) -> bytes:
