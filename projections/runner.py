@@ -230,8 +230,9 @@ class Runner:
             def fold(builds: list[Build]) -> list[Projected | str]:
                 if self.workers <= 1 or len(builds) < 2:
                     return [attempt(b) for b in builds]
-                if not pool:
-                    context = multiprocessing.get_context("spawn")
+                if not pool:  # forked from a server that imported the folding code once
+                    context = multiprocessing.get_context("forkserver")
+                    context.set_forkserver_preload([attempt.__module__])
                     pool.append(stack.enter_context(
                         ProcessPoolExecutor(self.workers, context, initializer=gc.disable)
                     ))  # fmt: skip

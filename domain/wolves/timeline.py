@@ -208,10 +208,14 @@ class WolvesFollower:
             apply(event, state)
         counted: set[int] = set()  # the seats whose wolves on the map changed
         recount = self._recount
+        tallies = _TALLIES
         for h, was in named.items():
             now = pieces.get(h, ())
-            if now != was:
-                recount(h, _tally(was), _tally(now), regions, counted)
+            if now is not was:  # the engine puts a new stack on every hex it changes
+                recount(
+                    h, tallies.get(was) or _tally(was), tallies.get(now) or _tally(now),
+                    regions, counted,
+                )  # fmt: skip
         numbers: dict[str, Any] = {}
         if regions:
             self._read_control(regions, numbers)
@@ -349,9 +353,7 @@ _TALLIES: dict[tuple[Piece, ...], _Tally] = {}
 
 
 def _tally(pieces: tuple[Piece, ...]) -> _Tally:
-    """``pieces`` counted (once: hexes hold the same few stacks)."""
-    found = _TALLIES.get(pieces)
-    if found is None:
-        seats = Counter(p.player for p in pieces if p.player is not None and p.kind in WOLF_KINDS)
-        found = _TALLIES[pieces] = (hex_control(pieces), tuple(seats.items()))
+    """``pieces`` counted, and kept in ``_TALLIES`` (hexes hold the same few stacks)."""
+    seats = Counter(p.player for p in pieces if p.player is not None and p.kind in WOLF_KINDS)
+    found = _TALLIES[pieces] = (hex_control(pieces), tuple(seats.items()))
     return found
