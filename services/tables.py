@@ -8,10 +8,13 @@ the uploads' rule: the API's bearer token, the dashboard's token entry.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Generator, Mapping
 from typing import Any
 from uuid import UUID
+
+from eventsourcing.persistence import PersistenceError
 
 from domain import games
 from domain.replays import RecordError
@@ -34,6 +37,8 @@ MAX_LISTED = 200
 POLL_SECONDS = 0.1
 """How often a watcher reads the table's stream version."""
 
+log = logging.getLogger(__name__)
+
 
 def _svc(svc: Services | None) -> Services:
     return svc if svc is not None else services()
@@ -48,6 +53,16 @@ def _record_refusal(exc: InvalidRecord | RecordError) -> Refusal:
     where = exc.path or "the document"
     return Refusal(422, "invalid_record", f"{where}: {exc.message}", path=exc.path,
                    message=exc.message)  # fmt: skip
+
+
+def table_uuid(table_id: UUID | str) -> UUID:
+    """A table id given as a UUID or its text; ``UnknownTable`` for text that is none."""
+    if isinstance(table_id, UUID):
+        return table_id
+    try:
+        return UUID(str(table_id))
+    except ValueError:
+        raise UnknownTable(table_id) from None
 
 
 def _version(version: object) -> int:
@@ -108,9 +123,9 @@ def open_table(record_bytes: bytes, by: str | None, svc: Services | None = None)
     return document(view)
 
 
-def table_doc(table_id: UUID, svc: Services | None = None) -> dict[str, Any]:
+def table_doc(table_id: UUID | str, svc: Services | None = None) -> dict[str, Any]:
     """The table document now (``UnknownTable`` for an id that names none)."""
-    return document(store.load_table(_svc(svc).library, table_id))
+    return document(store.load_table(_svc(svc).library, table_uuid(table_id)))
 
 
 def list_tables(svc: Services | None = None) -> list[dict[str, Any]]:
@@ -147,12 +162,12 @@ def _touches(doc: Any, hex: list[int]) -> bool:
     return False
 
 
-def legal(table_id: UUID, hex: str | tuple[int, int] | None = None,
+def legal(table_id: UUID | str, hex: str | tuple[int, int] | None = None,
           svc: Services | None = None) -> dict[str, Any]:  # fmt: skip
     """The legal actions now (at most :data:`MAX_LEGAL`), and a game's own move choices
     (``move_options`` of its ruleset: The Wolves' wolves, spread and speed); with ``hex``
     ("x,y") only those that start from or target that hex."""
-    view = store.load_table(_svc(svc).library, table_id)
+    view = store.load_table(_svc(svc).library, table_uuid(table_id))
     rules, state = view.rules, view.state
     at = None if hex is None else list(parse_hex(hex) if isinstance(hex, str) else hex)
     actions: list[dict[str, Any]] = []
@@ -192,7 +207,7 @@ def _write_refusal(exc: Exception) -> Refusal:
     return Refusal(409, "nothing_to_undo", str(exc))
 
 
-def enter(table_id: UUID, action: Any, version: object, by: str | None,
+def enter(table_id: UUID | str, action: Any, version: object, by: str | None,
           svc: Services | None = None) -> dict[str, Any]:  # fmt: skip
     """Enter one action (records.md JSON) against ``version``: the new version, the events
     it caused and the table; nothing is stored when it is refused."""
@@ -204,7 +219,7 @@ def enter(table_id: UUID, action: Any, version: object, by: str | None,
     try:
         with svc.writing():
             view, events = store.enter_action(
-                svc.library, table_id, dict(action), named, svc.settings.max_actions
+                svc.library, table_uuid(table_id), dict(action), named, svc.settings.max_actions
             )
     except (InvalidRecord, RecordError) as exc:
         raise _record_refusal(exc) from None
@@ -213,7 +228,7 @@ def enter(table_id: UUID, action: Any, version: object, by: str | None,
     return _written(view, events)
 
 
-def undo(table_id: UUID, version: object, by: str | None,
+def undo(table_id: UUID | str, version: object, by: str | None,
          svc: Services | None = None) -> dict[str, Any]:  # fmt: skip
     """Take back the last action against ``version``; its event is ``taken_back`` with the
     action and its index."""
@@ -221,19 +236,19 @@ def undo(table_id: UUID, version: object, by: str | None,
     named = _version(version)
     try:
         with svc.writing():
-            view, action = store.undo_action(svc.library, table_id, named)
+            view, action = store.undo_action(svc.library, table_uuid(table_id), named)
     except (StaleVersion, TableClosed, NothingToUndo) as exc:
         raise _write_refusal(exc) from None
     taken = {"type": "taken_back", "data": {"index": len(view.actions), "action": action}}
     return _written(view, [taken])
 
 
-def finish(table_id: UUID, unfinished: bool | None, by: str | None,
+def finish(table_id: UUID | str, unfinished: bool | None, by: str | None,
            svc: Services | None = None) -> dict[str, Any]:  # fmt: skip
     """Store the table's record as a game (as an upload does) and close the table: the
     game's id and the table. A game not over needs ``unfinished``."""
     svc = _svc(svc)
-    view = store.load_table(svc.library, table_id)
+    view = store.load_table(svc.library, table_uuid(table_id))
     if view.game_id is not None:
         raise _write_refusal(TableClosed(f"Table {table_id} is finished into game "
                                          f"{view.game_id}."))  # fmt: skip
@@ -244,7 +259,7 @@ def finish(table_id: UUID, unfinished: bool | None, by: str | None,
     try:
         result = svc.upload(view.record_doc(), by, title=view.title)
         with svc.writing():
-            closed = store.close_table(svc.library, table_id, result.game_id, not over)
+            closed = store.close_table(svc.library, table_uuid(table_id), result.game_id, not over)
     except (InvalidRecord, RecordError) as exc:
         raise _record_refusal(exc) from None
     except (StaleVersion, TableClosed) as exc:
@@ -253,20 +268,26 @@ def finish(table_id: UUID, unfinished: bool | None, by: str | None,
 
 
 def watch(
-    table_id: UUID, keep_alive: float = 15.0, svc: Services | None = None
+    table_id: UUID | str, keep_alive: float = 15.0, svc: Services | None = None
 ) -> Generator[dict[str, Any] | None]:
     """The table document (without its record) now and after every change, from any
     process (its stream's version is polled every :data:`POLL_SECONDS`); None every
-    ``keep_alive`` seconds without a change. ``UnknownTable`` at once for no table."""
-    library = _svc(svc).library
+    ``keep_alive`` seconds without a change. ``UnknownTable`` at once for no table; ends
+    when the store stops answering (a watcher reconnects)."""
+    library, table_id = _svc(svc).library, table_uuid(table_id)
     view = store.load_table(library, table_id)
     yield document(view, record=False)
     seen, quiet_since = view.version, time.monotonic()
     while True:
         time.sleep(POLL_SECONDS)
-        version = store.table_version(library, table_id)
-        if version is not None and version != seen:
-            view = store.load_table(library, table_id)
+        try:
+            version = store.table_version(library, table_id)
+            changed = version is not None and version != seen
+            view = store.load_table(library, table_id) if changed else view
+        except PersistenceError as exc:
+            log.warning("stopped watching table %s: %s", table_id, exc)
+            return
+        if changed:
             seen, quiet_since = view.version, time.monotonic()
             yield document(view, record=False)
         elif time.monotonic() - quiet_since >= keep_alive:

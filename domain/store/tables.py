@@ -40,7 +40,7 @@ CACHED_TABLES = 256
 class UnknownTable(LookupError):
     """No table with this id is stored."""
 
-    def __init__(self, table_id: UUID) -> None:
+    def __init__(self, table_id: UUID | str) -> None:
         super().__init__(f"no table {table_id}")
         self.table_id = table_id
 
