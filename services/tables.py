@@ -20,7 +20,14 @@ from domain import games
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
 from domain.store import tables as store
-from domain.store.tables import NothingToUndo, StaleVersion, TableClosed, TableView, UnknownTable
+from domain.store.tables import (
+    NothingToUndo,
+    StaleVersion,
+    TableClosed,
+    TableFull,
+    TableView,
+    UnknownTable,
+)
 from services.refusals import Refusal
 from services.shared import Services, services
 from services.uploads import read_upload
@@ -225,6 +232,8 @@ def enter(table_id: UUID | str, action: Any, version: object, by: str | None,
         raise _record_refusal(exc) from None
     except (StaleVersion, TableClosed) as exc:
         raise _write_refusal(exc) from None
+    except TableFull as exc:
+        raise Refusal(422, "too_many_actions", f"{exc}", limit=exc.limit) from None
     return _written(view, events)
 
 

@@ -184,7 +184,8 @@ def _events(
 @blp.route("/<uuid:table_id>/stream", methods=["GET"])
 @blp.response(200, {"type": "string"}, description="`text/event-stream`: one `table` "
               "event (the table without its record, `id` its version) on connect and after "
-              "every change; a comment every {KEEP_ALIVE:g} s.", content_type="text/event-stream")  # fmt: skip
+              f"every change; a comment every {KEEP_ALIVE:g} s.",
+              content_type="text/event-stream")  # fmt: skip
 @blp.alt_response(404, response="NOT_FOUND")
 @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
 def stream(table_id: UUID) -> Response:

@@ -58,6 +58,14 @@ class TableClosed(Exception):
     """The table was finished into the library and takes no more actions."""
 
 
+class TableFull(Exception):
+    """The table has as many actions as it may take (``limit``)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"A table takes at most {limit} actions.")
+        self.limit = limit
+
+
 class NothingToUndo(Exception):
     """The table has no action left to take back."""
 
@@ -271,16 +279,16 @@ def enter_action(
     library: GameLibrary, table_id: UUID, doc: Any, version: int, max_actions: int
 ) -> tuple[TableView, list[dict[str, Any]]]:
     """Enter one action (records.md JSON) against ``version``: the table after it and the
-    events it caused. Raises ``StaleVersion``, ``TableClosed``, ``InvalidRecord`` for a
-    malformed action, ``RecordError`` for an illegal one or one past ``max_actions`` (rule
-    ``limit``); nothing is stored then."""
+    events it caused. Raises ``StaleVersion``, ``TableClosed``, ``TableFull`` past
+    ``max_actions``, ``InvalidRecord`` for a malformed action and ``RecordError`` for an
+    illegal one; nothing is stored then."""
     table = _writable(library, table_id, version)
     rules = games.ruleset(table.game)
     index = len(table.entered)
     action = rules.read_action(doc, "action")
     written = rules.write_action(action)
     if index >= max_actions:
-        raise RecordError(index, written, "limit", f"A table takes at most {max_actions} actions.")
+        raise TableFull(max_actions)
     states = _states(table, rules)
     try:
         state, events = rules.play(states[-1], action)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from domain.games import read_record
-from domain.replays import RecordError, replay
+from domain.replays import replay
 from domain.store import GameLibrary, StoreConfig
 from domain.store import tables as store
 from tests.tables.conftest import fixture
@@ -74,7 +74,7 @@ def test_a_table_takes_no_more_than_its_limit_of_actions(
     record, actions, _ = fixture("moonlight", "00-greedy")
     rules, rec = read_record({**record, "actions": actions[:2]})
     table = store.open_table(ours, rules, rec, None)
-    with pytest.raises(RecordError) as refused:
+    with pytest.raises(store.TableFull) as refused:
         store.enter_action(ours, table.table_id, actions[2], table.version, 2)
-    assert refused.value.rule == "limit" and refused.value.index == 2
+    assert refused.value.limit == 2
     assert store.load_table(ours, table.table_id).version == table.version

@@ -241,3 +241,16 @@ def test_the_tables_are_in_the_openapi_document(fresh_server: StartServer) -> No
     assert enter_op["security"] == [{"bearer": []}]
     assert "text/event-stream" in paths["/api/tables/{table_id}/stream"]["get"]["responses"][
         "200"]["content"]  # fmt: skip
+
+
+def test_a_table_takes_at_most_the_action_limit(fresh_server: StartServer) -> None:
+    server = fresh_server(max_actions=3)
+    ana = server.as_user(ANA)
+    record, actions, _ = fixture("moonlight", "00-greedy")
+    too_long = ana.request("POST", "/api/tables", json_body={**record, "actions": actions[:4]})
+    assert too_long.status == 422 and too_long.json["limit"] == 3
+    table = open_table(ana, {**record, "actions": actions[:3]})
+    reply = enter(ana, table["table_id"], actions[3], table["version"])
+    assert reply.status == 422 and reply.json["type"].endswith("too_many_actions")
+    assert reply.json["limit"] == 3
+    assert server.client.get(f"/api/tables/{table['table_id']}").json["version"] == 4
