@@ -173,8 +173,8 @@ _cache_lock = threading.Lock()
 
 
 def _states(table: Table, rules: Ruleset) -> list[Any]:
-    """The states of ``table`` before and after each action (cached by id and version; a
-    cached line one write behind is extended by that write's events)."""
+    """The states of ``table`` before and after each action: its start folded with each
+    action's stored events (cached by table id and version)."""
     with _cache_lock:
         cached = _cache.get(table.id)
         if cached is not None:
@@ -225,7 +225,7 @@ def _save(library: GameLibrary, table: Table, named: int) -> None:
     try:
         library.save(table)
     except IntegrityError:
-        raise StaleVersion(named, named + 1) from None
+        raise StaleVersion(named, table_version(library, table.id) or named + 1) from None
 
 
 def open_table(
