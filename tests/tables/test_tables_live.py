@@ -77,25 +77,25 @@ def test_howl_tables_and_howl_table_open_and_play(
     runner = CliRunner()
     opened = runner.invoke(main, ["table", "open", str(path)])
     assert opened.exit_code == 0, opened.output
-    table_id = json.loads(opened.output)["table_id"]
+    table_id = json.loads(opened.stdout)["table_id"]
     lines = "\n".join(json.dumps(a) for a in actions[:4]) + "\n"
     played = runner.invoke(main, ["table", "play", table_id], input=lines)
     assert played.exit_code == 0, played.output
-    results = [json.loads(line) for line in played.output.splitlines()]
+    results = [json.loads(line) for line in played.stdout.splitlines()]
     assert [r["version"] for r in results] == [2, 3, 4, 5] and all(r["events"] for r in results)
     bad = runner.invoke(
         main, ["table", "play", table_id], input=json.dumps(actions[0]) + "\nnot json\n"
     )
     assert bad.exit_code == 1
-    refused, unreadable = (json.loads(line) for line in bad.output.splitlines())
+    refused, unreadable = (json.loads(line) for line in bad.stdout.splitlines())
     assert refused["error"] == "illegal_action" and refused["rule"].startswith("M-")
     assert unreadable["error"] == "invalid_json" and unreadable["line"] == 2
     listed = runner.invoke(main, ["tables", "--json"])
     assert listed.exit_code == 0
-    assert [json.loads(line)["actions"] for line in listed.output.splitlines()] == [4]
+    assert [json.loads(line)["actions"] for line in listed.stdout.splitlines()] == [4]
     assert server.client.get(f"/api/tables/{table_id}").json["actions"] == actions[:4]
     text = runner.invoke(main, ["tables"])
-    assert table_id in text.output and "Ana, Bo" in text.output
+    assert table_id in text.stdout and "Ana, Bo" in text.stdout
 
 
 def test_a_catch_up_over_tables_stores_no_games_and_no_failures(
