@@ -1,0 +1,433 @@
+"""Tables suite: live tables on a real ``howl serve`` (the api suite's: granian, ``WORKERS`` ×
+``THREADS``), on SQLite and on PostgreSQL (``HOWL_BENCH_PG_URL``, else a throwaway cluster).
+Each metric's name ends in its backend; a latency's value is its p95.
+
+- ``table_action_roundtrip_ms``: a fixture game's actions POSTed in order, each with the
+  table's version, one at a time (one watcher listening); the baseline is a GET of the same
+  table after each action.
+- ``table_sse_delivery_ms``: from the POST's send to that watcher's receipt of the table's
+  new version on ``/stream`` (the stream polls the table's version every 100 ms).
+- ``tables_load_*``: ``LOAD.tables`` tables, ``LOAD.watchers`` streams each, one writer per
+  table entering the next action of a fixture game every ``LOAD.pace`` s (staggered, a
+  steady offered load, not as fast as possible) for ``LOAD.seconds`` s: the actions' rate,
+  round trip and delivery to every watcher, the server's RSS (all its processes, peak) and
+  CPU (against the same streams left idle first), and the streams refused (503: a process
+  serves 200 at most) or ended early.
+
+The clients are one asyncio loop in this process over plain HTTP/1.1 connections (the
+project depends on no asynchronous HTTP client), so a hundred open streams cost one thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scripts.benchmarks.api import TOKEN, serving
+from scripts.benchmarks.common import percentile, progress, report
+from scripts.benchmarks.throwaway_pg import bench_database
+
+FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "the-wolves"
+LONGEST = "5p-06-random"
+"""The fixture game of the round trips (265 actions)."""
+WRITE = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+POLL_S = 0.1
+"""How often a stream reads its table's version (``services.tables.POLL_SECONDS``)."""
+SEED = 17
+GROWTH = 50
+"""The round trips' p50 is also given over the first and the last this many actions (a
+table's stream is read whole on every request: longer tables cost more)."""
+SETTLE_S = 1.0
+"""How long the watchers may take to receive the last writes of the load."""
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How much the suite does (the test runs it small)."""
+
+    actions: int = 265
+    """Round trips, from the longest fixture game (at most its actions)."""
+    tables: int = 50
+    watchers: int = 2
+    """Streams per table under load."""
+    pace: float = 2.0
+    """Seconds between one writer's actions."""
+    seconds: float = 30.0
+    idle: float = 5.0
+    """Seconds the load's streams are left idle first (the CPU's baseline)."""
+
+
+FULL = Sizes()
+
+
+def fixture(name: str) -> tuple[bytes, list[dict[str, Any]]]:
+    """A fixture record without its actions (a table's opening body), and its actions."""
+    doc = json.loads((FIXTURES / f"{name}.json").read_bytes())
+    actions, doc["actions"] = doc["actions"], []
+    return json.dumps(doc).encode(), actions
+
+
+class Http:
+    """One kept-alive HTTP/1.1 connection to ``howl serve``, one request at a time."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, port: int) -> Http:
+        return cls(*await asyncio.open_connection("127.0.0.1", port))
+
+    async def send(self, method: str, path: str, body: bytes | None = None,
+                   headers: dict[str, str] | None = None) -> None:  # fmt: skip
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
+        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        if body is not None:
+            lines.append(f"Content-Length: {len(body)}")
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + (body or b""))
+        await self.writer.drain()
+
+    async def head(self) -> tuple[int, dict[str, str]]:
+        """The answer's status and headers (their names in lower case)."""
+        status = await self.reader.readline()
+        if not status:
+            raise ConnectionError("the server closed the connection")
+        headers = {}
+        while (line := await self.reader.readline()).strip():
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        return int(status.split()[1]), headers
+
+    async def chunks(self, headers: dict[str, str]) -> AsyncIterator[bytes]:
+        """The answer's body as it arrives (chunked, of a known length, or to the end)."""
+        if headers.get("transfer-encoding", "").lower() == "chunked":
+            while size := int((await self.reader.readline()).split(b";")[0], 16):
+                yield (await self.reader.readexactly(size + 2))[:-2]
+            while (await self.reader.readline()).strip():  # trailers
+                pass
+        elif "content-length" in headers:
+            yield await self.reader.readexactly(int(headers["content-length"]))
+        else:
+            while data := await self.reader.read(65536):
+                yield data
+
+    async def request(self, method: str, path: str, body: bytes | None = None,
+                      headers: dict[str, str] | None = None) -> tuple[int, bytes]:  # fmt: skip
+        """Status and whole body."""
+        await self.send(method, path, body, headers)
+        status, got = await self.head()
+        return status, b"".join([chunk async for chunk in self.chunks(got)])
+
+    async def close(self) -> None:
+        self.writer.close()
+        with suppress(OSError):
+            await self.writer.wait_closed()
+
+
+@dataclass
+class Watcher:
+    """One client of a table's ``/stream``: the versions it received and when."""
+
+    status: int = 0
+    received: list[tuple[int, float]] = field(default_factory=list)
+    ended: bool = False
+    """The server ended the stream (or the connection) before the watcher left."""
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def listen(self, port: int, table_id: str) -> None:
+        """Receive the table's messages until cancelled."""
+        http = await Http.open(port)
+        try:
+            await http.send("GET", f"/api/tables/{table_id}/stream")
+            self.status, headers = await http.head()
+            if self.status != 200:
+                return
+            buffer = b""
+            async for chunk in http.chunks(headers):
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    message, buffer = buffer.split(b"\n\n", 1)
+                    fields = dict(line.partition(b": ")[::2] for line in message.split(b"\n"))
+                    if fields.get(b"event") == b"table":
+                        self.received.append((int(fields[b"id"]), time.perf_counter()))
+                        self.changed.set()
+            self.ended = True
+        except (ConnectionError, asyncio.IncompleteReadError):
+            self.ended = True
+        finally:
+            await http.close()
+
+    def at(self, version: int) -> float | None:
+        """When this watcher received ``version`` or a later one (None: not yet)."""
+        return next((at for got, at in self.received if got >= version), None)
+
+    async def until(self, version: int) -> float:
+        """When this watcher received ``version`` or a later one, once it has."""
+        while (at := self.at(version)) is None:
+            self.changed.clear()
+            await self.changed.wait()
+        return at
+
+    def settled(self) -> bool:
+        """Refused, ended, or received the table once."""
+        return self.ended or self.status not in (0, 200) or bool(self.received)
+
+
+@dataclass
+class Table:
+    """A table one writer enters actions on over its own connection: its version, and each
+    action accepted as (new version, send time, round trip in ms)."""
+
+    http: Http
+    table_id: str
+    version: int
+    done: list[tuple[int, float, float]] = field(default_factory=list)
+    failures: int = 0
+
+    @classmethod
+    async def open(cls, port: int, body: bytes) -> Table:
+        http = await Http.open(port)
+        status, reply = await http.request("POST", "/api/tables", body, WRITE)
+        if status != 201:
+            raise RuntimeError(f"opening a table: {status} {reply[:300]!r}")
+        doc = json.loads(reply)
+        return cls(http, doc["table_id"], doc["version"])
+
+    async def enter(self, action: dict[str, Any]) -> bool:
+        """POST one action against the table's version; whether it was accepted (201)."""
+        body = json.dumps({"action": action, "version": self.version}).encode()
+        path = f"/api/tables/{self.table_id}/actions"
+        sent = time.perf_counter()
+        status, reply = await self.http.request("POST", path, body, WRITE)
+        took = (time.perf_counter() - sent) * 1000
+        if status != 201:
+            self.failures += 1
+            return False
+        self.version = json.loads(reply)["version"]
+        self.done.append((self.version, sent, took))
+        return True
+
+    def watch(self, port: int, count: int) -> tuple[list[Watcher], list[asyncio.Task[None]]]:
+        """``count`` watchers of the table's stream, and their listening."""
+        watchers = [Watcher() for _ in range(count)]
+        return watchers, [asyncio.create_task(w.listen(port, self.table_id)) for w in watchers]
+
+    def delivered(self, watcher: Watcher) -> tuple[list[float], int]:
+        """Milliseconds from each action's send to the watcher's receipt, and the missed."""
+        times = [(at - sent) * 1000 for version, sent, _ in self.done
+                 if (at := watcher.at(version)) is not None]  # fmt: skip
+        return times, len(self.done) - len(times)
+
+    async def leave(self, listening: list[asyncio.Task[None]]) -> None:
+        """Stop watching, take the last action back, close. (A stream whose client left
+        ends at its next message: the undo's, rather than the keep-alive 15 s later.)"""
+        for task in listening:
+            task.cancel()
+        await asyncio.gather(*listening, return_exceptions=True)
+        if self.done:
+            body = json.dumps({"version": self.version}).encode()
+            await self.http.request("POST", f"/api/tables/{self.table_id}/undo", body, WRITE)
+        await self.http.close()
+
+
+@dataclass
+class Trips:
+    """The round trips' measures, in ms."""
+
+    writes: list[float]
+    reads: list[float]
+    """GETs of the table, one after each action (the baseline)."""
+    deliveries: list[float]
+    failures: int
+
+
+async def roundtrips(port: int, sizes: Sizes) -> Trips:
+    """One table, one watcher: each action is sent at a random moment of the stream's poll
+    (a pause of up to ``POLL_S`` first) once the watcher has received the one before."""
+    body, actions = fixture(LONGEST)
+    table = await Table.open(port, body)
+    (watcher,), listening = table.watch(port, 1)
+    await watcher.until(table.version)
+    trips, rng = Trips([], [], [], 0), random.Random(SEED)
+    try:
+        for action in actions[: sizes.actions]:
+            await asyncio.sleep(rng.uniform(0, POLL_S))
+            if not await table.enter(action):
+                break
+            await watcher.until(table.version)
+            started = time.perf_counter()
+            status, _ = await table.http.request("GET", f"/api/tables/{table.table_id}")
+            trips.reads.append((time.perf_counter() - started) * 1000)
+            trips.failures += status != 200
+    finally:
+        await table.leave(listening)
+    trips.writes = [took for _, _, took in table.done]
+    trips.deliveries = table.delivered(watcher)[0]
+    trips.failures += table.failures
+    return trips
+
+
+def server_pids(port: int) -> list[int]:
+    """The processes of the ``howl serve`` on ``port`` (they inherit its ``HOWL_PORT``)."""
+    mark = f"HOWL_PORT={port}\0".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with suppress(OSError):
+                if mark in (entry / "environ").read_bytes():
+                    found.append(int(entry.name))
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time the processes used so far."""
+    ticks = 0
+    for pid in pids:
+        with suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pids: list[int]) -> float:
+    """The processes' resident memory, summed (shared pages count once per process)."""
+    pages = 0
+    for pid in pids:
+        with suppress(OSError):
+            pages += int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+@dataclass
+class Load:
+    """The load's measures."""
+
+    writes: list[float]
+    """Round trips (ms) of the actions sent within the load's seconds."""
+    failures: int
+    deliveries: list[float]
+    missed: int
+    """Actions a watcher had not received when the load ended (1 s after the last write)."""
+    cpu: float
+    idle_cpu: float
+    client_cpu: float
+    rss: list[float]
+    processes: int
+    refused: int
+    ended: int
+
+
+async def load(port: int, sizes: Sizes) -> Load:
+    """Tables opened and watched, left idle, then written at a steady pace."""
+    games = sorted(p.stem for p in FIXTURES.glob("*.json") if ".expected" not in p.name)
+    plays = [fixture(games[i % len(games)]) for i in range(sizes.tables)]
+    tables = await asyncio.gather(*(Table.open(port, body) for body, _ in plays))
+    watching = [table.watch(port, sizes.watchers) for table in tables]
+    every = [w for watchers, _ in watching for w in watchers]
+    while not all(w.settled() for w in every):
+        await asyncio.sleep(0.05)
+    pids = server_pids(port)
+    before, idle_started = cpu_seconds(pids), time.perf_counter()
+    await asyncio.sleep(sizes.idle)
+    idle = (cpu_seconds(pids) - before) / (time.perf_counter() - idle_started)
+    rss = [rss_mb(pids)]
+    started, client, before = time.perf_counter(), time.process_time(), cpu_seconds(pids)
+    end = started + sizes.seconds
+
+    async def write(i: int) -> None:
+        due = started + i * sizes.pace / sizes.tables
+        for action in plays[i][1]:
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            if time.perf_counter() >= end or not await tables[i].enter(action):
+                return
+            due += sizes.pace
+
+    async def sample() -> None:
+        while True:
+            await asyncio.sleep(1)
+            rss.append(rss_mb(pids))
+
+    sampling = asyncio.create_task(sample())
+    await asyncio.gather(*(write(i) for i in range(sizes.tables)))
+    await asyncio.sleep(SETTLE_S)
+    wall = time.perf_counter() - started
+    busy, client = (cpu_seconds(pids) - before) / wall, (time.process_time() - client) / wall
+    sampling.cancel()
+    leaving = zip(tables, watching, strict=True)
+    await asyncio.gather(*(table.leave(listening) for table, (_, listening) in leaving))
+    deliveries, missed = [], 0
+    for table, (watchers, _) in zip(tables, watching, strict=True):
+        for watcher in watchers:
+            if watcher.status == 200:
+                times, lost = table.delivered(watcher)
+                deliveries += times
+                missed += lost
+    return Load(
+        writes=[took for t in tables for _, _, took in t.done],
+        failures=sum(t.failures for t in tables), deliveries=deliveries, missed=missed,
+        cpu=busy * 100, idle_cpu=idle * 100, client_cpu=client * 100, rss=rss,
+        processes=len(pids), refused=sum(w.status != 200 for w in every),
+        ended=sum(w.ended and w.status == 200 for w in every),
+    )  # fmt: skip
+
+
+def latency(metric: str, values: list[float], **extra: object) -> None:
+    """A latency's p95 (its value) and p50."""
+    if not values:
+        progress(f"tables: {metric}: nothing measured")
+        return
+    report("tables", metric, percentile(values, 95), "ms",
+           p50=round(percentile(values, 50), 3), count=len(values), **extra)  # fmt: skip
+
+
+def measure(backend: str, url: str, sizes: Sizes = FULL) -> None:
+    """Every metric of one backend, on a ``howl serve`` of its own."""
+    with serving(url) as port:
+        progress(f"tables ({backend}): {sizes.actions} round trips, one watcher")
+        trips = asyncio.run(roundtrips(port, sizes))
+        progress(f"tables ({backend}): {sizes.tables} tables, {sizes.watchers} streams each, "
+                 f"an action per table every {sizes.pace:g} s for {sizes.seconds:g} s")  # fmt: skip
+        got = asyncio.run(load(port, sizes))
+    read_p95 = percentile(trips.reads, 95) if trips.reads else 0.0
+    ratio = percentile(trips.writes, 95) / read_p95 if trips.writes and read_p95 else 0.0
+    first, last = trips.writes[:GROWTH], trips.writes[-GROWTH:]
+    ends = {f"p50_first_{GROWTH}": round(percentile(first, 50), 3),
+            f"p50_last_{GROWTH}": round(percentile(last, 50), 3)} if first else {}  # fmt: skip
+    latency(f"table_action_roundtrip_ms_{backend}", trips.writes, failures=trips.failures,
+            target=150, baseline=round(read_p95, 3), baseline_metric="GET /api/tables/{id}",
+            ratio=round(ratio, 3), **ends)  # fmt: skip
+    latency(f"table_sse_delivery_ms_{backend}", trips.deliveries, target=500, poll_ms=100)
+    shape = {"tables": sizes.tables, "streams": sizes.tables * sizes.watchers,
+             "pace_s": sizes.pace, "seconds": sizes.seconds}  # fmt: skip
+    report("tables", f"tables_load_actions_per_s_{backend}", len(got.writes) / sizes.seconds,
+           "1/s", offered_per_s=round(sizes.tables / sizes.pace, 2), failures=got.failures,
+           **shape)  # fmt: skip
+    latency(f"tables_load_action_roundtrip_ms_{backend}", got.writes, target=150, **shape)
+    latency(f"tables_load_sse_delivery_ms_{backend}", got.deliveries, missed=got.missed,
+            target=500, **shape)  # fmt: skip
+    report("tables", f"tables_load_server_rss_mb_{backend}", max(got.rss), "MB",
+           at_start=round(got.rss[0], 1), processes=got.processes, **shape)  # fmt: skip
+    report("tables", f"tables_load_server_cpu_percent_{backend}", got.cpu, "%",
+           baseline=round(got.idle_cpu, 1), baseline_metric="the same streams idle",
+           ratio=round(got.cpu / got.idle_cpu, 3) if got.idle_cpu else None,
+           client_cpu_percent=round(got.client_cpu, 1), cores=os.cpu_count(),
+           **shape)  # fmt: skip
+    report("tables", f"tables_load_streams_refused_{backend}", got.refused, "streams",
+           ended_early=got.ended, **shape)  # fmt: skip
+
+
+def run(sizes: Sizes = FULL) -> None:
+    """Measure and report the tables metrics on SQLite, then on PostgreSQL."""
+    with tempfile.TemporaryDirectory() as folder:
+        measure("sqlite", f"sqlite:///{folder}/tables.sqlite3", sizes)
+    progress("tables: starting PostgreSQL")
+    with bench_database() as url:
+        measure("postgresql", url, sizes)
