@@ -31,6 +31,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from scripts.benchmarks.api import TOKEN, serving
 from scripts.benchmarks.common import percentile, progress, report
@@ -275,26 +276,43 @@ async def roundtrips(port: int, sizes: Sizes) -> Trips:
     return trips
 
 
-def server_pids(port: int) -> list[int]:
-    """The processes of the ``howl serve`` on ``port`` (they inherit its ``HOWL_PORT``)."""
-    mark = f"HOWL_PORT={port}\0".encode()
+def _pids(file: str, *marks: bytes) -> list[int]:
+    """The processes whose ``/proc/PID/<file>`` holds every one of ``marks``."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             with suppress(OSError):
-                if mark in (entry / "environ").read_bytes():
+                text = (entry / file).read_bytes()
+                if all(mark in text for mark in marks):
                     found.append(int(entry.name))
     return found
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User and system CPU time the processes used so far."""
-    ticks = 0
+def server_pids(port: int) -> list[int]:
+    """The processes of the ``howl serve`` on ``port`` (they inherit its ``HOWL_PORT``)."""
+    return _pids("environ", f"HOWL_PORT={port}\0".encode())
+
+
+def database_pids(url: str) -> list[int]:
+    """The PostgreSQL backends connected to ``url``'s database (none for SQLite)."""
+    if not url.startswith("postgresql"):
+        return []
+    return _pids("cmdline", b"postgres: ", f" {urlsplit(url).path.lstrip('/')} ".encode())
+
+
+def cpu_times(pids: list[int]) -> dict[int, float]:
+    """Each process's user and system CPU seconds so far."""
+    times = {}
     for pid in pids:
         with suppress(OSError):
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
+            times[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return times
+
+
+def cpu_since(before: dict[int, float], pids: list[int]) -> float:
+    """CPU seconds the processes used since ``before`` (a process new since: all of its)."""
+    return sum(t - before.get(pid, 0.0) for pid, t in cpu_times(pids).items())
 
 
 def rss_mb(pids: list[int]) -> float:
@@ -318,6 +336,9 @@ class Load:
     """Actions a watcher had not received when the load ended (1 s after the last write)."""
     cpu: float
     idle_cpu: float
+    database_cpu: float
+    """PostgreSQL's backends serving the server, in % of a core, as ``cpu`` (0 on SQLite)."""
+    idle_database_cpu: float
     client_cpu: float
     rss: list[float]
     processes: int
@@ -325,7 +346,7 @@ class Load:
     ended: int
 
 
-async def load(port: int, sizes: Sizes) -> Load:
+async def load(port: int, url: str, sizes: Sizes) -> Load:
     """Tables opened and watched, left idle, then written at a steady pace."""
     games = sorted(p.stem for p in FIXTURES.glob("*.json") if ".expected" not in p.name)
     plays = [fixture(games[i % len(games)]) for i in range(sizes.tables)]
@@ -335,11 +356,19 @@ async def load(port: int, sizes: Sizes) -> Load:
     while not all(w.settled() for w in every):
         await asyncio.sleep(0.05)
     pids = server_pids(port)
-    before, idle_started = cpu_seconds(pids), time.perf_counter()
+    finds = (lambda: pids, lambda: database_pids(url))
+
+    def usage(before: list[dict[int, float]], since: float) -> list[float]:
+        """The server's and the database's CPU since ``before``, in % of a core."""
+        wall = time.perf_counter() - since
+        return [cpu_since(b, find()) / wall * 100 for b, find in zip(before, finds, strict=True)]
+
+    idle_started, before = time.perf_counter(), [cpu_times(find()) for find in finds]
     await asyncio.sleep(sizes.idle)
-    idle = (cpu_seconds(pids) - before) / (time.perf_counter() - idle_started)
+    idle = usage(before, idle_started)
     rss = [rss_mb(pids)]
-    started, client, before = time.perf_counter(), time.process_time(), cpu_seconds(pids)
+    started, client_started = time.perf_counter(), time.process_time()
+    before = [cpu_times(find()) for find in finds]
     end = started + sizes.seconds
 
     async def write(i: int) -> None:
@@ -358,8 +387,8 @@ async def load(port: int, sizes: Sizes) -> Load:
     sampling = asyncio.create_task(sample())
     await asyncio.gather(*(write(i) for i in range(sizes.tables)))
     await asyncio.sleep(SETTLE_S)
-    wall = time.perf_counter() - started
-    busy, client = (cpu_seconds(pids) - before) / wall, (time.process_time() - client) / wall
+    busy = usage(before, started)
+    client = (time.process_time() - client_started) / (time.perf_counter() - started) * 100
     sampling.cancel()
     leaving = zip(tables, watching, strict=True)
     await asyncio.gather(*(table.leave(listening) for table, (_, listening) in leaving))
@@ -373,8 +402,9 @@ async def load(port: int, sizes: Sizes) -> Load:
     return Load(
         writes=[took for t in tables for _, _, took in t.done],
         failures=sum(t.failures for t in tables), deliveries=deliveries, missed=missed,
-        cpu=busy * 100, idle_cpu=idle * 100, client_cpu=client * 100, rss=rss,
-        processes=len(pids), refused=sum(w.status != 200 for w in every),
+        cpu=busy[0], idle_cpu=idle[0], database_cpu=busy[1], idle_database_cpu=idle[1],
+        client_cpu=client, rss=rss, processes=len(pids),
+        refused=sum(w.status != 200 for w in every),
         ended=sum(w.ended and w.status == 200 for w in every),
     )  # fmt: skip
 
@@ -395,7 +425,7 @@ def measure(backend: str, url: str, sizes: Sizes = FULL) -> None:
         trips = asyncio.run(roundtrips(port, sizes))
         progress(f"tables ({backend}): {sizes.tables} tables, {sizes.watchers} streams each, "
                  f"an action per table every {sizes.pace:g} s for {sizes.seconds:g} s")  # fmt: skip
-        got = asyncio.run(load(port, sizes))
+        got = asyncio.run(load(port, url, sizes))
     read_p95 = percentile(trips.reads, 95) if trips.reads else 0.0
     ratio = percentile(trips.writes, 95) / read_p95 if trips.writes and read_p95 else 0.0
     first, last = trips.writes[:GROWTH], trips.writes[-GROWTH:]
@@ -418,6 +448,8 @@ def measure(backend: str, url: str, sizes: Sizes = FULL) -> None:
     report("tables", f"tables_load_server_cpu_percent_{backend}", got.cpu, "%",
            baseline=round(got.idle_cpu, 1), baseline_metric="the same streams idle",
            ratio=round(got.cpu / got.idle_cpu, 3) if got.idle_cpu else None,
+           database_cpu_percent=round(got.database_cpu, 1),
+           idle_database_cpu_percent=round(got.idle_database_cpu, 1),
            client_cpu_percent=round(got.client_cpu, 1), cores=os.cpu_count(),
            **shape)  # fmt: skip
     report("tables", f"tables_load_streams_refused_{backend}", got.refused, "streams",
