@@ -7,12 +7,12 @@ Each metric's name ends in its backend; a latency's value is its p95.
   table after each action.
 - ``table_sse_delivery_ms``: from the POST's send to that watcher's receipt of the table's
   new version on ``/stream`` (the stream polls the table's version every 100 ms).
-- ``tables_load_*``: ``LOAD.tables`` tables, ``LOAD.watchers`` streams each, one writer per
-  table entering the next action of a fixture game every ``LOAD.pace`` s (staggered, a
-  steady offered load, not as fast as possible) for ``LOAD.seconds`` s: the actions' rate,
-  round trip and delivery to every watcher, the server's RSS (all its processes, peak) and
-  CPU (against the same streams left idle first), and the streams refused (503: a process
-  serves 200 at most) or ended early.
+- ``tables_load_*``: 50 tables, 2 streams each, one writer per table entering the next
+  action of a fixture game every 2 s (staggered: a steady offered load of 25 actions/s, not
+  as fast as possible) for 30 s: the actions' rate, round trip and delivery to every
+  watcher, the server's RSS (all its processes, peak) and CPU (against the same streams
+  left idle for 5 s first; on PostgreSQL also its backends'), and the streams refused (503:
+  a process serves 200 at most) or ended early.
 
 The clients are one asyncio loop in this process over plain HTTP/1.1 connections (the
 project depends on no asynchronous HTTP client), so a hundred open streams cost one thread.
@@ -49,6 +49,8 @@ GROWTH = 50
 table's stream is read whole on every request: longer tables cost more)."""
 SETTLE_S = 1.0
 """How long the watchers may take to receive the last writes of the load."""
+STARTUP_S = 60.0
+"""How long the load's streams may take to answer and send their first message."""
 
 
 @dataclass(frozen=True)
@@ -96,13 +98,18 @@ class Http:
         self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + (body or b""))
         await self.writer.drain()
 
+    async def line(self) -> bytes:
+        """The next line; ``ConnectionError`` at the end of the connection."""
+        line = await self.reader.readline()
+        if not line:
+            raise ConnectionError("the server closed the connection")
+        return line
+
     async def head(self) -> tuple[int, dict[str, str]]:
         """The answer's status and headers (their names in lower case)."""
-        status = await self.reader.readline()
-        if not status:
-            raise ConnectionError("the server closed the connection")
+        status = await self.line()
         headers = {}
-        while (line := await self.reader.readline()).strip():
+        while (line := await self.line()).strip():
             name, _, value = line.decode("latin-1").partition(":")
             headers[name.strip().lower()] = value.strip()
         return int(status.split()[1]), headers
@@ -110,9 +117,9 @@ class Http:
     async def chunks(self, headers: dict[str, str]) -> AsyncIterator[bytes]:
         """The answer's body as it arrives (chunked, of a known length, or to the end)."""
         if headers.get("transfer-encoding", "").lower() == "chunked":
-            while size := int((await self.reader.readline()).split(b";")[0], 16):
+            while size := int((await self.line()).split(b";")[0], 16):
                 yield (await self.reader.readexactly(size + 2))[:-2]
-            while (await self.reader.readline()).strip():  # trailers
+            while (await self.line()).strip():  # trailers
                 pass
         elif "content-length" in headers:
             yield await self.reader.readexactly(int(headers["content-length"]))
@@ -256,14 +263,14 @@ async def roundtrips(port: int, sizes: Sizes) -> Trips:
     body, actions = fixture(LONGEST)
     table = await Table.open(port, body)
     (watcher,), listening = table.watch(port, 1)
-    await watcher.until(table.version)
+    await asyncio.wait_for(watcher.until(table.version), STARTUP_S)
     trips, rng = Trips([], [], [], 0), random.Random(SEED)
     try:
         for action in actions[: sizes.actions]:
             await asyncio.sleep(rng.uniform(0, POLL_S))
             if not await table.enter(action):
                 break
-            await watcher.until(table.version)
+            await asyncio.wait_for(watcher.until(table.version), STARTUP_S)
             started = time.perf_counter()
             status, _ = await table.http.request("GET", f"/api/tables/{table.table_id}")
             trips.reads.append((time.perf_counter() - started) * 1000)
@@ -353,7 +360,10 @@ async def load(port: int, url: str, sizes: Sizes) -> Load:
     tables = await asyncio.gather(*(Table.open(port, body) for body, _ in plays))
     watching = [table.watch(port, sizes.watchers) for table in tables]
     every = [w for watchers, _ in watching for w in watchers]
+    deadline = time.perf_counter() + STARTUP_S
     while not all(w.settled() for w in every):
+        if time.perf_counter() > deadline:
+            raise RuntimeError(f"the streams did not start within {STARTUP_S:g} s")
         await asyncio.sleep(0.05)
     pids = server_pids(port)
     finds = (lambda: pids, lambda: database_pids(url))
