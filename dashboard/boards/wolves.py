@@ -25,10 +25,11 @@ from dashboard.charts import GRAPH_CONFIG, ScoreChart, base_layout, mark_shapes,
 from dashboard.game import Game
 from dashboard.palette import AUTOMATON_COLOR, EMPTY, TERRAIN_COLORS, TIED, player_color, tint
 from domain.hexes import Hex, neighbours
+from domain.ruleset import StepFacts
 from domain.wolves import components as box
 from domain.wolves import events as ev
 from domain.wolves.maps import GameMap
-from domain.wolves.state import State
+from domain.wolves.state import State, Table
 
 SQRT3 = math.sqrt(3)
 KINDS = ("den", "lair", "pack", "alpha")
@@ -273,7 +274,58 @@ def board_row(state: State, seat: int) -> list[Any]:
     ]  # fmt: skip
 
 
+def static_data(table: Table, colors: Sequence[str]) -> dict[str, Any]:
+    """What the script draws every step with: the seats, the symbols, terrains and tracks, the
+    Moonlight phase dates and the map's hexes (:func:`hexes`)."""
+    return {
+        "players": [
+            {"name": p.name, "color": colors[i], "terrain": p.terrain}
+            for i, p in enumerate(table.players)
+        ],
+        "automaton": AUTOMATON_COLOR,
+        "two_player": table.two_player,
+        "terrains": list(box.TERRAINS),
+        "terrain_colors": TERRAIN_COLORS,
+        "kinds": list(KINDS),
+        "kind_names": [KIND_NAMES[k] for k in KINDS],
+        "symbols": [SYMBOLS[k] for k in KINDS],
+        "tracks": {t: list(v) for t, v in box.TRACK_VALUES.items()},
+        "phases": list(box.PHASES),
+        "phase_dates": list(table.phase_dates),
+        "hexes": hexes(table.map),
+    }
+
+
+def table_data(state: State) -> dict[str, Any]:
+    """What the table page draws a position with (its ``howl.position`` document turned into a
+    frame in the browser): :func:`static_data`, the terrain of every land hex (``"x,y"``),
+    each region's water source, each seat's tile faces ``[front, back]`` per slot, the
+    actions' costs (W-6) and the track names."""
+    table = state.table
+    gmap = table.map
+    seats = range(len(table.players))
+    return {
+        **static_data(table, seat_colors(state)),
+        "land": {f"{h[0]},{h[1]}": t for h, t in gmap.land.items()},
+        "water": {str(r): list(w) for r in gmap.regions if (w := gmap.water_of(r)) is not None},
+        "faces": [
+            [
+                [table.terrain_showing(seat, slot, side) for side in (False, True)]
+                for slot in range(6)
+            ]
+            for seat in seats
+        ],
+        "costs": dict(box.COSTS),
+        "track_names": list(box.TRACKS),
+    }
+
+
 VP_FIELDS = ("total", "regions", "spread", "speed", "howl", "lairs", "prey", "pack", "place")
+
+
+def vp_rows(facts: StepFacts) -> list[list[int]]:
+    """Every seat's score in a step's facts as the player boards show it (:data:`VP_FIELDS`)."""
+    return [[s.total, *(s.parts.get(f, 0) for f in VP_FIELDS[1:-1]), s.place] for s in facts.scores]
 
 
 def _who(key: str | None, names: Sequence[str]) -> str:
@@ -380,24 +432,7 @@ class WolvesView:
                 "a": state.actions_left,
                 "f": row["finished"],
             })  # fmt: skip
-        return {
-            "players": [
-                {"name": p.name, "color": game.colors[i], "terrain": p.terrain}
-                for i, p in enumerate(table.players)
-            ],
-            "automaton": AUTOMATON_COLOR,
-            "two_player": table.two_player,
-            "terrains": list(box.TERRAINS),
-            "terrain_colors": TERRAIN_COLORS,
-            "kinds": list(KINDS),
-            "kind_names": [KIND_NAMES[k] for k in KINDS],
-            "symbols": [SYMBOLS[k] for k in KINDS],
-            "tracks": {t: list(v) for t, v in box.TRACK_VALUES.items()},
-            "phases": list(box.PHASES),
-            "phase_dates": list(table.phase_dates),
-            "hexes": hexes(table.map),
-            "steps": steps,
-        }
+        return {**static_data(table, game.colors), "steps": steps}
 
     def board(self, game: Game) -> Component:
         """The map with the layer the script draws the pieces on and its hover box."""

@@ -1,0 +1,235 @@
+"""``/table/<id>``: a game in progress, entered move by move and watched live.
+
+The page is drawn in the browser by ``assets/table.js`` from the tables contract
+(``/api/tables/<id>``, its ``legal`` actions, its ``stream`` of changes): for The Wolves the
+map of the replay page with the pieces of the position now, clickable, the player boards
+(where a payment being chosen is changed by clicking tiles), the Moonlight track, whose turn
+it is and the action buttons; for another game its position and its legal actions as
+buttons. Writes carry the tab's API token (``dashboard/token.py``). The log of the actions
+so far, with what each one caused, and the seats' scores come from the server here
+(:func:`facts`), asked again by the script whenever the table changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dash import ClientsideFunction, Dash, Input, NoUpdate, Output, State, dcc, html, no_update
+from dash.development.base_component import Component
+
+from dashboard import data
+from dashboard.boards import wolves
+from dashboard.charts import GRAPH_CONFIG
+from dashboard.inputs import choice, text
+from dashboard.pages.replay import log_entry
+from domain.games import ruleset
+from domain.replays import replay
+from domain.ruleset import GameRecord, Ruleset, StepFacts
+from projections.timeline import follow
+from services import tables
+from services.refusals import Refusal
+
+BOARDS: dict[str, Callable[[Any], dict[str, Any]]] = {"the-wolves": wolves.table_data}
+"""The games whose tables have a clickable board: the static data its script draws with."""
+SCORES: dict[str, Callable[[StepFacts], list[list[int]]]] = {"the-wolves": wolves.vp_rows}
+"""How a game's player boards show every seat's score now."""
+WRITES = ("action", "undo", "finish")
+"""What the page's script asks the write callback to do."""
+
+
+def not_found(table_id: str) -> html.Div:
+    """Shown for an id that names no table."""
+    return html.Div([html.H2("Table not found"), html.P(f"No table {table_id} is open.")])
+
+
+def _record(doc: dict[str, Any]) -> tuple[Ruleset, GameRecord]:
+    rules = ruleset(doc["game"])
+    return rules, rules.read_record(doc["record"])
+
+
+def _map(state: Any) -> Component:
+    """The Wolves' map as on the replay page, with the layer of pieces and choices."""
+    return html.Div(
+        [
+            dcc.Graph(
+                id="table-map", figure=wolves.figure(state), config=GRAPH_CONFIG, className="map"
+            ),  # fmt: skip
+            html.Div(id="table-board", className="overlay table-overlay"),
+        ],
+        className="board table-map",
+    )
+
+
+def layout(table_id: str) -> html.Div:
+    """The page of the table ``table_id``."""
+    tid = data.parse_game_id(table_id)
+    try:
+        if tid is None:
+            raise Refusal(404, "unknown_table", "no such table")
+        doc = tables.table_doc(tid)
+    except (Refusal, tables.UnknownTable):
+        return not_found(table_id)
+    rules, record = _record(doc)
+    start = rules.start(record)
+    board = BOARDS.get(doc["game"])
+    shown = {k: v for k, v in doc.items() if k != "record"}
+    static = {
+        "id": str(tid),
+        "game": doc["game"],
+        "tokens": data.tokens_required(),
+        "board": board(start) if board else None,
+        "doc": shown,
+    }
+    return html.Div(
+        [
+            dcc.Store(id="table-static", data=static),
+            dcc.Store(id="table-id", data=str(tid)),
+            dcc.Store(id="table-seen"),
+            dcc.Store(id="table-facts"),
+            dcc.Store(id="table-send"),
+            dcc.Store(id="table-written"),
+            html.Div(id="table-live", hidden=True),
+            html.Div(
+                [
+                    html.H2(doc["title"] or "Untitled table"),
+                    html.Span(id="table-status", className="table-status", role="status"),
+                    html.Span("connecting…", id="table-link", className="table-link"),
+                ],
+                className="table-head",
+            ),
+            html.Div(
+                [
+                    html.Div(
+                        [_map(start)] if board else [html.Div(id="table-position")],
+                        className="table-left",
+                    ),
+                    html.Div(
+                        [
+                            html.Div(
+                                id="table-controls",
+                                className="table-controls",
+                                role="toolbar",
+                                **{"aria-label": "actions"},
+                            ),  # fmt: skip
+                            html.Div(
+                                id="table-pending",
+                                className="table-pending",
+                                **{"aria-live": "polite"},
+                            ),  # fmt: skip
+                            html.Div(
+                                id="table-message", className="table-message", role="alert"
+                            ),  # fmt: skip
+                            html.Div(id="table-finish", className="table-finish"),
+                            html.Div(id="table-moon", className="moonlight"),
+                            html.Div(id="table-boards", className="player-boards"),
+                            html.H3("Log"),
+                            html.Ol(id="table-log", className="step-log table-log"),
+                        ],
+                        className="table-right",
+                    ),
+                ],
+                className="table-main",
+            ),
+        ],
+        id="table",
+    )
+
+
+def facts(_seen: Any, table_id: Any) -> tuple[Any, Any]:
+    """The log of the table's actions (each with what it caused: hunts, Moonlight dates,
+    scorings, the game's end) and every seat's score now, from its record replayed."""
+    tid = data.parse_game_id(text(table_id, 100) or "")
+    if tid is None:
+        return no_update, no_update
+    try:
+        doc = tables.table_doc(tid)
+    except (Refusal, tables.UnknownTable):
+        return no_update, no_update
+    rules, record = _record(doc)
+    played = replay(rules, record)
+    follower = follow(rules, played.initial)
+    now = follower.first()
+    items = []
+    for step, events in enumerate(played.steps, start=1):
+        now = follower.step(events)
+        marks = [{"kind": m.kind, "text": m.text} for m in now.milestones]
+        row = {"step": step, "player": now.player, "label": now.label, "milestones": marks}
+        n, _seat, said, marked, end = log_entry(row)
+        items.append(
+            html.Li(
+                [html.Span(str(n), className="log-n"), html.Span(said)]
+                + [html.Div(line, className="log-scoring") for line in marked]
+                + ([html.Div(end, className="log-end")] if end else []),
+                className="log-step" + (" scoring" if marked else ""),
+                **{"data-step": str(n)},
+            )
+        )
+    scores = SCORES.get(doc["game"])
+    return items, {"version": doc["version"], "v": scores(now) if scores else None}
+
+
+def _refused(n: Any, status: int, body: dict[str, Any]) -> dict[str, Any]:
+    return {"n": n, "ok": False, "status": status, "body": body}
+
+
+def write(sent: Any, table_id: Any, token: Any) -> dict[str, Any] | NoUpdate:
+    """Enter an action, undo the last one or finish the table (``sent``: ``{"n", "op",
+    "action"?, "version"?, "unfinished"?}`` from the page's script) with the tab's token, as
+    the API would: the answer is ``{"n", "ok", "status", "body"}``, ``body`` the API's
+    answer or its problem (``code``, ``message`` and, for an illegal action, ``rule``)."""
+    if not isinstance(sent, dict):
+        return no_update
+    n = sent.get("n")
+    op = choice(sent.get("op"), WRITES)
+    tid = data.parse_game_id(text(table_id, 100) or "")
+    version = sent.get("version")
+    if op is None or tid is None or op != "finish" and type(version) is not int:
+        return _refused(n, 400, {"code": "bad_request", "message": "Not a table write."})
+    try:
+        by = data.writer(token, "Entering actions")
+        if op == "action":
+            body = tables.enter(tid, sent.get("action"), version, by)
+        elif op == "undo":
+            body = tables.undo(tid, version, by)
+        else:
+            body = tables.finish(tid, sent.get("unfinished") is True, by)
+    except data.WriteRefused as err:
+        return _refused(n, err.status, {"code": err.kind, "message": err.message})
+    except Refusal as err:
+        return _refused(n, err.status, {"code": err.kind, "message": err.detail, **err.extra})
+    except tables.UnknownTable:
+        return _refused(n, 404, {"code": "unknown_table", "message": "No such table is open."})
+    return {"n": n, "ok": True, "status": 201, "body": body}
+
+
+def register(app: Dash) -> None:
+    """The page's clientside start (``assets/table.js``) and its log callback."""
+    app.clientside_callback(
+        ClientsideFunction("howlTable", "start"),
+        Output("table-live", "children"),
+        Input("table-static", "data"),
+    )
+    app.clientside_callback(
+        ClientsideFunction("howlTable", "facts"),
+        Output("table-live", "title"),
+        Input("table-facts", "data"),
+    )
+    app.clientside_callback(
+        ClientsideFunction("howlTable", "written"),
+        Output("table-live", "role"),
+        Input("table-written", "data"),
+    )
+    app.callback(
+        Output("table-written", "data"),
+        Input("table-send", "data"),
+        State("table-id", "data"),
+        State("auth-token", "data"),
+        prevent_initial_call=True,
+    )(write)
+    app.callback(
+        Output("table-log", "children"),
+        Output("table-facts", "data"),
+        Input("table-seen", "data"),
+        State("table-id", "data"),
+    )(facts)
