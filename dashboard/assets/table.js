@@ -233,6 +233,7 @@
     }).join("");
     if (!T.b) { html += genericActions(); }
     keepFocus(box, "data-act", function () { box.innerHTML = html; });
+    box.setAttribute("data-legal", T.legal ? T.legal.version : "");
   }
 
   function payText(pay) {
@@ -300,6 +301,7 @@
       var extra = T.legal && T.legal.spread ? " · spread " + T.legal.spread + ", speed " + T.legal.speed : "";
       status.textContent = doc.status + extra;
       status.setAttribute("data-version", doc.version);
+      status.setAttribute("data-turn", doc.turn === null ? "" : doc.turn);
     }
     if (!fin) { return; }
     var html = "";
@@ -386,7 +388,8 @@
     T.busy = true;
     T.sent = (T.sent || 0) + 1;
     T.then = then;
-    T.t0 = window.performance.now();
+    T.t0 = T.clicked || window.performance.now();
+    T.clicked = null;
     window.dash_clientside.set_props("table-send", {data: Object.assign({n: T.sent, op: op}, body)});
   }
 
@@ -397,7 +400,7 @@
     if (r.ok) {
       say("");
       if (T.then) { T.then(r.body); }
-      times.submit.push(window.performance.now() - T.t0);
+      timed(times.submit, T.t0);
     } else {
       say(refusal(r));
       if (r.body && r.body.code === "stale_version") { refresh(); }
@@ -458,8 +461,13 @@
     return NAMES[a.type];
   }
 
-  function pick(h) {
-    var build = T.build, t0 = window.performance.now();
+  /* Time from an input event (its timeStamp) to the next frame painted after it. */
+  function timed(list, t0) {
+    window.requestAnimationFrame(function () { list.push(window.performance.now() - t0); });
+  }
+
+  function pick(h, t0) {
+    var build = T.build;
     if (!build || !build.type) {
       var here = starts()[hk(h)];
       if (!here) { return; }
@@ -489,7 +497,7 @@
         }
       }
       draw();
-      times.select.push(window.performance.now() - t0);
+      if (build.wolf && t0 !== undefined) { timed(times.select, t0); }
       return;
     }
     var found = ofType(build.type).filter(function (a) { return same(a.hex, h); });
@@ -550,7 +558,7 @@
     var el;
     if ((el = t.closest("#table-board [data-hex]"))) {
       var xy = el.getAttribute("data-hex").split(",");
-      pick([+xy[0], +xy[1]]);
+      pick([+xy[0], +xy[1]], e.timeStamp);
     } else if ((el = t.closest("#table-controls [data-act]"))) {
       var kind = el.getAttribute("data-act");
       if (T.build && T.build.type === kind) { cancel(); } else { begin(kind); }
@@ -558,7 +566,7 @@
       send(actions()[+el.getAttribute("data-generic")]);
     } else if ((el = t.closest("#table-pending [data-choose]"))) {
       choose(+el.getAttribute("data-choose"));
-    } else if (t.closest("#table-confirm")) { confirm(); }
+    } else if (t.closest("#table-confirm")) { T.clicked = e.timeStamp; confirm(); }
     else if (t.closest("#table-cancel")) { cancel(); }
     else if (t.closest("#table-finish-button")) { finish(); }
     else if ((el = t.closest("#table-boards [data-slot]"))) { payTile(+el.getAttribute("data-slot")); }

@@ -188,6 +188,19 @@ def figure(state: State) -> dict[str, Any]:
     return {"data": data, "layout": layout}
 
 
+def table_figure(state: State) -> tuple[dict[str, Any], float]:
+    """The map of :func:`figure` for the table page, sized by its container (the page keeps
+    the returned width-to-height ratio) and without a legend, so that it fills a narrow
+    window; the page lists the pieces' symbols itself."""
+    shown = figure(state)
+    layout = shown["layout"]
+    del layout["height"]
+    layout.update(showlegend=False, autosize=True)
+    layout["margin"] = {**layout["margin"], "r": 4}
+    (x0, x1), (y1, y0) = layout["xaxis"]["range"], layout["yaxis"]["range"]
+    return shown, (x1 - x0) / (y1 - y0)
+
+
 def _layout(gmap: GameMap) -> dict[str, Any]:
     """Fixed axes, size and margins: the pieces layer is drawn at this scale."""
     xs, ys = zip(*(centre(h) for h in gmap.terrain), strict=True)

@@ -13,7 +13,7 @@ so far, with what each one caused, and the seats' scores come from the server he
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from dash import ClientsideFunction, Dash, Input, NoUpdate, Output, State, dcc, html, no_update
 from dash.development.base_component import Component
@@ -30,8 +30,17 @@ from projections.timeline import follow
 from services import tables
 from services.refusals import Refusal
 
-BOARDS: dict[str, Callable[[Any], dict[str, Any]]] = {"the-wolves": wolves.table_data}
-"""The games whose tables have a clickable board: the static data its script draws with."""
+
+class TableBoard(NamedTuple):
+    """A game's clickable board: the map figure with its width-to-height ratio, and the
+    static data its script draws positions with, both from the state at the start."""
+
+    figure: Callable[[Any], tuple[dict[str, Any], float]]
+    data: Callable[[Any], dict[str, Any]]
+
+
+BOARDS = {"the-wolves": TableBoard(wolves.table_figure, wolves.table_data)}
+"""The games whose tables have a clickable board."""
 SCORES: dict[str, Callable[[StepFacts], list[list[int]]]] = {"the-wolves": wolves.vp_rows}
 """How a game's player boards show every seat's score now."""
 WRITES = ("action", "undo", "finish")
@@ -48,16 +57,16 @@ def _record(doc: dict[str, Any]) -> tuple[Ruleset, GameRecord]:
     return rules, rules.read_record(doc["record"])
 
 
-def _map(state: Any) -> Component:
-    """The Wolves' map as on the replay page, with the layer of pieces and choices."""
+def _map(figure: dict[str, Any], ratio: float) -> Component:
+    """A game's map (its figure as wide as the column, ``ratio`` times as wide as high),
+    with the layer of pieces and choices the script draws over it."""
     return html.Div(
         [
-            dcc.Graph(
-                id="table-map", figure=wolves.figure(state), config=GRAPH_CONFIG, className="map"
-            ),  # fmt: skip
+            dcc.Graph(id="table-map", figure=figure, config=GRAPH_CONFIG, className="map"),
             html.Div(id="table-board", className="overlay table-overlay"),
         ],
         className="board table-map",
+        style={"aspectRatio": f"{ratio:.3f}"},
     )
 
 
@@ -73,13 +82,11 @@ def layout(table_id: str) -> html.Div:
     rules, record = _record(doc)
     start = rules.start(record)
     board = BOARDS.get(doc["game"])
-    shown = {k: v for k, v in doc.items() if k != "record"}
     static = {
         "id": str(tid),
         "game": doc["game"],
-        "tokens": data.tokens_required(),
-        "board": board(start) if board else None,
-        "doc": shown,
+        "board": board.data(start) if board else None,
+        "doc": {k: v for k, v in doc.items() if k != "record"},
     }
     return html.Div(
         [
@@ -101,7 +108,7 @@ def layout(table_id: str) -> html.Div:
             html.Div(
                 [
                     html.Div(
-                        [_map(start)] if board else [html.Div(id="table-position")],
+                        [_map(*board.figure(start))] if board else [html.Div(id="table-position")],
                         className="table-left",
                     ),
                     html.Div(
