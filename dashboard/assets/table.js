@@ -139,6 +139,12 @@
       });
       return out;
     }
+    if (build.push) {
+      build.push.options.forEach(function (h) {
+        out.push({hex: h, cls: "dest push", label: "push the wolf from " + hk(build.push.from) + " to " + hk(h)});
+      });
+      return out;
+    }
     if (build.type === "move") {
       if (build.wolf) {
         destinations(build.wolf).forEach(function (h) { out.push({hex: h, cls: "dest", label: "end the " + build.wolf.wolf + " on " + hk(h)}); });
@@ -196,11 +202,17 @@
       return poly(c[0], c[1], sc.unit * 0.86, 6, 0, -90) + ' class="choice ' + t.cls + '" data-hex="' + hk(t.hex) +
         '" tabindex="0" role="button" aria-label="' + esc(t.label) + '"/>';
     });
+    var focusMap = T.focus === "map";
     keepFocus(layer, "data-hex", function () {
       layer.innerHTML = '<svg width="' + sc.width + '" height="' + sc.height + '" data-version="' + T.doc.version +
         '" data-mode="' + (build ? build.type || "choose" : "idle") + '" aria-label="the map">' + out.join("") +
         marks.join("") + choices.join("") + "</svg>";
     });
+    if (focusMap) {
+      T.focus = null;
+      var first = layer.querySelector(".choice");
+      if (first) { first.focus(); }
+    }
     return true;
   }
 
@@ -261,6 +273,7 @@
       } else if (!build.action && build.type) {
         lines.push(HELP[build.type]);
       }
+      if (build.push) { lines.push("The pushed wolf may go to several nearest hexes (W-6.6): click one."); }
       if (build.options) {
         lines.push(build.options.map(function (o, i) {
           return '<button type="button" class="choose" data-choose="' + i + '">' + esc(o.label) + "</button>";
@@ -278,6 +291,8 @@
       box.removeAttribute("data-pay");
     }
     keepFocus(box, "data-choose", function () { box.innerHTML = html; });
+    if (T.focus === "options" && box.querySelector("[data-choose]")) { box.querySelector("[data-choose]").focus(); }
+    if (T.focus === "options") { T.focus = null; }
   }
 
   function drawBoards() {
@@ -401,6 +416,9 @@
       say("");
       if (T.then) { T.then(r.body); }
       timed(times.submit, T.t0);
+    } else if (r.push && T.build) {
+      T.build.push = r.push;
+      draw();
     } else {
       say(refusal(r));
       if (r.body && r.body.code === "stale_version") { refresh(); }
@@ -408,8 +426,9 @@
     return nu;
   }
 
-  function send(action) {
-    write("action", {action: action, version: T.doc.version}, function (b) { setDoc(b.table); });
+  function send(action, askPush) {
+    write("action", {action: action, version: T.doc.version, ask_push: !!askPush},
+      function (b) { setDoc(b.table); });
   }
 
   function undo() {
@@ -472,10 +491,19 @@
       var here = starts()[hk(h)];
       if (!here) { return; }
       if (here.kinds.length === 1) { begin(here.kinds[0]); pick(h); return; }
+      T.focus = "options";
       T.build = {type: null, hex: h, steps: [], options: here.kinds.map(function (k) {
         return {label: NAMES[k] + " here", kind: k};
       })};
       draw();
+      return;
+    }
+    if (build.push) {
+      if (!build.push.options.some(function (x) { return same(x, h); })) { return; }
+      var step = build.push.index === null ? build.action : build.steps[build.push.index];
+      step.push_to = h;
+      build.push = null;
+      confirm();
       return;
     }
     if (build.type === "draft") {
@@ -493,6 +521,7 @@
         if (!wolves.length || build.steps.length >= T.legal.spread) { return; }
         if (wolves.length === 1) { build.wolf = wolves[0]; build.options = null; }
         else {
+          T.focus = "options";
           build.options = wolves.map(function (m) { return {label: "the " + (m.wolf === "pack" ? "pack wolf" : "alpha"), wolf: m}; });
         }
       }
@@ -504,13 +533,17 @@
     if (!found.length) { return; }
     build.hex = h;
     if (found.length === 1) { settle(found[0]); }
-    else { build.options = found.map(function (a) { return {label: labelOf(a), action: a}; }); }
+    else {
+      T.focus = "options";
+      build.options = found.map(function (a) { return {label: labelOf(a), action: a}; });
+    }
     draw();
   }
 
   function choose(i) {
     var build = T.build, o = build && build.options && build.options[i];
     if (!o) { return; }
+    T.focus = "map";
     if (o.kind) { var h = build.hex; T.build = null; begin(o.kind); pick(h); return; }
     if (o.wolf) { build.wolf = o.wolf; build.options = null; }
     else { settle(o.action); }
@@ -522,7 +555,15 @@
     if (!build) { return; }
     var action = build.type === "move" ? {type: "move", player: seat(), moves: build.steps} : copy(build.action);
     if (build.pay) { action.pay = build.pay; } else { delete action.pay; }
-    send(action);
+    var ends = build.type === "move" ? build.steps.map(function (s) { return s.to; }) : [action.hex];
+    send(action, ends.some(enemyWolf));
+  }
+
+  /* Whether a wolf of another seat stands on h (an action ending there may push it). */
+  function enemyWolf(h) {
+    return T.frame.p.some(function (p) {
+      return p[0] === h[0] && p[1] === h[1] && p[3] >= 0 && p[3] !== seat() && T.b.kinds[p[2]] !== "den" && T.b.kinds[p[2]] !== "lair";
+    });
   }
 
   function costNow() { return T.b.costs[T.build.type] || 0; }

@@ -25,10 +25,12 @@ from dashboard.charts import GRAPH_CONFIG, ScoreChart, base_layout, mark_shapes,
 from dashboard.game import Game
 from dashboard.palette import AUTOMATON_COLOR, EMPTY, TERRAIN_COLORS, TIED, player_color, tint
 from domain.hexes import Hex, neighbours
-from domain.ruleset import StepFacts
+from domain.ruleset import IllegalAction, InvalidRecord, StepFacts
 from domain.wolves import components as box
 from domain.wolves import events as ev
 from domain.wolves.maps import GameMap
+from domain.wolves.records import action_from_json
+from domain.wolves.rules import play
 from domain.wolves.state import State, Table
 
 SQRT3 = math.sqrt(3)
@@ -331,6 +333,44 @@ def table_data(state: State) -> dict[str, Any]:
         "costs": dict(box.COSTS),
         "track_names": list(box.TRACKS),
     }
+
+
+def push_choices(state: State, action: dict[str, Any]) -> dict[str, Any] | None:
+    """Where the player may send a wolf that ``action`` (records.md JSON) pushes, when it may
+    go to more than one nearest hex (W-6.6): ``{"index": the move step or None for a lair,
+    "from": the hex it is pushed off, "options": [hexes]}`` for the first such push the
+    action does not name a ``push_to`` for; None when there is none (or the action is
+    illegal: entering it says why). The engine decides each candidate by playing the action
+    with it."""
+    steps = action.get("moves") if action.get("type") == "move" else [action]
+    if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
+        return None
+
+    def plays(doc: dict[str, Any]) -> list[ev.Event] | None:
+        try:
+            return list(play(state, action_from_json(doc, "action"))[1])
+        except (IllegalAction, InvalidRecord):
+            return None
+
+    events = plays(action)
+    for pushed in (e for e in events or () if isinstance(e, ev.WolfPushed)):
+        at = [i for i, s in enumerate(steps) if s.get("to", s.get("hex")) == list(pushed.src)]
+        if not at or "push_to" in steps[at[0]]:
+            continue
+        index = at[0] if action["type"] == "move" else None
+        reach = state.table.map.steps_from(pushed.src)
+        options = []
+        for h in sorted(reach, key=_order):
+            if reach[h] != reach[pushed.dst]:
+                continue
+            tried = [dict(s) for s in steps]
+            tried[at[0]]["push_to"] = list(h)
+            doc = {**action, "moves": tried} if index is not None else tried[0]
+            if h == pushed.dst or plays(doc) is not None:
+                options.append(list(h))
+        if len(options) > 1:
+            return {"index": index, "from": list(pushed.src), "options": options}
+    return None
 
 
 VP_FIELDS = ("total", "regions", "spread", "speed", "howl", "lairs", "prey", "pack", "place")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, NamedTuple
+from uuid import UUID
 
 from dash import ClientsideFunction, Dash, Input, NoUpdate, Output, State, dcc, html, no_update
 from dash.development.base_component import Component
@@ -32,14 +33,16 @@ from services.refusals import Refusal
 
 
 class TableBoard(NamedTuple):
-    """A game's clickable board: the map figure with its width-to-height ratio, and the
-    static data its script draws positions with, both from the state at the start."""
+    """A game's clickable board: the map figure with its width-to-height ratio and the
+    static data its script draws positions with (both from the state at the start), and
+    where a wolf an action pushes may go when the player chooses (``push_choices``)."""
 
     figure: Callable[[Any], tuple[dict[str, Any], float]]
     data: Callable[[Any], dict[str, Any]]
+    pushes: Callable[[Any, dict[str, Any]], dict[str, Any] | None]
 
 
-BOARDS = {"the-wolves": TableBoard(wolves.table_figure, wolves.table_data)}
+BOARDS = {"the-wolves": TableBoard(wolves.table_figure, wolves.table_data, wolves.push_choices)}
 """The games whose tables have a clickable board."""
 SCORES: dict[str, Callable[[StepFacts], list[list[int]]]] = {"the-wolves": wolves.vp_rows}
 """How a game's player boards show every seat's score now."""
@@ -180,11 +183,23 @@ def _refused(n: Any, status: int, body: dict[str, Any]) -> dict[str, Any]:
     return {"n": n, "ok": False, "status": status, "body": body}
 
 
+def _push(table_id: UUID, action: Any) -> dict[str, Any] | None:
+    """Where a wolf the action pushes may go, when the player has a choice to make first."""
+    doc = tables.table_doc(table_id)
+    board = BOARDS.get(doc["game"])
+    if board is None or not isinstance(action, dict):
+        return None
+    rules, record = _record(doc)
+    return board.pushes(replay(rules, record).state, action)
+
+
 def write(sent: Any, table_id: Any, token: Any) -> dict[str, Any] | NoUpdate:
     """Enter an action, undo the last one or finish the table (``sent``: ``{"n", "op",
-    "action"?, "version"?, "unfinished"?}`` from the page's script) with the tab's token, as
-    the API would: the answer is ``{"n", "ok", "status", "body"}``, ``body`` the API's
-    answer or its problem (``code``, ``message`` and, for an illegal action, ``rule``)."""
+    "action"?, "version"?, "unfinished"?, "ask_push"?}`` from the page's script) with the
+    tab's token, as the API would: the answer is ``{"n", "ok", "status", "body"}``, ``body``
+    the API's answer or its problem (``code``, ``message`` and, for an illegal action,
+    ``rule``). With ``ask_push``, an action that pushes a wolf where the player may choose
+    among several nearest hexes is not entered: the answer's ``push`` lists them."""
     if not isinstance(sent, dict):
         return no_update
     n = sent.get("n")
@@ -195,6 +210,10 @@ def write(sent: Any, table_id: Any, token: Any) -> dict[str, Any] | NoUpdate:
         return _refused(n, 400, {"code": "bad_request", "message": "Not a table write."})
     try:
         by = data.writer(token, "Entering actions")
+        if op == "action" and sent.get("ask_push") is True:
+            push = _push(tid, sent.get("action"))
+            if push is not None:
+                return {"n": n, "ok": False, "status": 300, "push": push, "body": {}}
         if op == "action":
             body = tables.enter(tid, sent.get("action"), version, by)
         elif op == "undo":

@@ -77,15 +77,18 @@ def get(server: LiveServer, path: str) -> Any:
         return json.load(response)
 
 
-def visit(page: Page, server: LiveServer, table_id: str, token: bool = True) -> None:
-    """Open the table page; with ``token``, enter the API token in the header first."""
+def visit(page: Page, server: LiveServer, table_id: str, token: bool = True) -> int:
+    """Open the table page (with ``token``, enter the API token in the header first); the
+    table's version it shows."""
     page.goto(f"{server.url}/table/{table_id}")
     if token:
         page.fill("#auth-input", TOKEN)
         page.click("#auth-use")
         expect(page.locator(".auth-name")).to_have_text("ana")
-    ready(page, 1)
+    version: int = get(server, f"/api/tables/{table_id}")["version"]
+    ready(page, version)
     expect(page.locator(".table-link.on")).to_be_attached()  # following the table's stream
+    return version
 
 
 def ready(page: Page, version: int) -> None:
@@ -171,8 +174,7 @@ def test_a_fixture_game_entered_by_clicking_is_stored_with_its_result(
 ) -> None:
     record, actions = fixture(GAME)
     table_id = open_table(server, record)
-    visit(page, server, table_id)
-    version = 1
+    version = visit(page, server, table_id)
     for index, action in enumerate(actions):
         if turn(page) != action["player"]:  # records.md: the next seat's action ends the turn
             page.click('[data-act="pass"]')
@@ -269,15 +271,37 @@ def test_keys_build_cancel_and_undo(sqlite_server: LiveServer, page: Page) -> No
     page.keyboard.press("Escape")
     expect(page.locator("#table-board svg[data-mode=idle]")).to_be_attached()
     page.keyboard.press("m")
-    page.locator("#table-board .choice.wolf").first.focus()
+    page.locator('#table-board [data-hex="6,7"]').focus()  # an alpha and a pack wolf
     page.keyboard.press("Enter")
-    expect(page.locator("#table-board .choice.dest").first).to_be_attached()
+    expect(page.locator("#table-pending [data-choose]").first).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#table-board .choice.dest").first).to_be_focused()
     page.keyboard.press("Escape")
     pieces = page.locator("#table-board .piece").count()
     page.keyboard.press("Control+z")
     ready(page, 6)
     assert get(sqlite_server, f"/api/tables/{table_id}")["actions"] == actions[:3]
     assert page.locator("#table-board .piece").count() == pieces - 2  # W-4.1: alpha and pack
+
+
+def test_a_push_with_several_nearest_hexes_goes_where_the_player_clicks(
+    sqlite_server: LiveServer, page: Page
+) -> None:
+    path = FIXTURES / "2p-04-heuristic.json"
+    record, actions = fixture(path)
+    table_id = open_table(sqlite_server, {**record, "actions": actions[:49]})
+    version = visit(page, sqlite_server, table_id)
+    move = actions[49]  # an alpha ends on a pack wolf of the other seat (W-6.1, W-6.6)
+    assert "push_to" not in move["moves"][0]
+    enter(page, move)
+    pushes = page.locator("#table-board .choice.push")
+    expect(pushes).to_have_count(3)  # W-6.6: three nearest free hexes, the player chooses
+    hexel(page, [7, 10]).click()
+    ready(page, version + 1)
+    table = get(sqlite_server, f"/api/tables/{table_id}")
+    assert table["actions"][-1]["moves"][0]["push_to"] == [7, 10]
+    there = [(p["kind"], p["player"]) for p in table["position"]["pieces"] if p["hex"] == [7, 10]]
+    assert ("pack", 1 - move["player"]) in there and len(there) == 2  # beside its own piece
 
 
 def test_a_narrow_window_does_not_scroll_sideways(sqlite_server: LiveServer, page: Page) -> None:
