@@ -313,7 +313,7 @@
   function drawHead() {
     var status = $("table-status"), fin = $("table-finish"), doc = T.doc;
     if (status) {
-      var extra = T.legal && T.legal.spread ? " · spread " + T.legal.spread + ", speed " + T.legal.speed : "";
+      var extra = moves().length ? " · spread " + T.legal.spread + ", speed " + T.legal.speed : "";
       status.textContent = doc.status + extra;
       status.setAttribute("data-version", doc.version);
       status.setAttribute("data-turn", doc.turn === null ? "" : doc.turn);
@@ -457,13 +457,11 @@
     draw();
   }
 
-  /* The engine's payment of a Move ending on terrain t: a legal one-wolf Move's, if listed. */
-  function movePay(to) {
-    var t = T.b.land[hk(to)], found = null;
-    ofType("move").forEach(function (a) {
-      if (!found && a.moves.length && T.b.land[hk(a.moves[0].to)] === t && a.pay) { found = a.pay; }
-    });
-    return found ? normalPay(found) : null;
+  /* The engine's payment of a Move ending on the terrain of hex h (the server's, for the
+     version shown), or null: the engine then completes it by its rule when it is entered. */
+  function movePay(h) {
+    var f = T.facts, pay = f && f.version === T.doc.version && f.pays ? f.pays[T.b.land[hk(h)]] : null;
+    return pay ? normalPay(pay) : null;
   }
 
   function normalPay(pay) { return {tiles: (pay.tiles || []).slice(), bonus_terrain: pay.bonus_terrain || 0}; }
@@ -653,6 +651,7 @@
     var nu = window.dash_clientside.no_update;
     if (!f || !alive()) { return nu; }
     T.vp = f.v;
+    T.facts = f;
     if (T.b) { T.frame = frameOf(T.doc); drawBoards(); }
     var log = $("table-log");
     if (log) { log.setAttribute("data-version", f.version); log.scrollTop = log.scrollHeight; }

@@ -28,6 +28,7 @@ from domain.hexes import Hex, neighbours
 from domain.ruleset import IllegalAction, InvalidRecord, StepFacts
 from domain.wolves import components as box
 from domain.wolves import events as ev
+from domain.wolves.legal import payment
 from domain.wolves.maps import GameMap
 from domain.wolves.records import action_from_json
 from domain.wolves.rules import play
@@ -371,6 +372,19 @@ def push_choices(state: State, action: dict[str, Any]) -> dict[str, Any] | None:
         if len(options) > 1:
             return {"index": index, "from": list(pushed.src), "options": options}
     return None
+
+
+def move_payments(state: State) -> dict[str, dict[str, Any]]:
+    """The engine's payment (records.md ``pay``) of a Move by the seat to act ending on each
+    terrain it can pay for (W-6, W-6.1), for the table page to show before it is sent."""
+    if state.finished or state.drafting:
+        return {}
+    found = {t: payment(state, state.player, box.COSTS["move"], t) for t in box.TERRAINS}
+    return {
+        t: {"tiles": list(pay.tiles or ()), "bonus_terrain": pay.bonus_terrain or 0}
+        for t, pay in found.items()
+        if pay is not None
+    }
 
 
 VP_FIELDS = ("total", "regions", "spread", "speed", "howl", "lairs", "prey", "pack", "place")

@@ -35,14 +35,20 @@ from services.refusals import Refusal
 class TableBoard(NamedTuple):
     """A game's clickable board: the map figure with its width-to-height ratio and the
     static data its script draws positions with (both from the state at the start), and
-    where a wolf an action pushes may go when the player chooses (``push_choices``)."""
+    where a wolf an action pushes may go when the player chooses, and the payments the
+    script shows for what the legal actions list without one (The Wolves: a Move)."""
 
     figure: Callable[[Any], tuple[dict[str, Any], float]]
     data: Callable[[Any], dict[str, Any]]
     pushes: Callable[[Any, dict[str, Any]], dict[str, Any] | None]
+    pays: Callable[[Any], dict[str, Any]]
 
 
-BOARDS = {"the-wolves": TableBoard(wolves.table_figure, wolves.table_data, wolves.push_choices)}
+BOARDS = {
+    "the-wolves": TableBoard(
+        wolves.table_figure, wolves.table_data, wolves.push_choices, wolves.move_payments
+    )
+}
 """The games whose tables have a clickable board."""
 SCORES: dict[str, Callable[[StepFacts], list[list[int]]]] = {"the-wolves": wolves.vp_rows}
 """How a game's player boards show every seat's score now."""
@@ -148,7 +154,8 @@ def layout(table_id: str) -> html.Div:
 
 def facts(_seen: Any, table_id: Any) -> tuple[Any, Any]:
     """The log of the table's actions (each with what it caused: hunts, Moonlight dates,
-    scorings, the game's end) and every seat's score now, from its record replayed."""
+    scorings, the game's end), every seat's score and the board's payments now, from its
+    record replayed."""
     tid = data.parse_game_id(text(table_id, 100) or "")
     if tid is None:
         return no_update, no_update
@@ -175,8 +182,12 @@ def facts(_seen: Any, table_id: Any) -> tuple[Any, Any]:
                 **{"data-step": str(n)},
             )
         )
-    scores = SCORES.get(doc["game"])
-    return items, {"version": doc["version"], "v": scores(now) if scores else None}
+    scores, board = SCORES.get(doc["game"]), BOARDS.get(doc["game"])
+    return items, {
+        "version": doc["version"],
+        "v": scores(now) if scores else None,
+        "pays": board.pays(played.state) if board else None,
+    }
 
 
 def _refused(n: Any, status: int, body: dict[str, Any]) -> dict[str, Any]:
