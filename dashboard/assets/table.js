@@ -338,9 +338,16 @@
     }).join("");
   }
 
+  var FIXED = ["format", "version", "game", "players", "setup"];
+
   function drawPosition() {
-    var box = $("table-position");
-    if (box) { box.innerHTML = "<pre>" + esc(JSON.stringify(T.doc.position, null, 1)) + "</pre>"; }
+    var box = $("table-position"), pos = T.doc.position;
+    if (!box) { return; }
+    box.innerHTML = '<table class="table-fields"><tbody>' + Object.keys(pos).filter(function (k) {
+      return FIXED.indexOf(k) < 0;
+    }).map(function (k) {
+      return "<tr><th>" + esc(k) + "</th><td><code>" + esc(JSON.stringify(pos[k])) + "</code></td></tr>";
+    }).join("") + "</tbody></table>";
   }
 
   function draw() {

@@ -312,3 +312,23 @@ def test_a_narrow_window_does_not_scroll_sideways(sqlite_server: LiveServer, pag
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     board = page.locator("#table-board svg").bounding_box()
     assert board is not None and board["width"] <= 390
+
+
+def test_a_moonlight_table_is_played_by_its_legal_actions(
+    sqlite_server: LiveServer, page: Page
+) -> None:
+    path = FIXTURES.parent / "moonlight" / "00-greedy.json"
+    record, actions = fixture(path)
+    table_id = open_table(sqlite_server, record)
+    version = visit(page, sqlite_server, table_id)
+    expect(page.locator("#table-position")).to_contain_text("rounds_won")
+    for action in actions[:3]:
+        words = ", ".join(
+            f"{k} {json.dumps(v, separators=(',', ':'))}"
+            for k, v in action.items()
+            if k not in ("type", "player")
+        )
+        page.locator("[data-generic]").filter(has_text=f"{action['type']}: {words}").click()
+        version += 1
+        ready(page, version)
+    assert get(sqlite_server, f"/api/tables/{table_id}")["actions"] == actions[:3]
