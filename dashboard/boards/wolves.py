@@ -191,17 +191,40 @@ def figure(state: State) -> dict[str, Any]:
     return {"data": data, "layout": layout}
 
 
-def table_figure(state: State) -> tuple[dict[str, Any], float]:
-    """The map of :func:`figure` for the table page, sized by its container (the page keeps
-    the returned width-to-height ratio) and without a legend, so that it fills a narrow
-    window; the page lists the pieces' symbols itself."""
+def table_board(state: State) -> Component:
+    """The table page's map: :func:`figure` sized by its container (kept at the map's own
+    width-to-height ratio) without plotly's legend, so that it fills a narrow window; the
+    layer the page's script draws pieces and choices on; the seats and symbols under it."""
     shown = figure(state)
     layout = shown["layout"]
     del layout["height"]
     layout.update(showlegend=False, autosize=True)
     layout["margin"] = {**layout["margin"], "r": 4}
     (x0, x1), (y1, y0) = layout["xaxis"]["range"], layout["yaxis"]["range"]
-    return shown, (x1 - x0) / (y1 - y0)
+    seats = [
+        html.Span(
+            [html.Span(className="dot", style={"background": color}), f"{p.name} ({p.terrain})"],
+            className="who",
+        )  # fmt: skip
+        for p, color in zip(state.table.players, seat_colors(state), strict=False)
+    ]
+    if state.table.two_player:
+        automaton = html.Span(className="dot", style={"background": AUTOMATON_COLOR})
+        seats.append(html.Span([automaton, "automaton pack"], className="who"))
+    symbols = "★ alpha · ● pack wolf · ⬟ lair · ■ den · ◆ lone wolf · ▼ prey · C/Q/F scoring"
+    return html.Div(
+        [
+            html.Div(
+                [
+                    dcc.Graph(id="table-map", figure=shown, config=GRAPH_CONFIG, className="map"),
+                    html.Div(id="table-board", className="overlay table-overlay"),
+                ],
+                className="board table-map",
+                style={"aspectRatio": f"{(x1 - x0) / (y1 - y0):.3f}"},
+            ),
+            html.Div([*seats, html.Span(symbols, className="note")], className="table-legend"),
+        ]
+    )
 
 
 def _layout(gmap: GameMap) -> dict[str, Any]:

@@ -21,7 +21,6 @@ from dash.development.base_component import Component
 
 from dashboard import data
 from dashboard.boards import wolves
-from dashboard.charts import GRAPH_CONFIG
 from dashboard.inputs import choice, text
 from dashboard.pages.replay import log_entry
 from domain.games import ruleset
@@ -33,12 +32,12 @@ from services.refusals import Refusal
 
 
 class TableBoard(NamedTuple):
-    """A game's clickable board: the map figure with its width-to-height ratio and the
-    static data its script draws positions with (both from the state at the start), and
+    """A game's clickable board: its map and the static data its script draws positions
+    with (both from the state at the start), and
     where a wolf an action pushes may go when the player chooses, and the payments the
     script shows for what the legal actions list without one (The Wolves: a Move)."""
 
-    figure: Callable[[Any], tuple[dict[str, Any], float]]
+    board: Callable[[Any], Component]
     data: Callable[[Any], dict[str, Any]]
     pushes: Callable[[Any, dict[str, Any]], dict[str, Any] | None]
     pays: Callable[[Any], dict[str, Any]]
@@ -46,7 +45,7 @@ class TableBoard(NamedTuple):
 
 BOARDS = {
     "the-wolves": TableBoard(
-        wolves.table_figure, wolves.table_data, wolves.push_choices, wolves.move_payments
+        wolves.table_board, wolves.table_data, wolves.push_choices, wolves.move_payments
     )
 }
 """The games whose tables have a clickable board."""
@@ -64,19 +63,6 @@ def not_found(table_id: str) -> html.Div:
 def _record(doc: dict[str, Any]) -> tuple[Ruleset, GameRecord]:
     rules = ruleset(doc["game"])
     return rules, rules.read_record(doc["record"])
-
-
-def _map(figure: dict[str, Any], ratio: float) -> Component:
-    """A game's map (its figure as wide as the column, ``ratio`` times as wide as high),
-    with the layer of pieces and choices the script draws over it."""
-    return html.Div(
-        [
-            dcc.Graph(id="table-map", figure=figure, config=GRAPH_CONFIG, className="map"),
-            html.Div(id="table-board", className="overlay table-overlay"),
-        ],
-        className="board table-map",
-        style={"aspectRatio": f"{ratio:.3f}"},
-    )
 
 
 def layout(table_id: str) -> html.Div:
@@ -117,7 +103,7 @@ def layout(table_id: str) -> html.Div:
             html.Div(
                 [
                     html.Div(
-                        [_map(*board.figure(start))] if board else [html.Div(id="table-position")],
+                        [board.board(start)] if board else [html.Div(id="table-position")],
                         className="table-left",
                     ),
                     html.Div(

@@ -332,3 +332,16 @@ def test_a_moonlight_table_is_played_by_its_legal_actions(
         version += 1
         ready(page, version)
     assert get(sqlite_server, f"/api/tables/{table_id}")["actions"] == actions[:3]
+
+
+def test_a_write_without_a_token_is_refused_on_the_page(
+    sqlite_server: LiveServer, page: Page
+) -> None:
+    record, actions = fixture(GAME)
+    table_id = open_table(sqlite_server, record)
+    visit(page, sqlite_server, table_id, token=False)
+    enter(page, actions[0])
+    refusal = page.locator("#table-message .refused")
+    expect(refusal).to_contain_text("Entering actions needs a token.")
+    assert refusal.get_attribute("data-status") == "401"
+    assert get(sqlite_server, f"/api/tables/{table_id}")["actions"] == []
