@@ -13,7 +13,7 @@ so far, with what each one caused, and the seats' scores come from the server he
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 from uuid import UUID
 
 from dash import ClientsideFunction, Dash, Input, NoUpdate, Output, State, dcc, html, no_update
@@ -51,6 +51,10 @@ BOARDS = {
 """The games whose tables have a clickable board."""
 SCORES: dict[str, Callable[[StepFacts], list[list[int]]]] = {"the-wolves": wolves.vp_rows}
 """How a game's player boards show every seat's score now."""
+Labelled = TypedDict("Labelled", {"aria-label": str})
+Live = TypedDict("Live", {"aria-live": str})
+Step = TypedDict("Step", {"data-step": str})
+"""Attributes with a dash in their name, as Dash components take them."""
 WRITES = ("action", "undo", "finish")
 """What the page's script asks the write callback to do."""
 
@@ -112,16 +116,14 @@ def layout(table_id: str) -> html.Div:
                                 id="table-controls",
                                 className="table-controls",
                                 role="toolbar",
-                                **{"aria-label": "actions"},
-                            ),  # fmt: skip
+                                **Labelled({"aria-label": "actions"}),
+                            ),
                             html.Div(
                                 id="table-pending",
                                 className="table-pending",
-                                **{"aria-live": "polite"},
-                            ),  # fmt: skip
-                            html.Div(
-                                id="table-message", className="table-message", role="alert"
-                            ),  # fmt: skip
+                                **Live({"aria-live": "polite"}),
+                            ),
+                            html.Div(id="table-message", className="table-message", role="alert"),
                             html.Div(id="table-finish", className="table-finish"),
                             html.Div(id="table-moon", className="moonlight"),
                             html.Div(id="table-boards", className="player-boards"),
@@ -165,7 +167,7 @@ def facts(_seen: Any, table_id: Any) -> tuple[Any, Any]:
                 + [html.Div(line, className="log-scoring") for line in marked]
                 + ([html.Div(end, className="log-end")] if end else []),
                 className="log-step" + (" scoring" if marked else ""),
-                **{"data-step": str(n)},
+                **Step({"data-step": str(n)}),
             )
         )
     scores, board = SCORES.get(doc["game"]), BOARDS.get(doc["game"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -224,8 +225,10 @@ def test_a_watcher_sees_an_action_within_a_second(
     visit(second, sqlite_server, table_id, token=False)
     enter(page, actions[0])
     expect(page.locator('#table-status[data-version="2"]')).to_be_attached()
+    shown = time.monotonic()
     watched = second.locator('#table-board svg[data-version="2"]')
     expect(watched).to_be_attached(timeout=1_000)
+    print(f"\nthe watcher drew it {1000 * (time.monotonic() - shown):.0f} ms after the writer")
     expect(second.locator("#table-status")).to_contain_text("draft pick 2, Bo to pick")
     assert hexel(second, actions[0]["hex"]).count() == 0  # W-4.1: the hex is taken
 
