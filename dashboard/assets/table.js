@@ -4,8 +4,8 @@
    turned into a frame of the replay's board view (assets/boards/wolves.js) and drawn over the
    same map, with the hexes the player may click on top as focusable SVG shapes. An action is
    built by clicks (or keys), its payment is the engine's (the legal action's ``pay``) until a
-   tile of the player board is clicked, and it is sent with the tab's API token; a refusal
-   shows its message. The server writes the log and the seats' scores (table-facts) whenever
+   tile of the player board is clicked, and it is sent with the tab's API token (see write);
+   a refusal shows its message. The server writes the log and the seats' scores (table-facts) whenever
    the page tells it the version it shows (table-seen). */
 (function () {
   "use strict";
@@ -403,16 +403,38 @@
 
   /* --- writes --------------------------------------------------------------------------- */
 
-  /* A write goes to the server as a request in table-send (the page's write callback, which
-     carries the tab's token as uploads do) and comes back through table-written. */
+  /* The API token the tab holds (dashboard/token.py keeps it in session storage), or null. */
+  function token() {
+    try { return JSON.parse(window.sessionStorage.getItem("auth-token")); } catch (e) { return null; }
+  }
+
+  var PATHS = {action: "/actions", undo: "/undo", finish: "/finish"};
+
+  /* A write goes with the tab's token straight to the tables API; without a token (the
+     dashboard open to anyone), or to ask first where a push may go, it goes to the page's
+     write callback as a request in table-send (the callback takes the token as uploads do)
+     and comes back through table-written. */
   function write(op, body, then) {
     if (T.busy) { return; }
     T.busy = true;
-    T.sent = (T.sent || 0) + 1;
+    var n = T.sent = (T.sent || 0) + 1, tk = token();
     T.then = then;
     T.t0 = T.clicked || window.performance.now();
     T.clicked = null;
-    window.dash_clientside.set_props("table-send", {data: Object.assign({n: T.sent, op: op}, body)});
+    if (tk && !body.ask_push) {
+      var sent = Object.assign({}, body);
+      delete sent.ask_push;
+      window.fetch("/api/tables/" + T.id + PATHS[op], {
+        method: "POST", body: JSON.stringify(sent),
+        headers: {"Content-Type": "application/json", Accept: "application/json", Authorization: "Bearer " + tk}
+      }).then(function (r) {
+        return r.json().catch(function () { return {}; }).then(function (j) {
+          written({n: n, ok: r.ok, status: r.status, body: j});
+        });
+      }).catch(function (e) { written({n: n, ok: false, status: 0, body: {message: String(e)}}); });
+      return;
+    }
+    window.dash_clientside.set_props("table-send", {data: Object.assign({n: n, op: op}, body)});
   }
 
   function written(r) {

@@ -5,7 +5,9 @@ The page is drawn in the browser by ``assets/table.js`` from the tables contract
 map of the replay page with the pieces of the position now, clickable, the player boards
 (where a payment being chosen is changed by clicking tiles), the Moonlight track, whose turn
 it is and the action buttons; for another game its position and its legal actions as
-buttons. Writes carry the tab's API token (``dashboard/token.py``). The log of the actions
+buttons. Writes carry the tab's API token (``dashboard/token.py``) to the tables API, or,
+without one or to ask where a push may go, to this page's write callback (:func:`write`),
+which takes the token as the dashboard's uploads do. The log of the actions
 so far, with what each one caused, and the seats' scores come from the server here
 (:func:`facts`), asked again by the script whenever the table changed.
 """
