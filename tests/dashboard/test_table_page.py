@@ -190,6 +190,11 @@ def test_a_fixture_game_entered_by_clicking_is_stored_with_its_result(
             raise
     screenshot(page, "table-finished")
     expect(page.locator("#table-status")).to_contain_text("game over")
+    log = page.locator("#table-log")  # what the actions caused, entered by nobody (W-6.7, W-8)
+    expect(log.locator(".log-step")).to_have_count(version - 1)
+    expect(log).to_contain_text(" hunts a ")
+    expect(log.locator(".log-scoring").first).to_contain_text("crescent scoring of region")
+    expect(log.locator(".log-end")).to_have_text("the game ends")
     times = page.evaluate("window.howlTableTimes")
     print(
         f"\ntable page timings (ms): click on a wolf → destinations drawn: p95 "
