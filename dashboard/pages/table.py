@@ -15,6 +15,7 @@ so far, with what each one caused, and the seats' scores come from the server he
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, NamedTuple, TypedDict
 from uuid import UUID
 
@@ -142,22 +143,15 @@ def layout(table_id: str) -> html.Div:
     )
 
 
-def facts(_seen: Any, table_id: Any) -> tuple[Any, Any]:
-    """The log of the table's actions (each with what it caused: hunts, Moonlight dates,
-    scorings, the game's end), every seat's score and the board's payments now, from its
-    record replayed."""
-    tid = data.parse_game_id(text(table_id, 100) or "")
-    if tid is None:
-        return no_update, no_update
-    try:
-        doc = tables.table_doc(tid)
-    except (Refusal, tables.UnknownTable):
-        return no_update, no_update
+def _facts(doc: dict[str, Any]) -> tuple[list[Component], dict[str, Any]]:
+    """The log of a table document's actions (each with what it caused: hunts, Moonlight
+    dates, scorings, the game's end), every seat's score and the board's payments now, from
+    its record replayed."""
     rules, record = _record(doc)
     played = replay(rules, record)
     follower = follow(rules, played.initial)
     now = follower.first()
-    items = []
+    items: list[Component] = []
     for step, events in enumerate(played.steps, start=1):
         now = follower.step(events)
         marks = [{"kind": m.kind, "text": m.text} for m in now.milestones]
@@ -178,6 +172,29 @@ def facts(_seen: Any, table_id: Any) -> tuple[Any, Any]:
         "v": scores(now) if scores else None,
         "pays": board.pays(played.state) if board else None,
     }
+
+
+@lru_cache(maxsize=256)
+def _facts_at(table_id: UUID, version: int) -> tuple[list[Component], dict[str, Any]] | None:
+    """:func:`_facts` of a table at ``version``, computed once for all its watchers (a
+    version names one state: undoing is a new version too); None when the table is not at
+    that version now."""
+    doc = tables.table_doc(table_id)
+    return _facts(doc) if doc["version"] == version else None
+
+
+def facts(seen: Any, table_id: Any) -> tuple[Any, Any]:
+    """The log and scores of the table at the version the page shows (``seen``: ``{"version"}``
+    from its script), or now."""
+    tid = data.parse_game_id(text(table_id, 100) or "")
+    if tid is None:
+        return no_update, no_update
+    version = seen.get("version") if isinstance(seen, dict) else None
+    try:
+        shown = _facts_at(tid, version) if type(version) is int else None
+        return shown if shown is not None else _facts(tables.table_doc(tid))
+    except (Refusal, tables.UnknownTable):
+        return no_update, no_update
 
 
 def _refused(n: Any, status: int, body: dict[str, Any]) -> dict[str, Any]:
