@@ -37,6 +37,7 @@
     return T.legal && T.legal.version === T.doc.version ? T.legal.moves || [] : [];
   }
   function copy(x) { return JSON.parse(JSON.stringify(x)); }
+  function wolfName(kind) { return kind === "pack" ? "pack wolf" : "alpha"; }
 
   /* One read of the table's API (reading needs no token): resolves to {ok, status, body}. */
   function api(path) {
@@ -147,7 +148,7 @@
     }
     if (build.type === "move") {
       if (build.wolf) {
-        destinations(build.wolf).forEach(function (h) { out.push({hex: h, cls: "dest", label: "end the " + build.wolf.wolf + " on " + hk(h)}); });
+        destinations(build.wolf).forEach(function (h) { out.push({hex: h, cls: "dest", label: "end the " + wolfName(build.wolf.wolf) + " on " + hk(h)}); });
       } else if (build.steps.length < (T.legal.spread || 1)) {
         freeWolves().forEach(function (m) {
           if (destinations(m).length) { out.push({hex: m.from, cls: "wolf", label: "move the wolf at " + hk(m.from)}); }
@@ -261,14 +262,14 @@
     if (!box) { return; }
     var build = T.build, html = "";
     if (build) {
-      var head = build.type ? NAMES[build.type] : "What here?";
+      var head = build.action ? labelOf(build.action) : build.type ? NAMES[build.type] : "What here?";
       var lines = [];
       if (build.type === "move") {
         lines.push("Up to <b>" + T.legal.spread + "</b> wolves (spread), <b>" + T.legal.speed + "</b> hexes each (speed).");
         build.steps.forEach(function (s, i) {
-          lines.push('<span class="step-pick" data-step-pick="' + i + '">' + s.wolf + " " + hk(s.from) + " → " + hk(s.to) + "</span>");
+          lines.push('<span class="step-pick">' + wolfName(s.wolf) + " " + hk(s.from) + " → " + hk(s.to) + "</span>");
         });
-        if (build.wolf) { lines.push("Now click where the " + build.wolf.wolf + " at " + hk(build.wolf.from) + " ends."); }
+        if (build.wolf) { lines.push("Now click where the " + wolfName(build.wolf.wolf) + " at " + hk(build.wolf.from) + " ends."); }
         else if (!build.steps.length) { lines.push(HELP.move); }
       } else if (!build.action && build.type) {
         lines.push(HELP[build.type]);
@@ -502,8 +503,8 @@
   }
 
   function labelOf(a) {
-    if (a.type === "den") { return "den on the " + a.track + " track"; }
-    if (a.type === "dominate") { return "dominate the " + (a.piece || "piece") + (a.track ? ", den on the " + a.track + " track" : ""); }
+    if (a.type === "den") { return "Den on the " + a.track + " track"; }
+    if (a.type === "dominate") { return "Dominate the " + (a.piece || "piece") + (a.track ? ", den on the " + a.track + " track" : ""); }
     return NAMES[a.type];
   }
 
@@ -549,7 +550,7 @@
         if (wolves.length === 1) { build.wolf = wolves[0]; build.options = null; }
         else {
           T.focus = "options";
-          build.options = wolves.map(function (m) { return {label: "the " + (m.wolf === "pack" ? "pack wolf" : "alpha"), wolf: m}; });
+          build.options = wolves.map(function (m) { return {label: "the " + wolfName(m.wolf), wolf: m}; });
         }
       }
       draw();

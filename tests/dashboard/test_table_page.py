@@ -151,11 +151,11 @@ def enter(page: Page, action: dict[str, Any]) -> None:
     else:
         hexel(page, action["hex"]).click()
         if kind == "den":
-            choose(page, f"den on the {action['track']} track")
+            choose(page, f"Den on the {action['track']} track")
         elif kind == "dominate":
             piece = action.get("piece") or "pack"
             track = action.get("track")
-            choose(page, f"dominate the {piece}" + (f", den on the {track} track" if track else ""))
+            choose(page, f"Dominate the {piece}" + (f", den on the {track} track" if track else ""))
     expect(page.locator("#table-confirm")).to_be_visible()
     pay_as(page, action.get("pay", {}))
     page.click("#table-confirm")
