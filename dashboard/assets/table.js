@@ -391,11 +391,15 @@
     api("").then(function (r) { if (r.ok) { setDoc(r.body); } });
   }
 
+  /* Follow the table's stream while its page is shown: leaving it for another page of the
+     dashboard (no reload) closes the stream within a second, so the server's watcher ends. */
   function connect() {
     var id = T.id, source = new window.EventSource("/api/tables/" + id + "/stream");
-    T.source = source;
+    var mine = T, check = window.setInterval(function () {
+      if (T !== mine || !alive()) { source.close(); window.clearInterval(check); }
+    }, 1000);
     source.addEventListener("table", function (e) {
-      if (!alive() || T.id !== id) { source.close(); return; }
+      if (T !== mine || !alive()) { return; }
       setDoc(JSON.parse(e.data));
     });
     source.onopen = function () { var l = $("table-link"); if (l) { l.textContent = "live"; l.className = "table-link on"; } };
@@ -669,7 +673,6 @@
   function start(st) {
     var nu = window.dash_clientside.no_update;
     if (!st) { return nu; }
-    if (T && T.source) { T.source.close(); }
     T = {id: st.id, b: st.board, doc: null, legal: null, build: null, vp: null, busy: false};
     setDoc(st.doc);
     connect();

@@ -353,3 +353,22 @@ def test_a_write_without_a_token_is_refused_on_the_page(
     expect(refusal).to_contain_text("Entering actions needs a token.")
     assert refusal.get_attribute("data-status") == "401"
     assert get(sqlite_server, f"/api/tables/{table_id}")["actions"] == []
+
+
+def test_leaving_the_page_closes_its_stream(sqlite_server: LiveServer, page: Page) -> None:
+    record, _ = fixture(GAME)
+    table_id = open_table(sqlite_server, record)
+    page.add_init_script(
+        "const Source = window.EventSource; window.howlStreams = [];"
+        "window.EventSource = function (url) {"
+        "  const s = new Source(url); window.howlStreams.push(s); return s; };"
+    )
+    visit(page, sqlite_server, table_id, token=False)
+    assert page.evaluate("window.howlStreams.map(s => s.readyState)") == [1]  # open
+    page.click("header nav >> text=Library")  # another page of the dashboard, no reload
+    expect(page.locator("#table-board")).to_have_count(0)
+    for _ in range(50):  # the page checks once a second whether it is still shown
+        if page.evaluate("window.howlStreams.map(s => s.readyState)") == [2]:  # closed
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate("window.howlStreams.map(s => s.readyState)") == [2]
