@@ -525,7 +525,7 @@
       if (here.kinds.length === 1) { begin(here.kinds[0]); pick(h); return; }
       T.focus = "options";
       T.build = {type: null, hex: h, steps: [], options: here.kinds.map(function (k) {
-        return {label: NAMES[k] + " here", kind: k};
+        return {label: k === "move" ? "Move a wolf from here" : NAMES[k] + " here", kind: k};
       })};
       draw();
       return;
