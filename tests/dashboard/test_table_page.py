@@ -372,3 +372,28 @@ def test_leaving_the_page_closes_its_stream(sqlite_server: LiveServer, page: Pag
             break
         page.wait_for_timeout(100)
     assert page.evaluate("window.howlStreams.map(s => s.readyState)") == [2]
+
+
+def test_clicking_the_map_starts_the_action_it_offers(
+    sqlite_server: LiveServer, page: Page
+) -> None:
+    record, actions = fixture(GAME)
+    table_id = open_table(sqlite_server, record)
+    version = visit(page, sqlite_server, table_id)
+    for action in actions[:4]:
+        enter(page, action)
+        version += 1
+        ready(page, version)
+    den = actions[4]  # W-6.2: a den beside the alpha, no button pressed first
+    assert den["type"] == "den"
+    expect(page.locator("#table-board svg[data-mode=idle]")).to_be_attached()
+    hexel(page, den["hex"]).click()
+    expect(page.locator('[data-act="den"][aria-pressed="true"]')).to_be_attached()
+    choose(page, f"Den on the {den['track']} track")
+    pay_as(page, den["pay"])
+    page.click("#table-confirm")
+    ready(page, version + 1)
+    assert get(sqlite_server, f"/api/tables/{table_id}")["actions"][-1] == den
+    hexel(page, [6, 7]).click()  # the alpha and the pack wolf drafted there: a Move
+    expect(page.locator('[data-act="move"][aria-pressed="true"]')).to_be_attached()
+    expect(page.locator("#table-pending [data-choose]")).to_have_count(2)
