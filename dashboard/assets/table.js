@@ -669,6 +669,11 @@
     if (alive() && T.b) { window.setTimeout(drawMap, 150); }
   });
 
+  /* A page opened behind another draws its map only once it is looked at. */
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && alive() && T.b) { window.howlReplay.untilDone(drawMap); }
+  });
+
   /* The page arrived (table-static): start drawing it and following its stream. */
   function start(st) {
     var nu = window.dash_clientside.no_update;

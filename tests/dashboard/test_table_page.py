@@ -228,6 +228,8 @@ def test_a_watcher_sees_an_action_within_a_second(
     table_id = open_table(sqlite_server, record)
     visit(page, sqlite_server, table_id)
     visit(second, sqlite_server, table_id, token=False)
+    second.bring_to_front()  # the watcher looks at its page (a page behind draws no frames)
+    expect(second.locator('#table-board svg[data-version="1"]')).to_be_attached()
     enter(page, actions[0])
     expect(page.locator('#table-status[data-version="2"]')).to_be_attached()
     shown = time.monotonic()
