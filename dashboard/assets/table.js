@@ -684,7 +684,9 @@
     return nu;
   }
 
-  /* The server's log and scores for a version: the scores go on the player boards. */
+  /* The server's log and scores for a version: the log is written as plain HTML (as the
+     replay's is: components per entry would cost the page a render of them all each time),
+     the scores go on the player boards. */
   function facts(f) {
     var nu = window.dash_clientside.no_update;
     if (!f || !alive()) { return nu; }
@@ -692,7 +694,16 @@
     T.facts = f;
     if (T.b) { T.frame = frameOf(T.doc); drawBoards(); }
     var log = $("table-log");
-    if (log) { log.setAttribute("data-version", f.version); log.scrollTop = log.scrollHeight; }
+    if (log) {
+      log.innerHTML = f.log.map(function (e) {
+        return '<li class="log-step' + (e[2].length ? " scoring" : "") + '" data-step="' + e[0] + '">' +
+          '<span class="log-n">' + e[0] + "</span><span>" + esc(e[1]) + "</span>" +
+          e[2].map(function (line) { return '<div class="log-scoring">' + esc(line) + "</div>"; }).join("") +
+          (e[3] ? '<div class="log-end">' + esc(e[3]) + "</div>" : "") + "</li>";
+      }).join("");
+      log.setAttribute("data-version", f.version);
+      log.scrollTop = log.scrollHeight;
+    }
     return nu;
   }
 

@@ -56,7 +56,6 @@ SCORES: dict[str, Callable[[StepFacts], list[list[int]]]] = {"the-wolves": wolve
 """How a game's player boards show every seat's score now."""
 Labelled = TypedDict("Labelled", {"aria-label": str})
 Live = TypedDict("Live", {"aria-live": str})
-Step = TypedDict("Step", {"data-step": str})
 """Attributes with a dash in their name, as Dash components take them."""
 WRITES = ("action", "undo", "finish")
 """What the page's script asks the write callback to do."""
@@ -143,39 +142,32 @@ def layout(table_id: str) -> html.Div:
     )
 
 
-def _facts(doc: dict[str, Any]) -> tuple[list[Component], dict[str, Any]]:
-    """The log of a table document's actions (each with what it caused: hunts, Moonlight
-    dates, scorings, the game's end), every seat's score and the board's payments now, from
-    its record replayed."""
+def _facts(doc: dict[str, Any]) -> dict[str, Any]:
+    """The log of a table document's actions as ``[step, what the action did, the scorings
+    it caused, the game's end or None]`` (hunts and Moonlight dates are in its text), every
+    seat's score and the board's payments now, from its record replayed."""
     rules, record = _record(doc)
     played = replay(rules, record)
     follower = follow(rules, played.initial)
     now = follower.first()
-    items: list[Component] = []
+    log = []
     for step, events in enumerate(played.steps, start=1):
         now = follower.step(events)
         marks = [{"kind": m.kind, "text": m.text} for m in now.milestones]
         row = {"step": step, "player": now.player, "label": now.label, "milestones": marks}
         n, _seat, said, marked, end = log_entry(row)
-        items.append(
-            html.Li(
-                [html.Span(str(n), className="log-n"), html.Span(said)]
-                + [html.Div(line, className="log-scoring") for line in marked]
-                + ([html.Div(end, className="log-end")] if end else []),
-                className="log-step" + (" scoring" if marked else ""),
-                **Step({"data-step": str(n)}),
-            )
-        )
+        log.append([n, said, marked, end])
     scores, board = SCORES.get(doc["game"]), BOARDS.get(doc["game"])
-    return items, {
+    return {
         "version": doc["version"],
+        "log": log,
         "v": scores(now) if scores else None,
         "pays": board.pays(played.state) if board else None,
     }
 
 
 @lru_cache(maxsize=256)
-def _facts_at(table_id: UUID, version: int) -> tuple[list[Component], dict[str, Any]] | None:
+def _facts_at(table_id: UUID, version: int) -> dict[str, Any] | None:
     """:func:`_facts` of a table at ``version``, computed once for all its watchers (a
     version names one state: undoing is a new version too); None when the table is not at
     that version now."""
@@ -183,18 +175,18 @@ def _facts_at(table_id: UUID, version: int) -> tuple[list[Component], dict[str, 
     return _facts(doc) if doc["version"] == version else None
 
 
-def facts(seen: Any, table_id: Any) -> tuple[Any, Any]:
+def facts(seen: Any, table_id: Any) -> dict[str, Any] | NoUpdate:
     """The log and scores of the table at the version the page shows (``seen``: ``{"version"}``
     from its script), or now."""
     tid = data.parse_game_id(text(table_id, 100) or "")
     if tid is None:
-        return no_update, no_update
+        return no_update
     version = seen.get("version") if isinstance(seen, dict) else None
     try:
         shown = _facts_at(tid, version) if type(version) is int else None
         return shown if shown is not None else _facts(tables.table_doc(tid))
     except (Refusal, tables.UnknownTable):
-        return no_update, no_update
+        return no_update
 
 
 def _refused(n: Any, status: int, body: dict[str, Any]) -> dict[str, Any]:
@@ -272,7 +264,6 @@ def register(app: Dash) -> None:
         prevent_initial_call=True,
     )(write)
     app.callback(
-        Output("table-log", "children"),
         Output("table-facts", "data"),
         Input("table-seen", "data"),
         State("table-id", "data"),
