@@ -1,12 +1,13 @@
 /* The table page (dashboard/pages/table.py): a game in progress, drawn from the tables API.
    The table document (GET /api/tables/{id}, then every message of its event stream) and its
-   legal actions (GET …/legal) are all the page draws from: for The Wolves the position is
-   turned into a frame of the replay's board view (assets/boards/wolves.js) and drawn over the
-   same map, with the hexes the player may click on top as focusable SVG shapes. An action is
-   built by clicks (or keys), its payment is the engine's (the legal action's ``pay``) until a
-   tile of the player board is clicked, and it is sent with the tab's API token (see write);
-   a refusal shows its message. The server writes the log and the seats' scores (table-facts) whenever
-   the page tells it the version it shows (table-seen). */
+   legal actions (GET …/legal) are what the page draws: for The Wolves the position is turned
+   into a frame of the replay's board view (assets/boards/wolves.js) and drawn over the same
+   map, with the hexes the player may click on top as focusable SVG shapes. An action is built
+   by clicks (or keys); its payment is the engine's (the legal action's ``pay``; a Move's from
+   the server's table-facts) until a tile of the player board is clicked; it is sent with the
+   tab's API token (see write), and a refusal shows its message. The server sends the log and
+   the seats' scores (table-facts) whenever the page tells it the version it shows
+   (table-seen). */
 (function () {
   "use strict";
   var T = null;
@@ -124,7 +125,10 @@
 
   function starts() {
     var out = {};
-    function add(h, kind) { var k = hk(h); (out[k] = out[k] || {hex: h, kinds: []}).kinds.indexOf(kind) < 0 && out[k].kinds.push(kind); }
+    function add(h, kind) {
+      var k = hk(h), here = out[k] = out[k] || {hex: h, kinds: []};
+      if (here.kinds.indexOf(kind) < 0) { here.kinds.push(kind); }
+    }
     freeWolves().forEach(function (m) { add(m.from, "move"); });
     actions().forEach(function (a) { if (a.hex && BUILT.indexOf(a.type) >= 0) { add(a.hex, a.type); } });
     return out;
@@ -136,7 +140,8 @@
     if (!build || !build.type) {
       var s = starts();
       Object.keys(s).forEach(function (k) {
-        out.push({hex: s[k].hex, cls: "start", label: s[k].kinds.map(function (x) { return NAMES[x]; }).join(" or ") + " at " + k});
+        var what = s[k].kinds.map(function (x) { return NAMES[x]; }).join(" or ");
+        out.push({hex: s[k].hex, cls: "start", label: what + " at " + k});
       });
       return out;
     }
@@ -148,7 +153,9 @@
     }
     if (build.type === "move") {
       if (build.wolf) {
-        destinations(build.wolf).forEach(function (h) { out.push({hex: h, cls: "dest", label: "end the " + wolfName(build.wolf.wolf) + " on " + hk(h)}); });
+        destinations(build.wolf).forEach(function (h) {
+          out.push({hex: h, cls: "dest", label: "end the " + wolfName(build.wolf.wolf) + " on " + hk(h)});
+        });
       } else if (build.steps.length < (T.legal.spread || 1)) {
         freeWolves().forEach(function (m) {
           if (destinations(m).length) { out.push({hex: m.from, cls: "wolf", label: "move the wolf at " + hk(m.from)}); }
@@ -157,7 +164,9 @@
       return dedupe(out);
     }
     if (build.action) { return out; }
-    ofType(build.type).forEach(function (a) { out.push({hex: a.hex, cls: "target", label: NAMES[build.type] + " at " + hk(a.hex)}); });
+    ofType(build.type).forEach(function (a) {
+      out.push({hex: a.hex, cls: "target", label: NAMES[build.type] + " at " + hk(a.hex)});
+    });
     return dedupe(out);
   }
 
@@ -234,7 +243,8 @@
     var box = $("table-controls");
     if (!box) { return; }
     var drafting = ofType("draft").length > 0, build = T.build;
-    var kinds = T.b ? (drafting ? ["draft"] : ["move", "den", "lair", "howl", "dominate"]).concat(["bonus_action", "pass", "undo"]) : ["undo"];
+    var built = drafting ? ["draft"] : ["move", "den", "lair", "howl", "dominate"];
+    var kinds = T.b ? built.concat(["bonus_action", "pass", "undo"]) : ["undo"];
     var key = {};
     Object.keys(KEYS).forEach(function (k) { key[KEYS[k]] = k; });
     key.undo = "Control+Z";
@@ -269,7 +279,9 @@
         build.steps.forEach(function (s, i) {
           lines.push('<span class="step-pick">' + wolfName(s.wolf) + " " + hk(s.from) + " → " + hk(s.to) + "</span>");
         });
-        if (build.wolf) { lines.push("Now click where the " + wolfName(build.wolf.wolf) + " at " + hk(build.wolf.from) + " ends."); }
+        if (build.wolf) {
+          lines.push("Now click where the " + wolfName(build.wolf.wolf) + " at " + hk(build.wolf.from) + " ends.");
+        }
         else if (!build.steps.length) { lines.push(HELP.move); }
       } else if (!build.action && build.type) {
         lines.push(HELP[build.type]);
@@ -281,12 +293,15 @@
         }).join(" "));
       }
       var ready = build.action || build.type === "move" && build.steps.length && !build.wolf;
-      if (ready) { lines.push("Pays " + payText(build.pay) + ' <span class="note">(click the tiles of your board to change it)</span>'); }
+      if (ready) {
+        lines.push("Pays " + payText(build.pay) + ' <span class="note">(click the tiles of your board to change it)</span>');
+      }
       html = '<div class="pending-head"><b>' + head + "</b>" + (build.hex ? " at " + hk(build.hex) : "") + "</div>" +
         lines.map(function (l) { return "<div>" + l + "</div>"; }).join("") +
         '<div class="pending-buttons">' +
         (ready ? '<button type="button" id="table-confirm" class="table-act confirm">Confirm</button>' : "") +
-        '<button type="button" id="table-cancel" class="table-act" aria-keyshortcuts="Escape" title="key: Esc">Cancel</button></div>';
+        '<button type="button" id="table-cancel" class="table-act" aria-keyshortcuts="Escape" title="key: Esc">' +
+        "Cancel</button></div>";
       box.setAttribute("data-pay", build.pay ? JSON.stringify(build.pay) : "");
     } else {
       box.removeAttribute("data-pay");
@@ -335,7 +350,8 @@
       var words = Object.keys(a).filter(function (k) { return k !== "type" && k !== "player"; }).map(function (k) {
         return k + " " + JSON.stringify(a[k]);
       });
-      return '<button type="button" class="table-act generic" data-generic="' + i + '">' + esc(a.type + (words.length ? ": " + words.join(", ") : "")) + "</button>";
+      return '<button type="button" class="table-act generic" data-generic="' + i + '">' +
+        esc(a.type + (words.length ? ": " + words.join(", ") : "")) + "</button>";
     }).join("");
   }
 
@@ -402,8 +418,12 @@
       if (T !== mine || !alive()) { return; }
       setDoc(JSON.parse(e.data));
     });
-    source.onopen = function () { var l = $("table-link"); if (l) { l.textContent = "live"; l.className = "table-link on"; } };
-    source.onerror = function () { var l = $("table-link"); if (l) { l.textContent = "reconnecting…"; l.className = "table-link off"; } };
+    function link(text, cls) {
+      var l = $("table-link");
+      if (l) { l.textContent = text; l.className = "table-link " + cls; }
+    }
+    source.onopen = function () { link("live", "on"); };
+    source.onerror = function () { link("reconnecting…", "off"); };
   }
 
   /* --- writes --------------------------------------------------------------------------- */
@@ -508,7 +528,9 @@
 
   function labelOf(a) {
     if (a.type === "den") { return "Den on the " + a.track + " track"; }
-    if (a.type === "dominate") { return "Dominate the " + (a.piece || "piece") + (a.track ? ", den on the " + a.track + " track" : ""); }
+    if (a.type === "dominate") {
+      return "Dominate the " + (a.piece || "piece") + (a.track ? ", den on the " + a.track + " track" : "");
+    }
     return NAMES[a.type];
   }
 
@@ -594,7 +616,8 @@
   /* Whether a wolf of another seat stands on h (an action ending there may push it). */
   function enemyWolf(h) {
     return T.frame.p.some(function (p) {
-      return p[0] === h[0] && p[1] === h[1] && p[3] >= 0 && p[3] !== seat() && T.b.kinds[p[2]] !== "den" && T.b.kinds[p[2]] !== "lair";
+      var kind = T.b.kinds[p[2]];
+      return p[0] === h[0] && p[1] === h[1] && p[3] >= 0 && p[3] !== seat() && (kind === "alpha" || kind === "pack");
     });
   }
 
