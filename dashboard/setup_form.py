@@ -100,6 +100,19 @@ def table_layout(players: int, options: Options) -> TableLayout:
     return box_layout(min(max(players, records.MIN_PLAYERS), records.MAX_PLAYERS), options)
 
 
+def read_seed(value: Any) -> int | None:
+    """A seed typed as digits (as text: a browser's numbers stop being exact past 2^53).
+
+    >>> read_seed("9223372036854775807"), read_seed(" 42 "), read_seed("-1"), read_seed("4e2")
+    (9223372036854775807, 42, None, None)
+    """
+    digits = text(value, 40)
+    if digits is None or not digits.isdigit() or not digits.isascii():
+        return None
+    number = int(digits)
+    return number if number <= MAX_SEED else None
+
+
 def read_seat(name: Any, color: Any, terrain: Any) -> Seat:
     """A players' row from the callback's values (the name as typed, unstripped)."""
     typed = name if isinstance(name, str) and len(name) <= 10 * records.MAX_TEXT else None
@@ -135,7 +148,7 @@ def read_form(
     if day(played_on) is None:
         found["played_on"] = "a date as YYYY-MM-DD"
     chosen = choice(mode, MODES, "table") or "table"
-    number = integer(seed, range(MAX_SEED + 1))
+    number = read_seed(seed)
     if chosen == "random" and number is None:
         found["seed"] = f"a whole number from 0 to {MAX_SEED}"
     limit = None

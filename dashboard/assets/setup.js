@@ -26,7 +26,7 @@
     return pts.join(" ");
   }
   function tileInput(position) {
-    return document.getElementById('{"new":"tile","pos":' + (position - 1) + "}");
+    return document.getElementById("new-tile-" + (position - 1));
   }
 
   /* The whole preview as SVG markup: hexes, borders between positions, then the tokens. */
@@ -114,11 +114,16 @@
     var button = target.closest && target.closest(".seat-move");
     if (!button) { return; }
     var seat = Number(button.getAttribute("data-seat")), move = button.getAttribute("data-move");
-    var to = move === "up" ? seat - 1 : move === "down" ? seat + 1 : seat;
+    if (move === "remove") {  /* the last row removed goes: to "Add a player" */
+      var below = document.getElementById("new-row-" + (seat + 1));
+      if (!below || below.hidden) { document.getElementById("new-add").focus(); }
+      return;
+    }
+    var to = move === "up" ? seat - 1 : seat + 1;
     /* Follow the seat that moved: its button in its new row (the other one at an end). */
     var order = move === "up" ? ["up", "down"] : ["down", "up"];
-    for (var i = 0; i < order.length && move !== "remove"; i++) {
-      var next = document.getElementById('{"new":"' + order[i] + '","seat":' + to + "}");
+    for (var i = 0; i < order.length; i++) {
+      var next = document.getElementById("new-" + order[i] + "-" + to);
       if (next && !next.disabled && to >= 0) { next.focus(); return; }
     }
   });

@@ -27,7 +27,6 @@ from dashboard.setup_form import (
     COLORS,
     FLAGS,
     LONE_WOLVES,
-    MAX_SEED,
     MAX_TITLE,
     TERRAIN_FILLS,
     Form,
@@ -152,8 +151,8 @@ def _position_card(position: int) -> html.Li:
     return html.Li(
         [
             html.Div(id=pos_id("where", position), className="pos-where"),
-            _field("Tile number", dcc.Input(id=tile, type="number", min=1, max=10, step=1,
-                                            inputMode="numeric", className="pos-tile"),
+            _field("Tile number", dcc.Input(id=tile, type="number", step=1, inputMode="numeric",
+                                            className="pos-tile"),
                    tile, pos_id("tile-problem", position), "field-tile"),
             html.Fieldset([
                 html.Legend("Scoring token(s), top first"),
@@ -215,9 +214,9 @@ def layout() -> html.Div:
                 html.Div([
                     html.Div([
                         html.Div([
-                            _field("Seed", dcc.Input(id="new-seed", type="number", min=0,
-                                                     max=MAX_SEED, step=1,
-                                                     value=secrets.randbelow(NEW_SEEDS)),
+                            _field("Seed", dcc.Input(id="new-seed", type="text",
+                                                     inputMode="numeric", autoComplete="off",
+                                                     value=str(secrets.randbelow(NEW_SEEDS))),
                                    "new-seed", "new-seed-problem", "field-seed"),
                             html.Button("New seed", id="new-reseed", n_clicks=0,
                                         className="setup-button"),
@@ -386,9 +385,9 @@ def check(*values: Any) -> tuple[Any, ...]:
     )
 
 
-def reseed(_clicks: Any) -> int:
+def reseed(_clicks: Any) -> str:
     """A new random seed for the random map."""
-    return secrets.randbelow(NEW_SEEDS)
+    return str(secrets.randbelow(NEW_SEEDS))
 
 
 # --- start -----------------------------------------------------------------------------------
