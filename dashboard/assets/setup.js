@@ -26,7 +26,7 @@
     return pts.join(" ");
   }
   function tileInput(position) {
-    return document.getElementById("new-tile-" + (position - 1));
+    return document.getElementById('{"new":"tile","pos":' + (position - 1) + "}");
   }
 
   /* The whole preview as SVG markup: hexes, borders between positions, then the tokens. */
@@ -123,7 +123,7 @@
     /* Follow the seat that moved: its button in its new row (the other one at an end). */
     var order = move === "up" ? ["up", "down"] : ["down", "up"];
     for (var i = 0; i < order.length; i++) {
-      var next = document.getElementById("new-" + order[i] + "-" + to);
+      var next = document.getElementById('{"new":"' + order[i] + '","seat":' + to + "}");
       if (next && !next.disabled && to >= 0) { next.focus(); return; }
     }
   });

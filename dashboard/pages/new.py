@@ -8,20 +8,22 @@ follows (``assets/setup.js`` draws it). "Start the draft" opens the table throug
 :func:`services.tables.open_table`, as the token entered in the header writes, and opens
 ``/table/{id}``; nothing is opened while a field is refused.
 
->>> seat_id("name", 0), moved("new-up-2")
-('new-name-0', ('up', 2))
+>>> seat_id("row", 0), dom_id(seat_id("name", 0)), moved({"new": "up", "seat": 2})
+('new-row-0', '{"new":"name","seat":0}', ('up', 2))
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 from datetime import date
 from typing import Any
 
-from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash import ALL, ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash.exceptions import PreventUpdate
 
 from dashboard import data
-from dashboard.inputs import integer
+from dashboard.inputs import choice, integer
 from dashboard.palette import SEAT_COLORS, TERRAIN_COLORS
 from dashboard.setup_form import (
     COLORS,
@@ -57,6 +59,8 @@ NEW_SEEDS = 1_000_000
 FIELDS = ("name", "color", "terrain")
 MOVES = ("up", "down", "remove")
 PLACES = ("tile", "scoring", "prey")
+CONTROLS = (*FIELDS, *MOVES, *PLACES)
+"""The controls each seat row or position card has (pattern-matching ids)."""
 FLAG_LABELS = {
     "random_terrain": "Random terrain (random map only)",
     "big_map": "Big map (two players: the three-player layout)",
@@ -65,24 +69,31 @@ FLAG_LABELS = {
 PHASE_SIGNS = {"crescent": "☾", "quarter": "◑", "full": "●"}
 
 
-def seat_id(kind: str, seat: int) -> str:
-    """The id of a seat row's ``kind`` of element (``new-name-0``)."""
-    return f"new-{kind}-{seat}"
+def seat_id(kind: str, seat: Any) -> Any:
+    """The id of a seat row's ``kind`` of element: a control's is a pattern-matching id
+    (``{"new": "name", "seat": 0}``: the callbacks take each kind's controls as one list),
+    any other element's a string (``new-row-0``)."""
+    return {"new": kind, "seat": seat} if kind in CONTROLS else f"new-{kind}-{seat}"
 
 
-def pos_id(kind: str, position: int) -> str:
-    """The id of a position card's ``kind`` of element (``new-tile-0``)."""
-    return f"new-{kind}-{position}"
+def pos_id(kind: str, position: Any) -> Any:
+    """The id of a position card's ``kind`` of element, as :func:`seat_id` makes them."""
+    return {"new": kind, "pos": position} if kind in CONTROLS else f"new-{kind}-{position}"
+
+
+def dom_id(component_id: Any) -> str:
+    """An element's id in the page (a pattern-matching id as Dash writes it), for labels."""
+    if isinstance(component_id, str):
+        return component_id
+    return json.dumps(component_id, sort_keys=True, separators=(",", ":"))
 
 
 def moved(trigger: Any) -> tuple[str, int] | None:
     """The seat button a callback was triggered by: (``up``/``down``/``remove``, seat)."""
-    if not isinstance(trigger, str):
+    if not isinstance(trigger, dict):
         return None
-    _, kind, seat = (trigger.split("-") + ["", ""])[:3]
-    if kind not in MOVES or not seat.isdigit() or int(seat) not in SEATS:
-        return None
-    return kind, int(seat)
+    kind, seat = trigger.get("new"), integer(trigger.get("seat"), SEATS)
+    return (kind, seat) if kind in MOVES and seat is not None else None
 
 
 def _problem(component_id: str) -> html.Div:
@@ -129,14 +140,14 @@ def _seat_row(seat: int) -> html.Li:
             html.Span(f"Seat {seat + 1}", className="seat-no"),
             _field("Name", dcc.Input(id=name, type="text", value=f"Player {seat + 1}",
                                      autoComplete="off", className="seat-name"),
-                   name, seat_id("name-problem", seat), "seat-name-field"),
+                   dom_id(name), seat_id("name-problem", seat), "seat-name-field"),
             _field("Colour", dcc.Dropdown(id=color, options=colors, value=COLORS[seat],
                                           clearable=False, className="seat-pick"),
-                   color, seat_id("color-problem", seat)),
+                   dom_id(color), seat_id("color-problem", seat)),
             _field("Home terrain", dcc.Dropdown(id=terrain, options=terrains,
                                                 value=box.TERRAINS[seat], clearable=False,
                                                 className="seat-pick"),
-                   terrain, seat_id("terrain-problem", seat)),
+                   dom_id(terrain), seat_id("terrain-problem", seat)),
             html.Div(buttons, className="seat-buttons"),
         ],
         id=seat_id("row", seat),
@@ -153,7 +164,7 @@ def _position_card(position: int) -> html.Li:
             html.Div(id=pos_id("where", position), className="pos-where"),
             _field("Tile number", dcc.Input(id=tile, type="number", step=1, inputMode="numeric",
                                             className="pos-tile"),
-                   tile, pos_id("tile-problem", position), "field-tile"),
+                   dom_id(tile), pos_id("tile-problem", position), "field-tile"),
             html.Fieldset([
                 html.Legend("Scoring token(s), top first"),
                 dcc.RadioItems(id=pos_id("scoring", position), options=[], inline=True,
@@ -275,8 +286,11 @@ def seats(
     n = integer(count, range(records.MIN_PLAYERS, records.MAX_PLAYERS + 1)) or DEFAULT_SEATS
     given = (names, colors, terrains)
     if not all(isinstance(v, list) and len(v) == len(SEATS) for v in given):
-        return (no_update,) * 9
-    rows = [list(r) for r in zip(names, colors, terrains, strict=True)]
+        raise PreventUpdate  # values no page sends
+    rows = [
+        [name if isinstance(name, str) else "", choice(color, COLORS), choice(ground, box.TERRAINS)]
+        for name, color, ground in zip(names, colors, terrains, strict=True)
+    ]
     trigger = ctx.triggered_id
     if trigger == "new-add" and n < records.MAX_PLAYERS:
         rows[n] = [f"Player {n + 1}", _free(rows, n, COLORS, 1), _free(rows, n, box.TERRAINS, 2)]
@@ -374,7 +388,7 @@ def check(*values: Any) -> tuple[Any, ...]:
     """Every field's problem as entered, next to it, and the map preview."""
     form = _form(*values)
     if form is None:
-        return (no_update,) * 11
+        raise PreventUpdate
     by_seat = {(p.seat, p.field): p.message for p in seat_problems(form.players)}
     by_place = {(p.position - 1, p.field): p.message for p in map_problems(form)}
     return (
@@ -405,7 +419,7 @@ def start(clicks: Any, token: Any, *values: Any) -> tuple[Any, Any]:
     path). Nothing is opened then."""
     form = _form(*values)
     if form is None or integer(clicks, range(1, 2**31)) is None:
-        return no_update, no_update
+        raise PreventUpdate
     wrong = len(seat_problems(form.players)) + len(map_problems(form)) + len(form.problems)
     if wrong:
         fields = f"{wrong} field{'s' if wrong != 1 else ''}"
@@ -434,9 +448,9 @@ def start(clicks: Any, token: Any, *values: Any) -> tuple[Any, Any]:
     return html.Div("Table opened.", className="upload-ok"), f"/table/{table['table_id']}"
 
 
-def _each(kind: str, prop: str, ids: Any, of: type[Any] = Input) -> list[Any]:
-    """One ``Input``/``State``/``Output`` of ``prop`` per seat or position id of ``kind``."""
-    return [of(ids(kind, n), prop) for n in (SEATS if ids is seat_id else POSITIONS)]
+def _each(kind: str, prop: str, ids: Any) -> list[Output]:
+    """One ``Output`` of ``prop`` per seat or position id of ``kind``."""
+    return [Output(ids(kind, n), prop) for n in (SEATS if ids is seat_id else POSITIONS)]
 
 
 SINGLES = ("new-title", "new-date", "new-mode", "new-seed", "new-flags", "new-lone", "new-stall")
@@ -446,10 +460,10 @@ SINGLES = ("new-title", "new-date", "new-mode", "new-seed", "new-flags", "new-lo
 def _fields(of: type[Any]) -> list[Any]:
     """The whole form as ``Input``s or ``State``s, grouped as :func:`check` takes it."""
     return [
-        *(_each(k, "value", seat_id, of) for k in FIELDS),
+        *(of(seat_id(k, ALL), "value") for k in FIELDS),
         of("new-count", "data"),
         *(of(i, "value") for i in SINGLES),
-        *(_each(k, "value", pos_id, of) for k in PLACES),
+        *(of(pos_id(k, ALL), "value") for k in PLACES),
     ]
 
 
@@ -458,22 +472,22 @@ def register(app: Dash) -> None:
     function as one list); ``assets/setup.js`` draws the preview."""
     app.callback(
         output=[
-            *(_each(k, "value", seat_id, Output) for k in FIELDS),
-            _each("row", "hidden", seat_id, Output),
+            *(_each(k, "value", seat_id) for k in FIELDS),
+            _each("row", "hidden", seat_id),
             Output("new-count", "data"),
             Output("new-add", "disabled"),
-            *(_each(k, "disabled", seat_id, Output) for k in MOVES),
+            *(_each(k, "disabled", seat_id) for k in MOVES),
         ],
-        inputs=[Input("new-add", "n_clicks"), *(_each(k, "n_clicks", seat_id) for k in MOVES)],
-        state=[*(_each(k, "value", seat_id, State) for k in FIELDS), State("new-count", "data")],
+        inputs=[Input("new-add", "n_clicks"), *(Input(seat_id(k, ALL), "n_clicks") for k in MOVES)],
+        state=[*(State(seat_id(k, ALL), "value") for k in FIELDS), State("new-count", "data")],
         prevent_initial_call=True,
     )(seats)
     app.callback(
         output=[
-            _each("pos", "hidden", pos_id, Output),
-            _each("where", "children", pos_id, Output),
-            _each("scoring", "options", pos_id, Output),
-            _each("prey-legend", "children", pos_id, Output),
+            _each("pos", "hidden", pos_id),
+            _each("where", "children", pos_id),
+            _each("scoring", "options", pos_id),
+            _each("prey-legend", "children", pos_id),
             Output("new-random", "hidden"),
             Output("new-laid", "hidden"),
             Output("new-laid-note", "children"),
@@ -488,8 +502,8 @@ def register(app: Dash) -> None:
     )(shape)
     app.callback(
         output=[
-            *(_each(f"{k}-problem", "children", seat_id, Output) for k in FIELDS),
-            *(_each(f"{k}-problem", "children", pos_id, Output) for k in PLACES),
+            *(_each(f"{k}-problem", "children", seat_id) for k in FIELDS),
+            *(_each(f"{k}-problem", "children", pos_id) for k in PLACES),
             *(Output(f"new-{k}-problem", "children") for k in ("title", "date", "seed", "stall")),
             Output("new-preview", "data"),
         ],

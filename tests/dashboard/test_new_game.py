@@ -15,6 +15,7 @@ from urllib.request import urlopen
 import pytest
 from playwright.sync_api import Page, expect
 
+from dashboard.pages.new import dom_id, pos_id, seat_id
 from dashboard.setup_form import (
     FLAGS,
     Seat,
@@ -89,19 +90,29 @@ def test_each_fixture_laid_position_by_position_makes_its_record(path: Path) -> 
     }
 
 
+def seat(kind: str, n: int) -> str:
+    """The selector of seat ``n``'s control ``kind`` (``name``, ``color``, ``up`` …)."""
+    return f"[id='{dom_id(seat_id(kind, n))}']"
+
+
+def place(kind: str, n: int) -> str:
+    """The selector of position ``n``'s control ``kind`` (``tile``, ``scoring``, ``prey``)."""
+    return f"[id='{dom_id(pos_id(kind, n))}']"
+
+
 def pick(page: Page, dropdown: str, option: str) -> None:
     """Choose ``option`` of a dropdown: open it, search, Enter."""
-    page.locator(f"#{dropdown}").click()
+    page.locator(dropdown).click()
     page.get_by_placeholder("Search").fill(option)
     page.keyboard.press("Enter")
-    expect(page.locator(f"#{dropdown}")).to_contain_text(option)
+    expect(page.locator(dropdown)).to_contain_text(option)
 
 
 def lay(page: Page, position: int, tile: dict[str, Any]) -> None:
     """Enter one position's tile number, scoring stack and prey as shown on the table."""
     page.get_by_label("Tile number").nth(position).fill(str(tile["tile"]))
-    page.locator(f"#new-scoring-{position} input[value='{_stack(tile)}']").check()
-    page.locator(f"#new-prey-{position} input[value='{tile['prey']['type']}']").check()
+    page.locator(f"{place('scoring', position)} input[value='{_stack(tile)}']").check()
+    page.locator(f"{place('prey', position)} input[value='{tile['prey']['type']}']").check()
 
 
 def test_a_fixture_laid_at_the_table_opens_a_table_its_actions_replay_on(
@@ -111,14 +122,14 @@ def test_a_fixture_laid_at_the_table_opens_a_table_its_actions_replay_on(
     players = doc["players"]
     page.goto(live_server.url + "/new")
     # the second seat entered first, then moved down: seat order is draft order (W-4.1)
-    for seat, player in ((0, players[1]), (1, players[0]), (2, players[2])):
-        page.fill(f"#new-name-{seat}", player["name"])
-    page.locator("#new-down-0").click()
-    expect(page.locator("#new-name-0")).to_have_value(players[0]["name"])
-    expect(page.locator("#new-down-1")).to_be_focused()  # the focus follows the seat moved
-    for seat, player in enumerate(players):
-        pick(page, f"new-terrain-{seat}", player["terrain"])
-        pick(page, f"new-color-{seat}", player["color"])
+    for n, player in ((0, players[1]), (1, players[0]), (2, players[2])):
+        page.fill(seat("name", n), player["name"])
+    page.locator(seat("down", 0)).click()
+    expect(page.locator(seat("name", 0))).to_have_value(players[0]["name"])
+    expect(page.locator(seat("down", 1))).to_be_focused()  # the focus follows the seat moved
+    for n, player in enumerate(players):
+        pick(page, seat("terrain", n), player["terrain"])
+        pick(page, seat("color", n), player["color"])
     expect(page.locator(".field-problem:visible")).to_have_count(0)
 
     drawn = page.locator("#new-map")
@@ -131,7 +142,7 @@ def test_a_fixture_laid_at_the_table_opens_a_table_its_actions_replay_on(
     expect(drawn.locator(".prey")).to_have_count(6)
     expect(drawn.locator(".pos-label").first).to_have_text("1: tile 10")
     drawn.locator(".pos-label", has_text="3: tile").click()  # a position on the map: its card
-    expect(page.locator("#new-tile-2")).to_be_focused()
+    expect(page.locator(place("tile", 2))).to_be_focused()
     screenshot(page, "new-game-laid")
 
     page.get_by_role("button", name="Start the draft").click()
@@ -151,7 +162,7 @@ def test_a_tile_twice_and_a_terrain_twice_are_refused_and_open_nothing(
     page: Page, live_server: LiveServer
 ) -> None:
     page.goto(live_server.url + "/new")
-    pick(page, "new-terrain-1", "forest")
+    pick(page, seat("terrain", 1), "forest")
     expect(page.locator("#new-terrain-problem-1")).to_have_text(
         "forest is the home terrain of seat 1 (each terrain once, W-4.5)"
     )
@@ -165,7 +176,7 @@ def test_a_tile_twice_and_a_terrain_twice_are_refused_and_open_nothing(
     expect(page.locator("#new-result")).to_contain_text("Not started: 2 fields above need fixing.")
     assert _tables(live_server) == []
 
-    pick(page, "new-terrain-1", "desert")  # fixed: the next refusal is the missing tiles
+    pick(page, seat("terrain", 1), "desert")  # fixed: the next refusal is the missing tiles
     page.get_by_label("Tile number").nth(3).fill("5")
     expect(page.locator(".field-problem:visible")).to_have_count(0)
     page.get_by_role("button", name="Start the draft").click()
@@ -221,22 +232,22 @@ def test_the_page_fits_the_window_and_works_by_keyboard(
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     screenshot(page, f"new-game-{width}")
 
-    expect(page.locator("#new-color-3")).to_contain_text("green")  # the first colour free
-    page.locator("#new-name-3").focus()
+    expect(page.locator(seat("color", 3))).to_contain_text("green")  # the first colour free
+    page.locator(seat("name", 3)).focus()
     page.keyboard.press("Tab")  # to the colour: Enter opens it, ↓ and Enter choose
-    expect(page.locator("#new-color-3")).to_be_focused()
+    expect(page.locator(seat("color", 3))).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("input[type=radio][value=green]:focus")).to_be_visible()
     page.keyboard.press("ArrowDown")
     expect(page.locator("input[type=radio][value=purple]:focus")).to_be_visible()
     page.keyboard.press("Enter")
-    expect(page.locator("#new-color-3")).to_contain_text("purple")
+    expect(page.locator(seat("color", 3))).to_contain_text("purple")
     outline = page.evaluate(
         "getComputedStyle(document.activeElement.closest('.dash-dropdown-wrapper')"
         " || document.activeElement).outlineStyle"
     )
     assert outline != "none"
-    page.locator("#new-remove-3").focus()
+    page.locator(seat("remove", 3)).focus()
     page.keyboard.press("Enter")
     expect(page.locator("#new-row-3")).to_be_hidden()
     expect(page.locator("#new-add")).to_be_focused()
