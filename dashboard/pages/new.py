@@ -194,6 +194,7 @@ def layout() -> html.Div:
             html.P("Set up the game as it lies on your table; the draft starts next, on the "
                    "table page, where everyone with the link can follow it.",
                    className="note"),  # fmt: skip
+            dcc.Location(id="new-go", refresh="callback-nav"),
             dcc.Store(id="new-count", data=DEFAULT_SEATS),
             dcc.Store(id="new-preview"),
             dcc.Store(id="new-drawn"),
@@ -515,7 +516,7 @@ def register(app: Dash) -> None:
         prevent_initial_call=True,
     )(reseed)
     app.callback(
-        output=[Output("new-result", "children"), Output("url", "pathname", allow_duplicate=True)],
+        output=[Output("new-result", "children"), Output("new-go", "pathname")],
         inputs=[Input("new-start", "n_clicks")],
         state=[State("auth-token", "data"), *_fields(State)],
         prevent_initial_call=True,

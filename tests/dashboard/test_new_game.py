@@ -101,10 +101,9 @@ def place(kind: str, n: int) -> str:
 
 
 def pick(page: Page, dropdown: str, option: str) -> None:
-    """Choose ``option`` of a dropdown: open it, search, Enter."""
+    """Choose ``option`` of a dropdown: open it, click the option."""
     page.locator(dropdown).click()
-    page.get_by_placeholder("Search").fill(option)
-    page.keyboard.press("Enter")
+    page.get_by_role("option", name=option, exact=True).click()
     expect(page.locator(dropdown)).to_contain_text(option)
 
 
@@ -135,14 +134,19 @@ def test_a_fixture_laid_at_the_table_opens_a_table_its_actions_replay_on(
     drawn = page.locator("#new-map")
     expect(drawn).to_have_attribute("data-hexes", "112")  # W-3: 112 hexes for 3 players
     expect(drawn.locator(".hex.unknown")).to_have_count(6 * 15)
-    for position, tile in enumerate(_regions(doc["setup"])):
+    tiles = _regions(doc["setup"])
+    drawn.locator(".pos-label", has_text="3").click()  # a position on the map: its tile number
+    expect(page.locator(place("tile", 2))).to_be_focused()
+    page.keyboard.type(str(tiles[2]["tile"]))
+    expect(drawn.locator(".pos-label", has_text="3: tile")).to_have_text(
+        f"3: tile {tiles[2]['tile']}"
+    )
+    for position, tile in enumerate(tiles):
         lay(page, position, tile)
     expect(drawn.locator(".hex.unknown")).to_have_count(0)
     expect(drawn.locator(".token")).to_have_count(6)
     expect(drawn.locator(".prey")).to_have_count(6)
     expect(drawn.locator(".pos-label").first).to_have_text("1: tile 10")
-    drawn.locator(".pos-label", has_text="3: tile").click()  # a position on the map: its card
-    expect(page.locator(place("tile", 2))).to_be_focused()
     screenshot(page, "new-game-laid")
 
     page.get_by_role("button", name="Start the draft").click()
@@ -188,7 +192,7 @@ def test_a_random_map_is_the_engines_deal_for_its_seed(page: Page, live_server: 
     page.goto(live_server.url + "/new")
     page.get_by_label("Random, from a seed").check()
     expect(page.get_by_label("Tile number").first).to_be_hidden()
-    seed = page.get_by_label("Seed")
+    seed = page.get_by_label("Seed", exact=True)
     before = seed.input_value()
     page.get_by_role("button", name="New seed").click()
     expect(seed).not_to_have_value(before)
@@ -219,18 +223,17 @@ def test_starting_needs_the_token_uploads_need(
     assert _tables(server) == []
 
 
-@pytest.mark.parametrize("width", [390, 1440])
-def test_the_page_fits_the_window_and_works_by_keyboard(
-    page: Page, live_server: LiveServer, width: int, screenshot: Shot
+def test_the_page_fits_a_phone_and_a_desktop_and_works_by_keyboard(
+    page: Page, live_server: LiveServer, screenshot: Shot
 ) -> None:
-    page.set_viewport_size({"width": width, "height": 900})
+    page.set_viewport_size({"width": 390, "height": 844})
     page.goto(live_server.url + "/new")
     expect(page.locator("#new-map svg")).to_be_visible()
     page.locator("#new-add").click()
     expect(page.locator("#new-row-3")).to_be_visible()
     expect(page.locator(".pos-card:visible")).to_have_count(8)  # W-3: 8 positions for 4
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    screenshot(page, f"new-game-{width}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "new-game-390")
 
     expect(page.locator(seat("color", 3))).to_contain_text("green")  # the first colour free
     page.locator(seat("name", 3)).focus()
@@ -252,3 +255,8 @@ def test_the_page_fits_the_window_and_works_by_keyboard(
     expect(page.locator("#new-row-3")).to_be_hidden()
     expect(page.locator("#new-add")).to_be_focused()
     expect(page.locator(".pos-card:visible")).to_have_count(6)
+
+    page.set_viewport_size({"width": 1440, "height": 900})
+    expect(page.locator(".map-preview")).to_have_css("position", "sticky")  # beside the cards
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1440
+    screenshot(page, "new-game-1440")
