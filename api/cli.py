@@ -24,6 +24,8 @@ COMMANDS = {
     "simulate": "api.commands.simulate:simulate",
     "analyse": "api.commands.analyse:analyse",
     "projections": "api.commands.projections:projections",
+    "tables": "api.commands.tables:list_tables",
+    "table": "api.commands.tables:table",
 }
 
 

@@ -12,7 +12,8 @@ the request:
 - the app then runs with the whole body in a pool of ``HOWL_THREADS`` threads, and its
   whole answer goes back to the event loop in one step. Refusals are answered by the app
   too (:data:`api.bodies.REFUSAL`), so every answer has the same problem documents and
-  headers.
+  headers. An event stream (``text/event-stream``) is the exception: it is sent on as the
+  app yields it, each message read in a thread of a pool of its own (one per open stream).
 
 Repeat immutable answers (:class:`~api.caching.CachedAnswers`) are given on the event loop,
 without a thread. RSGI (on uvloop, with granian's Rust tasks) rather than ASGI, and this small
@@ -38,6 +39,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, RequestTim
 from api.app import create_app
 from api.bodies import REFUSAL, write_refusal
 from api.caching import CachedAnswers
+from api.routes.tables import MAX_STREAMS
 from dashboard.app import body_limit
 from services.config import Settings
 
@@ -45,8 +47,9 @@ if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
     from granian.rsgi import HTTPProtocol, Scope
 
-Answer = tuple[int, list[tuple[str, str]], bytes]
-"""A WSGI app's whole answer: status, headers, body."""
+Answer = tuple[int, list[tuple[str, str]], bytes | Iterable[bytes]]
+"""A WSGI app's answer: status, headers, the whole body (or an event stream's messages)."""
+EVENT_STREAM = "text/event-stream"
 
 _MISSED: list[bytes] = []
 """What the cache probe's inner app answers: the request is not a cached one."""
@@ -119,6 +122,10 @@ def respond(app: WSGIApplication, environ: WSGIEnvironment) -> Answer | None:
     result = app(environ, start_response)
     if result is _MISSED:
         return None
+    if started and any(
+        k.lower() == "content-type" and v.startswith(EVENT_STREAM) for k, v in started[0][1]
+    ):
+        return int(started[0][0][:3]), started[0][1], result
     try:
         body = b"".join(result)
     finally:
@@ -146,6 +153,7 @@ class Front:
         self.probe.app = _missed
         self.app = app
         self.pool = ThreadPoolExecutor(settings.threads, thread_name_prefix="howl")
+        self.streams = ThreadPoolExecutor(MAX_STREAMS, thread_name_prefix="howl-stream")
         self.limit = settings.max_upload_bytes
         self.seconds = settings.body_seconds
         self.tokens = settings.api_tokens
@@ -154,7 +162,9 @@ class Front:
         if scope.proto != "http":
             return
         if scope.method == "GET" and (cached := respond(self.probe, _probe_environ(scope))):
-            proto.response_bytes(*cached)
+            status, headers, content = cached
+            assert isinstance(content, bytes)  # cached answers are whole
+            proto.response_bytes(status, headers, content)
             return
         try:
             body, refusal = await self.body_of(scope, proto)
@@ -171,7 +181,18 @@ class Front:
         status, headers, content = answer
         if refusal is not None:  # the rest of the body is not read: close the connection
             headers = [*headers, ("Connection", "close")]
-        proto.response_bytes(status, headers, content)
+        if isinstance(content, bytes):
+            proto.response_bytes(status, headers, content)
+            return
+        transport = proto.response_stream(status, headers)
+        messages = iter(content)
+        try:
+            while message := await loop.run_in_executor(self.streams, next, messages, None):
+                await transport.send_bytes(message)
+        except RuntimeError:  # granian's ProtocolClosed: the client went away
+            pass
+        finally:
+            await loop.run_in_executor(self.streams, getattr(content, "close", lambda: None))
 
     async def body_of(
         self, scope: Scope, proto: HTTPProtocol

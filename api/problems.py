@@ -40,6 +40,17 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "unknown_player": ("Unknown player", "No stored game has a seat with this name."),
     "missing_token": ("Missing token", "The request needs `Authorization: Bearer <token>`."),
     "unknown_token": ("Unknown token", "The bearer token is not one of the server's tokens."),
+    "unknown_table": ("Unknown table", "No live table with this id is stored."),
+    "stale_version": ("Stale version", "The write named another version than the table's "
+                      "(`version` is the table's): nothing was stored; reload and try again."),
+    "table_closed": ("Table closed", "The table was finished into the library and takes no "
+                     "more actions."),
+    "nothing_to_undo": ("Nothing to undo", "The table has no action left to take back."),
+    "not_finished": ("Not finished", "The game is not over: finish the table with "
+                     "`unfinished: true` to store it as an unfinished game."),
+    "too_many_streams": ("Too many streams", "The server watches as many tables as it can "
+                         "at once; try again later."),
+    "too_large": ("Too large", "The record has more bytes than the server accepts (`limit`)."),
     "store_cannot_write": ("The store cannot write", "The database is full or read-only: "
                            "nothing was stored (reads still work; `/api/health` says so)."),
 }  # fmt: skip

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 JSON = Any
 """A JSON-able value (dicts, lists, strings, numbers, booleans, None)."""
+Stored = Mapping[str, JSON]
+"""An event as the store keeps it: ``{"type": name, "data": {…fields}}``
+(``Ruleset.encode_event``)."""
 
 
 class InvalidRecord(ValueError):

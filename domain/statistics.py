@@ -6,9 +6,9 @@ turns, top score, winners, and per seat its name, colour, total, place and wheth
 or started. A game keeps more through its :class:`Statistics`:
 
 - ``game_columns`` and ``seat_columns``: named numbers (or text) per game and per seat,
-  filled by ``summarize`` from the start state, each action's events, the end state and the
-  final scores. The read models keep them in a table of the game's own — its seats' rows,
-  one typed column each (the game's repeated on every seat) — so the statistics of one
+  filled by ``summarize`` from the start state, each action's stored events, the end state
+  and the final scores. The read models keep them in a table of the game's own — its seats'
+  rows, one typed column each (the game's repeated on every seat) — so the statistics of one
   game are a few SQL ``GROUP BY`` queries over one table, as those of every game are;
 - ``options``: the setup options games may be filtered by (``option=big_map``);
 - ``attribute``: a text seat column that tells seats apart (a home terrain, a faction):
@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from domain.ruleset import JSON, SeatScore
+from domain.ruleset import JSON, SeatScore, Stored
 
 Value = int | str | None
 """What a column holds."""
@@ -149,13 +149,15 @@ class Summary:
     seats: Sequence[Mapping[str, Value]] = ()
 
 
-def _nothing(start: Any, steps: Sequence[Sequence[Any]], end: Any, scores: Any) -> Summary:
+def _nothing(start: Any, steps: Sequence[Sequence[Stored]], end: Any, scores: Any) -> Summary:
     return Summary(seats=[{} for _ in scores])
 
 
-Summarize = Callable[[Any, Sequence[Sequence[Any]], Any, Sequence[SeatScore]], Summary]
+Summarize = Callable[[Any, Sequence[Sequence[Stored]], Any, Sequence[SeatScore]], Summary]
 """``summarize(start, steps, end, scores)``: a game's :class:`Summary` from its start state,
-each action's events, its end state and its final scores (``Ruleset.scores`` of ``end``)."""
+each action's events as the store keeps them (``Ruleset.encode_event``: what the projections
+read, so nothing is decoded twice), its end state and its final scores (``Ruleset.scores``
+of ``end``)."""
 
 
 @dataclass(frozen=True)

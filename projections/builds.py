@@ -13,10 +13,11 @@ from uuid import UUID
 import orjson
 
 from domain.games import ruleset
+from domain.ruleset import Stored
 from domain.store import Game, GameLibrary
 from projections import summaries
 from projections.tables import timestamp
-from projections.timeline import Stored, Timeline
+from projections.timeline import Timeline
 
 
 def meta_change(event: Any) -> tuple[str, Any] | None:
@@ -44,6 +45,9 @@ class Build:
     version: int
     happened: list[dict[str, Any]] = field(default_factory=list)
     """Its ``Happened`` events as stored: ``{"step", "type", "data"}``."""
+    joined: bytes = b""
+    """Its first ``Happened`` events as one JSON array of such dicts, not yet read (cheap
+    to send to a folding process; read before any event added after them)."""
 
     @classmethod
     def uploaded(cls, e: Game.Uploaded) -> Build:
@@ -59,14 +63,22 @@ class Build:
         """Take in the game's next stored event (a ``Game`` event)."""
         self.version = e.originator_version
         if isinstance(e, Game.Happened):
+            self.happened = self.events()
             self.happened.append({"step": e.step, "type": e.type, "data": e.data})
         elif (change := meta_change(e)) is not None:
             self.meta[change[0]] = change[1]
 
+    def events(self) -> list[dict[str, Any]]:
+        """Its ``Happened`` events as stored, ``joined`` ones read."""
+        if self.joined:
+            self.happened[:0] = orjson.loads(self.joined)
+            self.joined = b""
+        return self.happened
+
     def steps(self) -> list[list[Stored]]:
         """The stored events of each action."""
         steps: list[list[Stored]] = [[] for _ in range(self.actions)]
-        for e in self.happened:
+        for e in self.events():
             while len(steps) <= e["step"]:
                 steps.append([])
             steps[e["step"]].append(e)
@@ -87,9 +99,8 @@ def project(build: Build) -> Projected:
     line = Timeline(rules, start)
     for events in steps:
         line.step(events)
-    decoded = [[rules.decode_event(e["type"], e["data"]) for e in step] for step in steps]
     identity = {**build.meta, "game_id": str(build.game_id), "version": build.version}
-    game, seats, extras = summaries.rows(rules, start, decoded, line.follower.state, identity)
+    game, seats, extras = summaries.rows(rules, start, steps, line.follower.state, identity)
     return game, seats, extras, orjson.dumps(line.doc()).decode()
 
 

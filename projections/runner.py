@@ -32,7 +32,6 @@ from functools import partial
 from typing import Any
 from uuid import UUID
 
-import orjson
 import psycopg
 from eventsourcing.persistence import JSONTranscoder, Notification, PersistenceError
 
@@ -60,18 +59,17 @@ class PositionMoved(Exception):
     """Another runner committed a batch first: start again from its position."""
 
 
-def happened_decoder(
-    library: GameLibrary,
-) -> Callable[[Sequence[Notification]], list[dict[str, Any]]] | None:
+def happened_joiner(library: GameLibrary) -> Callable[[Sequence[Notification]], bytes] | None:
     """A fast reader of a run of stored ``Happened`` events (plain JSON, version 1), when it
-    applies: one ``orjson.loads`` for the run, and no event objects. None when the store
-    encrypts or compresses, or once ``Happened`` has a newer class version (its stored
-    events then need upcasting)."""
+    applies: their stored states joined into one JSON array, read later with one
+    ``orjson.loads`` (in the process that folds the game) and no event objects. None when
+    the store encrypts or compresses, or once ``Happened`` has a newer class version (its
+    stored events then need upcasting)."""
     mapper = library.mapper
     plain = isinstance(mapper.transcoder, JSONTranscoder) and not mapper.cipher
     if not plain or mapper.compressor or Game.Happened.class_version != 1:
         return None
-    return lambda run: orjson.loads(b"[" + b",".join(n.state for n in run) + b"]")
+    return lambda run: b"[" + b",".join(n.state for n in run) + b"]"
 
 
 def pages(library: GameLibrary, after: int) -> Iterator[Sequence[Notification]]:
@@ -152,11 +150,11 @@ class Batch:
         self,
         library: GameLibrary,
         unit: Sequence[Notification],
-        decode: Callable[[Sequence[Notification]], list[dict[str, Any]]] | None = None,
+        join: Callable[[Sequence[Notification]], bytes] | None = None,
     ) -> None:
         """:meth:`take`; a unit that does not read is recorded as its game's failure."""
         try:
-            self.take(library, unit, decode)
+            self.take(library, unit, join)
         except PersistenceError:
             raise
         except Exception as exc:
@@ -172,9 +170,9 @@ class Batch:
         self,
         library: GameLibrary,
         unit: Sequence[Notification],
-        decode: Callable[[Sequence[Notification]], list[dict[str, Any]]] | None = None,
+        join: Callable[[Sequence[Notification]], bytes] | None = None,
     ) -> None:
-        """Read one unit into the batch (``decode``: see :func:`happened_decoder`)."""
+        """Read one unit into the batch (``join``: see :func:`happened_joiner`)."""
         builds = self.builds
         e = library.mapper.to_domain_event(unit[0])
         build = builds.get(e.originator_id)
@@ -182,8 +180,8 @@ class Batch:
         if isinstance(e, Game.Uploaded):
             build = builds[e.originator_id] = Build.uploaded(e)
             run = unit[1:]
-            if run and decode is not None:
-                build.happened.extend(decode(run))
+            if run and join is not None:
+                build.joined = join(run)
                 build.version = run[-1].originator_version
             else:
                 for n in run:
@@ -232,10 +230,14 @@ class Runner:
             def fold(builds: list[Build]) -> list[Projected | str]:
                 if self.workers <= 1 or len(builds) < 2:
                     return [attempt(b) for b in builds]
-                if not pool:
-                    context = multiprocessing.get_context("spawn")
-                    pool.append(stack.enter_context(ProcessPoolExecutor(self.workers, context)))
-                return list(pool[0].map(attempt, builds))
+                if not pool:  # forked from a server that imported the folding code once
+                    context = multiprocessing.get_context("forkserver")
+                    context.set_forkserver_preload([attempt.__module__])
+                    pool.append(stack.enter_context(
+                        ProcessPoolExecutor(self.workers, context, initializer=gc.disable)
+                    ))  # fmt: skip
+                chunk = max(1, len(builds) // (self.workers * 4))  # a few sends per worker
+                return list(pool[0].map(attempt, builds, chunksize=chunk))
 
             while True:
                 try:
@@ -306,10 +308,10 @@ class Runner:
 
     def _batches(self, library: GameLibrary, start: int) -> Iterator[Batch]:
         """The log after ``start`` read into batches of about ``batch_size`` notifications."""
-        decode = happened_decoder(library)
+        join = happened_joiner(library)
         batch = Batch(start)
         for unit in units(library, start):
-            batch.take_or_fail(library, unit, decode)
+            batch.take_or_fail(library, unit, join)
             if batch.notifications >= self.batch_size:
                 yield batch
                 batch = Batch(batch.end)

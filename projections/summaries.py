@@ -1,9 +1,10 @@
 """Game summaries: one row per game and one per seat, from the ruleset's own outputs.
 
 Everything here is pure. :func:`summarize` takes a game's ruleset, its start state, the
-events of each action and its end state; it reads the final scores and places
-(``Ruleset.scores``), whether the game finished and who sat where from the ruleset, and
-the game's extras from ``Ruleset.statistics.summarize`` (see :mod:`domain.statistics`).
+stored events of each action (``{"type", "data"}``) and its end state; it reads the final
+scores and places (``Ruleset.scores``), whether the game finished and who sat where from
+the ruleset, and the game's extras from ``Ruleset.statistics.summarize`` (see
+:mod:`domain.statistics`).
 It returns plain dicts keyed by column names: the game's generic row (``GAME_COLUMNS``),
 each seat's generic row (``SEAT_COLUMNS``) and each seat's values of the game's own
 columns. A game's own table (:func:`own_columns`) holds its seats' generic rows again with
@@ -17,7 +18,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from domain.ruleset import Ruleset
+from domain.ruleset import Ruleset, Stored
 from domain.statistics import Statistics, Summary, Value
 
 META_COLUMNS = ("title", "tags", "visibility", "uploaded_at", "uploaded_by", "rules_version")
@@ -56,13 +57,13 @@ def own_columns(statistics: Statistics) -> tuple[str, ...]:
 
 
 def summarize(
-    rules: Ruleset, start: Any, steps: Sequence[Sequence[Any]], end: Any
+    rules: Ruleset, start: Any, steps: Sequence[Sequence[Stored]], end: Any
 ) -> tuple[Row, list[Row], list[dict[str, Value]]]:
     """The game's generic columns (without metadata, id and version), one generic dict per
     seat (without id and the copied game columns) and one dict of the game's own columns
     per seat (without its key).
 
-    ``steps`` are the events of each action, ``end`` the state after them all.
+    ``steps`` are the stored events of each action, ``end`` the state after them all.
     """
     scores = rules.scores(end)
     seated = rules.players(start)
@@ -107,7 +108,7 @@ def _check(rules: Ruleset, summary: Summary, seats: int) -> None:
 def rows(
     rules: Ruleset,
     start: Any,
-    steps: Sequence[Sequence[Any]],
+    steps: Sequence[Sequence[Stored]],
     end: Any,
     identity: Row,
 ) -> tuple[tuple[Any, ...], list[tuple[Any, ...]], tuple[str, list[tuple[Any, ...]]]]:

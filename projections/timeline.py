@@ -50,10 +50,8 @@ from operator import is_not
 from typing import Any
 
 from domain.games import ruleset
-from domain.ruleset import Follower, Ruleset, StepFacts
+from domain.ruleset import Follower, Ruleset, StepFacts, Stored
 
-Stored = Mapping[str, Any]
-"""An event as the store keeps it: ``{"type": …, "data": {…}}`` (``Ruleset.encode_event``)."""
 _UNSET = object()
 
 

@@ -13,7 +13,7 @@ events.
 >>> steps = []
 >>> for action in record.actions:
 ...     state, events = MOONLIGHT.play(state, action)
-...     steps.append(events)
+...     steps.append([dict(zip(("type", "data"), MOONLIGHT.encode_event(e))) for e in events])
 >>> summary = summarize(start, steps, state, MOONLIGHT.scores(state))
 >>> summary.starter, summary.game["rounds"] >= 2, summary.seats[0]["rounds_started"] >= 1
 (0, True, True)
@@ -24,10 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.moonlight import events as ev
 from domain.moonlight.cards import LONE_WOLF, VALUES
 from domain.moonlight.state import State
-from domain.ruleset import SeatScore
+from domain.ruleset import SeatScore, Stored
 from domain.statistics import Breakdown, Column, Mix, RatesWhen, Spread, Statistics, Summary, Value
 
 PLAYED = (*(f"played_{v}" for v in VALUES), "played_lone_wolf")
@@ -42,31 +41,35 @@ COUNTED = (
 
 
 def summarize(
-    start: State, steps: Sequence[Sequence[ev.Event]], end: State, scores: Sequence[SeatScore]
+    start: State, steps: Sequence[Sequence[Stored]], end: State, scores: Sequence[SeatScore]
 ) -> Summary:
     """Moonlight's extras of one game (see :data:`domain.statistics.Summarize`)."""
     count: dict[str, list[int]] = {key: [0, 0] for key in COUNTED}
     rounds = 0
+    first: int | None = None
     starter: int | None = None
     for step in steps:
-        for e in step:
-            match e:
-                case ev.RoundStarted(starter=seat):
-                    starter = seat
-                    rounds += 1
-                    count["rounds_started"][seat] += 1
-                case ev.CardPlaced(player=seat, card=card) | ev.CardCovered(player=seat, card=card):
-                    count["played_lone_wolf" if card == LONE_WOLF else f"played_{card}"][seat] += 1
-                case ev.RoundScored(seats=points):
-                    for seat, p in enumerate(points):
-                        count["points"][seat] += p.points
-                        count["moons_shown"][seat] += p.moons_shown
-                        for part in POINTS:
-                            count[f"points_{part}"][seat] += getattr(p, part)
-                case ev.RoundWon(player=seat):
-                    count["rounds_won"][seat] += 1
-                    count["started_won" if seat == starter else "other_won"][seat] += 1
-    first = next((e.starter for s in steps for e in s if isinstance(e, ev.RoundStarted)), None)
+        for stored in step:
+            kind, e = stored["type"], stored["data"]
+            if kind == "RoundStarted":
+                starter = e["starter"]
+                first = starter if first is None else first
+                rounds += 1
+                count["rounds_started"][starter] += 1
+            elif kind in ("CardPlaced", "CardCovered"):
+                card = e["card"]
+                played = "played_lone_wolf" if card == LONE_WOLF else f"played_{card}"
+                count[played][e["player"]] += 1
+            elif kind == "RoundScored":
+                for seat, p in enumerate(e["seats"]):
+                    count["points"][seat] += p["points"]
+                    count["moons_shown"][seat] += p["moons_shown"]
+                    for part in POINTS:
+                        count[f"points_{part}"][seat] += p[part]
+            elif kind == "RoundWon":
+                seat = e["player"]
+                count["rounds_won"][seat] += 1
+                count["started_won" if seat == starter else "other_won"][seat] += 1
     return Summary(
         turns=None,
         starter=first,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
 from functools import singledispatch
 from typing import Any
@@ -33,11 +34,12 @@ def apply(state: State, event: ev.Event) -> State:
     return state
 
 
-def apply_view(state: State, kind: type[ev.Event], event: Any) -> State:
-    """:func:`apply` of an event of class ``kind`` given as a view of its fields (any object
-    with its fields as attributes, such as ``codec.view``'s)."""
-    _apply.registry[kind](event, state)
-    return state
+def handler(kind: type[ev.Event]) -> Callable[[Any, State], None]:
+    """What :func:`apply` does with an event of class ``kind``, taking it or a view of its
+    fields (any object with its fields as attributes, such as ``codec.view``'s) and the
+    state to change."""
+    found: Callable[[Any, State], None] = _apply.registry[kind]
+    return found
 
 
 def _replace(board: PlayerBoard, **changes: Any) -> PlayerBoard:

@@ -17,7 +17,7 @@ from domain.wolves.analysis.review import Review as Reviewed
 from domain.wolves.analysis.whatif import outcome, what_if
 from domain.wolves.events import Event
 from domain.wolves.evolve import evolve, fold
-from domain.wolves.legal import legal_actions
+from domain.wolves.legal import legal_actions, move_destinations
 from domain.wolves.players import make_bot, seats, self_play
 from domain.wolves.positions import from_position, to_position
 from domain.wolves.records import (
@@ -143,6 +143,16 @@ class Wolves:
             players=game.players, setup=setup, actions=game.actions,
             rules_version=self.rules_version,
         )  # fmt: skip
+
+    def move_options(self, state: State) -> dict[str, Any]:
+        """What a Move may do now (W-6.1): each wolf's reachable hexes, and the ``spread``
+        (wolves one Move may move) and ``speed`` of the seat to act."""
+        board = state.boards[state.player]
+        moves = [
+            {"from": list(src), "wolf": kind, "to": [list(h) for h in dests]}
+            for (src, kind), dests in move_destinations(state).items()
+        ]
+        return {"moves": moves, "spread": board.track("spread"), "speed": board.track("speed")}
 
     def describe(self, state: State) -> str:
         player = state.table.players[state.player].name

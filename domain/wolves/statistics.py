@@ -11,7 +11,8 @@ the score parts from the engine's final scores.
 >>> record = WOLVES.self_play(2, ["random", "random"], seed=3)
 >>> start = WOLVES.start(record)
 >>> state, events = WOLVES.play(start, record.actions[0])
->>> summary = summarize(start, [events], state, WOLVES.scores(state))
+>>> stored = [dict(zip(("type", "data"), WOLVES.encode_event(e))) for e in events]
+>>> summary = summarize(start, [stored], state, WOLVES.scores(state))
 >>> summary.starter, summary.seats[0]["n_draft"], summary.game["opt_lone_wolves"]
 (0, 1, 2)
 """
@@ -21,9 +22,9 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, cast
+from typing import Any
 
-from domain.ruleset import SeatScore
+from domain.ruleset import SeatScore, Stored
 from domain.statistics import (
     Breakdown,
     Column,
@@ -37,6 +38,7 @@ from domain.statistics import (
 )
 from domain.wolves import components as box
 from domain.wolves import events as ev
+from domain.wolves.codec import ACTION_NAMES
 from domain.wolves.records import OPTION_RANGES
 from domain.wolves.setup import Options
 from domain.wolves.state import State
@@ -65,13 +67,8 @@ COUNTED = (
     *(f"firsts_{p}" for p in box.PHASES), *(f"n_{kind}" for kind in ACTIONS),
 )  # fmt: skip
 """The seat columns counted over a game's events."""
-
-
-class _Acted(Protocol):
-    """An action's event: every one names the seat that acted."""
-
-    @property
-    def player(self) -> int: ...
+OPEN_NO_TURN = frozenset(("WolvesDrafted", "GameEnded"))
+"""The events after which no turn is under way (the draft's, the game's end)."""
 
 
 def _value(value: bool | int | None) -> int | None:
@@ -88,7 +85,7 @@ def _option(name: str) -> Option:
 
 
 def summarize(
-    start: State, steps: Sequence[Sequence[ev.Event]], end: State, scores: Sequence[SeatScore]
+    start: State, steps: Sequence[Sequence[Stored]], end: State, scores: Sequence[SeatScore]
 ) -> Summary:
     """The Wolves' extras of one game (see :data:`domain.statistics.Summarize`)."""
     table = start.table
@@ -98,33 +95,33 @@ def summarize(
     turns = 0
     open_turn = False
     for step in steps:
-        for e in step:
-            kind = ev.ACTION_TYPES.get(type(e)) if isinstance(e, ev.ActionEvent) else None
-            if kind is not None:
-                seat = cast(_Acted, e).player
-                count[f"n_{kind}"][seat] += 1
-                paid = getattr(e, "paid", None)
-                if paid is not None and paid.bonus_terrain:
-                    count["terrain_tokens_spent"][seat] += paid.bonus_terrain
-            if isinstance(e, ev.TurnEnded):
+        for stored in step:
+            kind, e = stored["type"], stored["data"]
+            action = ACTION_NAMES.get(kind)
+            if action is not None:
+                seat = e["player"]
+                count[f"n_{action}"][seat] += 1
+                paid = e.get("paid")
+                if paid is not None and paid["bonus_terrain"]:
+                    count["terrain_tokens_spent"][seat] += paid["bonus_terrain"]
+            if kind == "TurnEnded":
                 turns, open_turn = turns + 1, False
                 continue
-            if not isinstance(e, ev.WolvesDrafted | ev.GameEnded):
+            if kind not in OPEN_NO_TURN:
                 open_turn = True
-            match e:
-                case ev.BonusActionSpent():
-                    count["action_tokens_spent"][e.player] += 1
-                case ev.BonusTokenGained():
-                    count[f"{e.token}_tokens_gained"][e.player] += 1
-                case ev.PieceDominated():
-                    count["dominations_made"][e.player] += 1
-                    count["dominations_suffered"][e.victim] += 1
-                case ev.RegionScored():
-                    for s in e.standings:
-                        if s.seat is not None and s.place == 1:
-                            count[f"firsts_{e.phase}"][s.seat] += 1
-                case ev.GameEnded():
-                    end_reason = e.reason
+            if kind == "BonusActionSpent":
+                count["action_tokens_spent"][e["player"]] += 1
+            elif kind == "BonusTokenGained":
+                count[f"{e['token']}_tokens_gained"][e["player"]] += 1
+            elif kind == "PieceDominated":
+                count["dominations_made"][e["player"]] += 1
+                count["dominations_suffered"][e["victim"]] += 1
+            elif kind == "RegionScored":
+                for s in e["standings"]:
+                    if s["seat"] is not None and s["place"] == 1:
+                        count[f"firsts_{e['phase']}"][s["seat"]] += 1
+            elif kind == "GameEnded":
+                end_reason = e["reason"]
     # the stall limit in force: the big map implies one (W-12)
     options = dataclasses.replace(table.setup.options, stall_limit_rounds=table.stall_limit)
     rows: list[dict[str, Value]] = []

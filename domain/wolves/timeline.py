@@ -42,9 +42,9 @@ from domain.ruleset import Milestone, SeatScore, StepFacts
 from domain.wolves import codec
 from domain.wolves import components as box
 from domain.wolves import events as ev
-from domain.wolves.codec import EVENT_TYPES, Stored
+from domain.wolves.codec import ACTION_NAMES, EVENT_TYPES, Stored
 from domain.wolves.describe import stored_label
-from domain.wolves.evolve import apply_view
+from domain.wolves.evolve import handler
 from domain.wolves.scoring import (
     Unplaced,
     control,
@@ -64,8 +64,6 @@ BREAKDOWN = FIELDS[2:-1]
 AUTOMATON = "automaton"
 """The two-player automaton pack's key in control rows."""
 WOLF_KINDS = frozenset(("alpha", "pack"))
-ACTIONS = {cls.__name__: kind for cls, kind in ev.ACTION_TYPES.items()}
-"""The record action type of each action event, by stored type name."""
 
 _NAMED: dict[str, Callable[[Any], Iterable[Hex]]] = {
     "WolvesDrafted": lambda e: (e.hex,),
@@ -80,6 +78,18 @@ _NAMED: dict[str, Callable[[Any], Iterable[Hex]]] = {
 change."""
 _MARKED = frozenset(("RegionScored", "PhaseScored", "GameEnded"))
 """The events a timeline marks as milestones."""
+_KINDS: dict[str, tuple[Callable[[Any], Iterable[Hex]] | None, bool, bool, Any, Any]] = {
+    name: (
+        _NAMED.get(name),
+        name in _MARKED,
+        name in ACTION_NAMES,
+        handler(cls),
+        codec.viewer(name),
+    )
+    for name, cls in EVENT_TYPES.items()
+}
+"""Per stored type name: the hexes its events name, whether they are milestones, whether
+they are actions, how they are applied and how their fields are viewed."""
 
 
 def shown(key: str, item: Any) -> Any:
@@ -167,7 +177,7 @@ class WolvesFollower:
 
     def step_stored(self, stored: Sequence[Stored]) -> StepFacts:
         """:meth:`step` from the events as the store keeps them (``{"type", "data"}``)."""
-        return self._step([codec.view(e["type"], e["data"]) for e in stored], stored)
+        return self._step([_KINDS[e["type"]][4](e["data"]) for e in stored], stored)
 
     def _step(self, events: Sequence[Any], stored: Sequence[Stored]) -> StepFacts:
         """The step of ``events`` (events, or views of their fields), ``stored`` as the
@@ -181,32 +191,36 @@ class WolvesFollower:
         marks: list[Milestone] = []
         for event, kept in zip(events, stored, strict=True):
             kind = kept["type"]
-            hexes = _NAMED.get(kind)
+            hexes, marked, action, apply, _ = _KINDS[kind]
             if hexes is not None:  # a hex's pieces before the first event naming it
                 for h in hexes(event):
                     if h not in named:
                         named[h] = pieces.get(h, ())
                 if acted is None:
                     acted = kept
-            elif kind in _MARKED:
+            elif marked:
                 if kind == "RegionScored":
                     regions.add(self._index[event.region])
                     scored.append(kept["data"])
                 marks.append(self._milestone(kind, event, kept))
-            elif acted is None and kind in ACTIONS:
+            elif acted is None and action:
                 acted = kept
-            apply_view(state, EVENT_TYPES[kind], event)
-        wolves = False
+            apply(event, state)
+        counted: set[int] = set()  # the seats whose wolves on the map changed
         recount = self._recount
+        tallies = _TALLIES
         for h, was in named.items():
             now = pieces.get(h, ())
-            if now != was:
-                wolves |= recount(h, _tally(was), _tally(now), regions)
+            if now is not was:  # the engine puts a new stack on every hex it changes
+                recount(
+                    h, tallies.get(was) or _tally(was), tallies.get(now) or _tally(now),
+                    regions, counted,
+                )  # fmt: skip
         numbers: dict[str, Any] = {}
         if regions:
             self._read_control(regions, numbers)
-        if wolves or state.boards is not self._boards:
-            self._read_scores(numbers, wolves)
+        if counted or state.boards is not self._boards:
+            self._read_scores(numbers, counted)
         if state.date != self._date:
             self._date = numbers["moonlight"] = state.date
         if state.phases_scored != self._phases:
@@ -217,7 +231,7 @@ class WolvesFollower:
             self._scored = bool(scored)
         return StepFacts(
             None if acted is None else acted["data"]["player"],
-            None if acted is None else ACTIONS[acted["type"]],
+            None if acted is None else ACTION_NAMES[acted["type"]],
             stored_label(self.names, stored),
             None if state.finished else state.player,
             state.finished,
@@ -236,10 +250,12 @@ class WolvesFollower:
             return None
         return {"phase": box.PHASES[phases], "date": self._state.table.phase_dates[phases]}
 
-    def _recount(self, h: Hex, was: _Tally, now: _Tally, regions: set[int]) -> bool:
+    def _recount(
+        self, h: Hex, was: _Tally, now: _Tally, regions: set[int], counted: set[int]
+    ) -> None:
         """The pieces on ``h`` were tallied ``was`` and are tallied ``now``: count their
         control again in their region's (adding its index to ``regions``) and their wolves
-        in their seats'; whether some seat's wolves on the map changed."""
+        in their seats' (adding the seats to ``counted``)."""
         i = self._slot.get(h)
         if i is not None and now[0] != was[0]:
             held = self._held[i]
@@ -254,13 +270,14 @@ class WolvesFollower:
                     held[who] = (hc - c, ha - a)
             regions.add(i)
         if now[1] == was[1]:
-            return False
+            return
         wolves = self._wolves
         for seat, n in now[1]:
             wolves[seat] += n
+            counted.add(seat)
         for seat, n in was[1]:
             wolves[seat] -= n
-        return True
+            counted.add(seat)
 
     def _control_row(self, i: int) -> list[Any]:
         """The control row of the region at index ``i``, as :func:`shown` takes it."""
@@ -277,14 +294,11 @@ class WolvesFollower:
             rows[i] = self._control_row(i)
         numbers["control"] = rows
 
-    def _read_scores(self, numbers: dict[str, Any], wolves: bool) -> None:
-        """Score again the seats whose board changed (every seat, when some seat's
-        ``wolves`` on the map changed); ``numbers["vp"]`` (and new scores) when a seat's
-        score or place changed."""
+    def _read_scores(self, numbers: dict[str, Any], counted: set[int]) -> None:
+        """Score again the seats whose board or wolves on the map (``counted``) changed;
+        ``numbers["vp"]`` (and new scores) when a seat's score or place changed."""
         boards, two, rows = self._state.boards, self._two, self._rows
-        seats = range(len(boards)) if wolves else compress(range(len(boards)), map(
-            is_not, boards, self._boards
-        ))  # fmt: skip
+        seats = counted.union(compress(range(len(boards)), map(is_not, boards, self._boards)))
         changed = False
         for seat in seats:
             row = seat_score(boards[seat], self._wolves[seat], two)
@@ -339,9 +353,7 @@ _TALLIES: dict[tuple[Piece, ...], _Tally] = {}
 
 
 def _tally(pieces: tuple[Piece, ...]) -> _Tally:
-    """``pieces`` counted (once: hexes hold the same few stacks)."""
-    found = _TALLIES.get(pieces)
-    if found is None:
-        seats = Counter(p.player for p in pieces if p.player is not None and p.kind in WOLF_KINDS)
-        found = _TALLIES[pieces] = (hex_control(pieces), tuple(seats.items()))
+    """``pieces`` counted, and kept in ``_TALLIES`` (hexes hold the same few stacks)."""
+    seats = Counter(p.player for p in pieces if p.player is not None and p.kind in WOLF_KINDS)
+    found = _TALLIES[pieces] = (hex_control(pieces), tuple(seats.items()))
     return found

@@ -21,6 +21,10 @@ ENDPOINTS = {
     ("post", "/api/games/{game_id}/branches"), ("get", "/api/branches/{branch_id}"),
     ("get", "/api/branches/{branch_id}/states/{step}"), ("get", "/api/stats"),
     ("get", "/api/players/{name}"), ("get", "/api/health"),
+    ("post", "/api/tables"), ("get", "/api/tables"), ("get", "/api/tables/{table_id}"),
+    ("get", "/api/tables/{table_id}/legal"), ("post", "/api/tables/{table_id}/actions"),
+    ("post", "/api/tables/{table_id}/undo"), ("post", "/api/tables/{table_id}/finish"),
+    ("get", "/api/tables/{table_id}/stream"),
 }  # fmt: skip
 
 
