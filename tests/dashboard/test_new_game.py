@@ -20,6 +20,7 @@ from dashboard.setup_form import (
     FLAGS,
     Seat,
     map_problems,
+    preview,
     read_form,
     record_of,
     seat_problems,
@@ -88,6 +89,45 @@ def test_each_fixture_laid_position_by_position_makes_its_record(path: Path) -> 
         "played_on": "2026-11-20",
         "source": "recorded at the table",
     }
+
+
+def test_two_players_on_the_big_map_lay_the_three_player_layout() -> None:
+    """W-12: the big map is the start tile and six regions; the box deals the two-player
+    stacks and a quarter (W-4.2), single prey tokens (W-4.4)."""
+    seats = [Seat("Ana", "blue", "forest"), Seat("Bo", "red", "tundra")]
+    empty = [None] * 10
+    form = read_form(seats, None, "2026-11-20", "table", None, ["big_map"], 2, None, empty,
+                     empty, empty)  # fmt: skip
+    assert form.layout.start == (8, 9) and len(form.layout.positions) == 6
+    assert dict(form.layout.stacks)[("quarter",)] == 1 and form.layout.prey_count == 1
+    shown = preview(form)
+    assert len(shown["hexes"]) == 112 and all(h[2] in ("", "water") for h in shown["hexes"] if h[3])
+    crowded = read_form(seats, None, "2026-11-20", "table", None, ["big_map"], 2, None,
+                        [1, 2, 3, None, None, None, *empty[:4]],
+                        ["crescent", "crescent", "full", "full", "full", None, *empty[:4]],
+                        empty)  # fmt: skip
+    assert [(p.position, p.field) for p in map_problems(crowded)] == [
+        (2, "scoring"),
+        (5, "scoring"),
+    ]
+
+
+def test_a_random_map_with_random_terrain_is_previewed_from_the_deal() -> None:
+    seats = [
+        Seat("Ana", "blue", "forest"),
+        Seat("Bo", "red", "tundra"),
+        Seat("Cy", "green", "desert"),
+    ]
+    empty = [None] * 10
+    form = read_form(seats, None, "2026-11-20", "random", "77", ["random_terrain"], 3, None,
+                     empty, empty, empty)  # fmt: skip
+    dealt = generate_setup(3, 77, Options(random_terrain=True, lone_wolves_per_region=3))
+    assert record_of(form)["setup"] == setup_to_json(dealt)
+    shown = preview(form)
+    assert len(shown["hexes"]) == 112 and len(shown["lone"]) == 18 and len(shown["tokens"]) == 6
+    assert read_form(
+        seats, None, "2026-11-20", "random", "-1", [], 2, None, empty, empty, empty
+    ).problems == {"seed": "a whole number from 0 to 9223372036854775807"}
 
 
 def seat(kind: str, n: int) -> str:
