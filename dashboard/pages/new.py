@@ -41,8 +41,7 @@ from dashboard.setup_form import (
     table_layout,
 )
 from dashboard.token import refused
-from domain.games import ruleset
-from domain.ruleset import InvalidRecord
+from domain.documents import canonical_json
 from domain.wolves import components as box
 from domain.wolves import records
 from domain.wolves.setup import Options
@@ -417,7 +416,7 @@ def _not_started(message: Any, **marks: str) -> html.Div:
 def start(clicks: Any, token: Any, *values: Any) -> tuple[Any, Any]:
     """Open the table the form describes, as the token's name, and go to its page; or say
     why not (a field refused, no token or an unknown one, the engine's refusal with its
-    path). Nothing is opened then."""
+    path, or a store that cannot write). Nothing is opened then."""
     form = _form(*values)
     if form is None or integer(clicks, range(1, 2**31)) is None:
         raise PreventUpdate
@@ -431,18 +430,12 @@ def start(clicks: Any, token: Any, *values: Any) -> tuple[Any, Any]:
         doc = record_of(form)
     except ValueError as err:
         return _not_started(f"{err}."), no_update
-    rules = ruleset(records.GAME)
-    try:
-        record = rules.read_record(doc)
-        rules.start(record)
-    except InvalidRecord as err:
-        return _not_started(f"{err.path or 'the record'}: {err.message}", path=err.path), no_update
     try:
         by = data.writer(token, "Starting a game")
     except data.WriteRefused as err:
         return refused(err, "setup-error"), no_update
-    try:
-        table = tables.open_table(rules.write_record(record), by)
+    try:  # the engine reads the record as an upload's: a refusal names the JSON path
+        table = tables.open_table(canonical_json(doc), by)
     except Refusal as err:
         path = str(err.extra.get("path") or "")
         return _not_started(err.detail, path=path, kind=err.kind), no_update
