@@ -3,9 +3,10 @@ seats (name, colour, home terrain), the map (random from a seed, or as laid at t
 and W-12's options. The form's values come from a callback request, so each is read
 through :mod:`dashboard.inputs` first; a problem is told at the field it belongs to.
 
->>> form = Form(players=(Seat("Ana", "blue", "forest"), Seat("Bo", "red", "forest")))
->>> [(p.seat, p.field, p.message) for p in seat_problems(form.players)]
-[(1, 'terrain', 'forest is the home terrain of seat 1 (each terrain once, W-4.5)')]
+>>> rows = [read_seat("Ana", "blue", "forest"), read_seat("x" * 99, "red", "forest")]
+>>> [(p.seat, p.field, p.message) for p in seat_problems(rows)]  # doctest: +NORMALIZE_WHITESPACE
+[(1, 'name', 'longer than 64 characters'),
+ (1, 'terrain', 'forest is the home terrain of seat 1 (each terrain once, W-4.5)')]
 """
 
 from __future__ import annotations
@@ -114,8 +115,9 @@ def read_seed(value: Any) -> int | None:
 
 
 def read_seat(name: Any, color: Any, terrain: Any) -> Seat:
-    """A players' row from the callback's values (the name as typed, unstripped)."""
-    typed = name if isinstance(name, str) and len(name) <= 10 * records.MAX_TEXT else None
+    """A players' row from the callback's values (the name as typed, cut just past what a
+    record holds, so that a long one is told as too long)."""
+    typed = name[: records.MAX_TEXT + 1] if isinstance(name, str) else None
     return Seat(typed, choice(color, COLORS), choice(terrain, box.TERRAINS))
 
 
