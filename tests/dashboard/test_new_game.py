@@ -15,8 +15,8 @@ from urllib.request import urlopen
 import pytest
 from playwright.sync_api import Page, expect
 
-from dashboard.pages.new import dom_id, pos_id, seat_id
-from dashboard.setup_form import (
+from dashboard.boards.wolves_new import dom_id, pos_id, seat_id
+from dashboard.boards.wolves_setup import (
     FLAGS,
     Seat,
     map_problems,
