@@ -26,6 +26,9 @@ colours):
   frame's helpers: ``esc``, ``flagged``, ``untilDone``) and ``resize(game, step)``
   (optional) redraws after the window's size changed.
 
+A game that can be set up at a table also registers a set-up view (:class:`SetupView`,
+:func:`register_setup`): the New game page (:mod:`dashboard.pages.new`) shows it.
+
 A view's component ids must not be the frame's: ``replay``, ``replay-data``,
 ``replay-tick``, ``replay-first``/``-prev``/``-play``/``-next``/``-last``, ``replay-speed``,
 ``replay-step``, ``replay-label``, ``replay-slider``, ``replay-advice``, ``replay-log``,
@@ -83,7 +86,19 @@ class Plain:
 PLAIN = Plain()
 """The view of a game that has none of its own."""
 
+
+class SetupView(Protocol):
+    """A game's New game form (``/new``): its layout and its callbacks; ``GAME`` names its
+    ruleset."""
+
+    GAME: str
+
+    def layout(self) -> Component: ...
+    def register(self, app: Any) -> None: ...
+
+
 _VIEWS: dict[str, BoardView] = {}
+_SETUPS: dict[str, SetupView] = {}
 
 
 def register(view: BoardView) -> BoardView:
@@ -97,17 +112,30 @@ def unregister(game: str) -> None:
     _VIEWS.pop(game, None)
 
 
+def register_setup(setup: SetupView) -> SetupView:
+    """Make ``setup`` the set-up view of the games whose ruleset is named ``setup.GAME``."""
+    _SETUPS[setup.GAME] = setup
+    return setup
+
+
+def setups() -> list[SetupView]:
+    """Every registered set-up view, in the order registered."""
+    return list(_SETUPS.values())
+
+
 def view(game: str) -> BoardView:
     """The board view of the ruleset named ``game`` (:data:`PLAIN` when it has none)."""
     return _VIEWS.get(game, PLAIN)
 
 
 def _register_builtin() -> None:
+    from dashboard.boards import wolves_new
     from dashboard.boards.moonlight import MOONLIGHT
     from dashboard.boards.wolves import WOLVES
 
     register(WOLVES)
     register(MOONLIGHT)
+    register_setup(wolves_new)
 
 
 _register_builtin()
