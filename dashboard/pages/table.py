@@ -35,25 +35,29 @@ from services.refusals import Refusal
 
 
 class TableBoard(NamedTuple):
-    """A game's clickable board: its map and the static data its script draws positions
-    with (both from the state at the start), and
-    where a wolf an action pushes may go when the player chooses, and the payments the
-    script shows for what the legal actions list without one (The Wolves: a Move)."""
+    """A game's clickable board on the table page: from the state at the start, its map
+    (``board``) and the static data its script draws positions with (``data``); then where
+    a wolf an action pushes may go when the player chooses (``pushes``), the payments the
+    script shows for what the legal actions list without one (``pays``: The Wolves' Move)
+    and every seat's score as the player boards show it (``scores``, from a step's facts)."""
 
     board: Callable[[Any], Component]
     data: Callable[[Any], dict[str, Any]]
     pushes: Callable[[Any, dict[str, Any]], dict[str, Any] | None]
     pays: Callable[[Any], dict[str, Any]]
+    scores: Callable[[StepFacts], list[list[int]]]
 
 
 BOARDS = {
     "the-wolves": TableBoard(
-        wolves.table_board, wolves.table_data, wolves.push_choices, wolves.move_payments
+        wolves.table_board,
+        wolves.table_data,
+        wolves.push_choices,
+        wolves.move_payments,
+        wolves.vp_rows,
     )
 }
 """The games whose tables have a clickable board."""
-SCORES: dict[str, Callable[[StepFacts], list[list[int]]]] = {"the-wolves": wolves.vp_rows}
-"""How a game's player boards show every seat's score now."""
 Labelled = TypedDict("Labelled", {"aria-label": str})
 Live = TypedDict("Live", {"aria-live": str})
 """Attributes with a dash in their name, as Dash components take them."""
@@ -157,11 +161,11 @@ def _facts(doc: dict[str, Any]) -> dict[str, Any]:
         row = {"step": step, "player": now.player, "label": now.label, "milestones": marks}
         n, _seat, said, marked, end = log_entry(row)
         log.append([n, said, marked, end])
-    scores, board = SCORES.get(doc["game"]), BOARDS.get(doc["game"])
+    board = BOARDS.get(doc["game"])
     return {
         "version": doc["version"],
         "log": log,
-        "v": scores(now) if scores else None,
+        "v": board.scores(now) if board else None,
         "pays": board.pays(played.state) if board else None,
     }
 
