@@ -205,7 +205,7 @@ def table_board(state: State) -> Component:
         html.Span(
             [html.Span(className="dot", style={"background": color}), f"{p.name} ({p.terrain})"],
             className="who",
-        )  # fmt: skip
+        )
         for p, color in zip(state.table.players, seat_colors(state), strict=False)
     ]
     if state.table.two_player:
@@ -338,8 +338,8 @@ def static_data(table: Table, colors: Sequence[str]) -> dict[str, Any]:
 def table_data(state: State) -> dict[str, Any]:
     """What the table page draws a position with (its ``howl.position`` document turned into a
     frame in the browser): :func:`static_data`, the terrain of every land hex (``"x,y"``),
-    each region's water source, each seat's tile faces ``[front, back]`` per slot, the
-    actions' costs (W-6) and the track names."""
+    each region's water source, each seat's tile faces ``[front, back]`` per slot and the
+    actions' costs (W-6)."""
     table = state.table
     gmap = table.map
     seats = range(len(table.players))
@@ -355,7 +355,6 @@ def table_data(state: State) -> dict[str, Any]:
             for seat in seats
         ],
         "costs": dict(box.COSTS),
-        "track_names": list(box.TRACKS),
     }
 
 
