@@ -21,6 +21,7 @@ from typing import Any
 from dash import dcc, html
 from dash.development.base_component import Component
 
+from dashboard.boards import TableBoard
 from dashboard.charts import GRAPH_CONFIG, ScoreChart, base_layout, mark_shapes, milestones
 from dashboard.game import Game
 from dashboard.palette import AUTOMATON_COLOR, EMPTY, TERRAIN_COLORS, TIED, player_color, tint
@@ -555,3 +556,5 @@ class WolvesView:
 
 WOLVES = WolvesView()
 """The Wolves' board view (registered in :mod:`dashboard.boards`)."""
+TABLE = TableBoard("the-wolves", table_board, table_data, push_choices, move_payments, vp_rows)
+"""The Wolves' clickable board on the table page (registered in :mod:`dashboard.boards`)."""

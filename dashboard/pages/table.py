@@ -14,50 +14,23 @@ so far, with what each one caused, and the seats' scores come from the server he
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, NamedTuple, TypedDict
+from typing import Any, TypedDict
 from uuid import UUID
 
 from dash import ClientsideFunction, Dash, Input, NoUpdate, Output, State, dcc, html, no_update
-from dash.development.base_component import Component
 
 from dashboard import data
-from dashboard.boards import wolves
+from dashboard.boards import table_board
 from dashboard.inputs import choice, text
 from dashboard.pages.replay import log_entry
 from domain.games import ruleset
 from domain.replays import replay
-from domain.ruleset import GameRecord, Ruleset, StepFacts
+from domain.ruleset import GameRecord, Ruleset
 from projections.timeline import follow
 from services import tables
 from services.refusals import Refusal
 
-
-class TableBoard(NamedTuple):
-    """A game's clickable board on the table page: from the state at the start, its map
-    (``board``) and the static data its script draws positions with (``data``); then where
-    a wolf an action pushes may go when the player chooses (``pushes``), the payments the
-    script shows for what the legal actions list without one (``pays``: The Wolves' Move)
-    and every seat's score as the player boards show it (``scores``, from a step's facts)."""
-
-    board: Callable[[Any], Component]
-    data: Callable[[Any], dict[str, Any]]
-    pushes: Callable[[Any, dict[str, Any]], dict[str, Any] | None]
-    pays: Callable[[Any], dict[str, Any]]
-    scores: Callable[[StepFacts], list[list[int]]]
-
-
-BOARDS = {
-    "the-wolves": TableBoard(
-        wolves.table_board,
-        wolves.table_data,
-        wolves.push_choices,
-        wolves.move_payments,
-        wolves.vp_rows,
-    )
-}
-"""The games whose tables have a clickable board."""
 Labelled = TypedDict("Labelled", {"aria-label": str})
 Live = TypedDict("Live", {"aria-live": str})
 """Attributes with a dash in their name, as Dash components take them."""
@@ -86,7 +59,7 @@ def layout(table_id: str) -> html.Div:
         return not_found(table_id)
     rules, record = _record(doc)
     start = rules.start(record)
-    board = BOARDS.get(doc["game"])
+    board = table_board(doc["game"])
     static = {
         "id": str(tid),
         "game": doc["game"],
@@ -161,7 +134,7 @@ def _facts(doc: dict[str, Any]) -> dict[str, Any]:
         row = {"step": step, "player": now.player, "label": now.label, "milestones": marks}
         n, _seat, said, marked, end = log_entry(row)
         log.append([n, said, marked, end])
-    board = BOARDS.get(doc["game"])
+    board = table_board(doc["game"])
     return {
         "version": doc["version"],
         "log": log,
@@ -200,7 +173,7 @@ def _refused(n: Any, status: int, body: dict[str, Any]) -> dict[str, Any]:
 def _push(table_id: UUID, action: Any) -> dict[str, Any] | None:
     """Where a wolf the action pushes may go, when the player has a choice to make first."""
     doc = tables.table_doc(table_id)
-    board = BOARDS.get(doc["game"])
+    board = table_board(doc["game"])
     if board is None or not isinstance(action, dict):
         return None
     rules, record = _record(doc)
