@@ -14,10 +14,10 @@ from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
 from dashboard import token
 from dashboard.inputs import text
-from dashboard.pages import library, player, replay, statistics
+from dashboard.pages import library, new, player, replay, statistics, table
 from services.shared import services
 
-PAGES = {"/": "Library", "/statistics": "Statistics"}
+PAGES = {"/": "Library", "/new": "New game", "/statistics": "Statistics"}
 
 
 def not_found_page(pathname: str) -> html.Div:
@@ -33,9 +33,13 @@ def render_page(pathname: Any, search: Any = None) -> html.Div:
         return library.layout()
     if path == "/statistics":
         return statistics.layout()
+    if path == "/new":
+        return new.layout()
     head, _, rest = path.lstrip("/").partition("/")
     if head == "replay" and rest and "/" not in rest:
         return replay.layout(rest, search)
+    if head == "table" and rest and "/" not in rest:
+        return table.layout(rest)
     if head == "player" and rest:
         return player.layout(unquote(rest))
     return not_found_page(path)
@@ -143,7 +147,7 @@ def create_dash(server: Flask) -> Dash:
     app.callback(Output("page", "children"), Input("url", "pathname"), State("url", "search"))(
         render_page
     )
-    for page in (token, library, replay, statistics, player):
+    for page in (token, library, new, replay, statistics, player, table):
         page.register(app)
     server.before_request(lambda: check_callback_request(app))
     server.register_error_handler(DependencyException, unknown_asset)

@@ -26,6 +26,12 @@ colours):
   frame's helpers: ``esc``, ``flagged``, ``untilDone``) and ``resize(game, step)``
   (optional) redraws after the window's size changed.
 
+A game whose live tables have a clickable board registers it too (:class:`TableBoard`,
+:func:`register_table`): the table page (:mod:`dashboard.pages.table`) shows it, and the
+position's fields for a game without one. A game that can be set up at a table registers a
+set-up view (:class:`SetupView`,
+:func:`register_setup`): the New game page (:mod:`dashboard.pages.new`) shows it.
+
 A view's component ids must not be the frame's: ``replay``, ``replay-data``,
 ``replay-tick``, ``replay-first``/``-prev``/``-play``/``-next``/``-last``, ``replay-speed``,
 ``replay-step``, ``replay-label``, ``replay-slider``, ``replay-advice``, ``replay-log``,
@@ -35,11 +41,13 @@ id (with ``-cursor`` appended, each chart's cursor).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from dash.development.base_component import Component
 
 from dashboard.charts import ScoreChart
+from domain.ruleset import StepFacts
 
 if TYPE_CHECKING:
     from dashboard.game import Game
@@ -83,7 +91,35 @@ class Plain:
 PLAIN = Plain()
 """The view of a game that has none of its own."""
 
+
+class TableBoard(NamedTuple):
+    """A game's clickable board on the table page: from the state at the start, its map
+    (``board``) and the static data its script draws positions with (``data``); then where
+    a wolf an action pushes may go when the player chooses (``pushes``), the payments the
+    script shows for what the legal actions list without one (``pays``: The Wolves' Move)
+    and every seat's score as the player boards show it (``scores``, from a step's facts)."""
+
+    game: str
+    board: Callable[[Any], Component]
+    data: Callable[[Any], dict[str, Any]]
+    pushes: Callable[[Any, dict[str, Any]], dict[str, Any] | None]
+    pays: Callable[[Any], dict[str, Any]]
+    scores: Callable[[StepFacts], list[list[int]]]
+
+
+class SetupView(Protocol):
+    """A game's New game form (``/new``): its layout and its callbacks; ``GAME`` names its
+    ruleset."""
+
+    GAME: str
+
+    def layout(self) -> Component: ...
+    def register(self, app: Any) -> None: ...
+
+
 _VIEWS: dict[str, BoardView] = {}
+_SETUPS: dict[str, SetupView] = {}
+_TABLES: dict[str, TableBoard] = {}
 
 
 def register(view: BoardView) -> BoardView:
@@ -97,17 +133,42 @@ def unregister(game: str) -> None:
     _VIEWS.pop(game, None)
 
 
+def register_table(board: TableBoard) -> TableBoard:
+    """Make ``board`` the table page's board of the games whose ruleset is ``board.game``."""
+    _TABLES[board.game] = board
+    return board
+
+
+def table_board(game: str) -> TableBoard | None:
+    """The table page's board of the ruleset named ``game`` (None when it has none)."""
+    return _TABLES.get(game)
+
+
+def register_setup(setup: SetupView) -> SetupView:
+    """Make ``setup`` the set-up view of the games whose ruleset is named ``setup.GAME``."""
+    _SETUPS[setup.GAME] = setup
+    return setup
+
+
+def setups() -> list[SetupView]:
+    """Every registered set-up view, in the order registered."""
+    return list(_SETUPS.values())
+
+
 def view(game: str) -> BoardView:
     """The board view of the ruleset named ``game`` (:data:`PLAIN` when it has none)."""
     return _VIEWS.get(game, PLAIN)
 
 
 def _register_builtin() -> None:
+    from dashboard.boards import wolves_new
     from dashboard.boards.moonlight import MOONLIGHT
-    from dashboard.boards.wolves import WOLVES
+    from dashboard.boards.wolves import TABLE, WOLVES
 
     register(WOLVES)
     register(MOONLIGHT)
+    register_table(TABLE)
+    register_setup(wolves_new)
 
 
 _register_builtin()

@@ -21,14 +21,19 @@ from typing import Any
 from dash import dcc, html
 from dash.development.base_component import Component
 
+from dashboard.boards import TableBoard
 from dashboard.charts import GRAPH_CONFIG, ScoreChart, base_layout, mark_shapes, milestones
 from dashboard.game import Game
 from dashboard.palette import AUTOMATON_COLOR, EMPTY, TERRAIN_COLORS, TIED, player_color, tint
 from domain.hexes import Hex, neighbours
+from domain.ruleset import IllegalAction, InvalidRecord, StepFacts
 from domain.wolves import components as box
 from domain.wolves import events as ev
+from domain.wolves.legal import payment
 from domain.wolves.maps import GameMap
-from domain.wolves.state import State
+from domain.wolves.records import action_from_json
+from domain.wolves.rules import play
+from domain.wolves.state import State, Table
 
 SQRT3 = math.sqrt(3)
 KINDS = ("den", "lair", "pack", "alpha")
@@ -187,6 +192,42 @@ def figure(state: State) -> dict[str, Any]:
     return {"data": data, "layout": layout}
 
 
+def table_board(state: State) -> Component:
+    """The table page's map: :func:`figure` sized by its container (kept at the map's own
+    width-to-height ratio) without plotly's legend, so that it fills a narrow window; the
+    layer the page's script draws pieces and choices on; the seats and symbols under it."""
+    shown = figure(state)
+    layout = shown["layout"]
+    del layout["height"]
+    layout.update(showlegend=False, autosize=True)
+    layout["margin"] = {**layout["margin"], "r": 4}
+    (x0, x1), (y1, y0) = layout["xaxis"]["range"], layout["yaxis"]["range"]
+    seats = [
+        html.Span(
+            [html.Span(className="dot", style={"background": color}), f"{p.name} ({p.terrain})"],
+            className="who",
+        )
+        for p, color in zip(state.table.players, seat_colors(state), strict=False)
+    ]
+    if state.table.two_player:
+        automaton = html.Span(className="dot", style={"background": AUTOMATON_COLOR})
+        seats.append(html.Span([automaton, "automaton pack"], className="who"))
+    symbols = "★ alpha · ● pack wolf · ⬟ lair · ■ den · ◆ lone wolf · ▼ prey · C/Q/F scoring"
+    return html.Div(
+        [
+            html.Div(
+                [
+                    dcc.Graph(id="table-map", figure=shown, config=GRAPH_CONFIG, className="map"),
+                    html.Div(id="table-board", className="overlay table-overlay"),
+                ],
+                className="board table-map",
+                style={"aspectRatio": f"{(x1 - x0) / (y1 - y0):.3f}"},
+            ),
+            html.Div([*seats, html.Span(symbols, className="note")], className="table-legend"),
+        ]
+    )
+
+
 def _layout(gmap: GameMap) -> dict[str, Any]:
     """Fixed axes, size and margins: the pieces layer is drawn at this scale."""
     xs, ys = zip(*(centre(h) for h in gmap.terrain), strict=True)
@@ -273,7 +314,108 @@ def board_row(state: State, seat: int) -> list[Any]:
     ]  # fmt: skip
 
 
+def static_data(table: Table, colors: Sequence[str]) -> dict[str, Any]:
+    """What the script draws every step with: the seats, the symbols, terrains and tracks, the
+    Moonlight phase dates and the map's hexes (:func:`hexes`)."""
+    return {
+        "players": [
+            {"name": p.name, "color": colors[i], "terrain": p.terrain}
+            for i, p in enumerate(table.players)
+        ],
+        "automaton": AUTOMATON_COLOR,
+        "two_player": table.two_player,
+        "terrains": list(box.TERRAINS),
+        "terrain_colors": TERRAIN_COLORS,
+        "kinds": list(KINDS),
+        "kind_names": [KIND_NAMES[k] for k in KINDS],
+        "symbols": [SYMBOLS[k] for k in KINDS],
+        "tracks": {t: list(v) for t, v in box.TRACK_VALUES.items()},
+        "phases": list(box.PHASES),
+        "phase_dates": list(table.phase_dates),
+        "hexes": hexes(table.map),
+    }
+
+
+def table_data(state: State) -> dict[str, Any]:
+    """What the table page draws a position with (its ``howl.position`` document turned into a
+    frame in the browser): :func:`static_data`, the terrain of every land hex (``"x,y"``),
+    each region's water source, each seat's tile faces ``[front, back]`` per slot and the
+    actions' costs (W-6)."""
+    table = state.table
+    gmap = table.map
+    seats = range(len(table.players))
+    return {
+        **static_data(table, seat_colors(state)),
+        "land": {f"{h[0]},{h[1]}": t for h, t in gmap.land.items()},
+        "water": {str(r): list(w) for r in gmap.regions if (w := gmap.water_of(r)) is not None},
+        "faces": [
+            [
+                [table.terrain_showing(seat, slot, side) for side in (False, True)]
+                for slot in range(6)
+            ]
+            for seat in seats
+        ],
+        "costs": dict(box.COSTS),
+    }
+
+
+def push_choices(state: State, action: dict[str, Any]) -> dict[str, Any] | None:
+    """Where the player may send a wolf that ``action`` (records.md JSON) pushes, when it may
+    go to more than one nearest hex (W-6.6): ``{"index": the move step or None for a lair,
+    "from": the hex it is pushed off, "options": [hexes]}`` for the first such push the
+    action does not name a ``push_to`` for; None when there is none (or the action is
+    illegal: entering it says why). The engine decides each candidate by playing the action
+    with it."""
+    steps = action.get("moves") if action.get("type") == "move" else [action]
+    if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
+        return None
+
+    def plays(doc: dict[str, Any]) -> list[ev.Event] | None:
+        try:
+            return list(play(state, action_from_json(doc, "action"))[1])
+        except (IllegalAction, InvalidRecord):
+            return None
+
+    events = plays(action)
+    for pushed in (e for e in events or () if isinstance(e, ev.WolfPushed)):
+        at = [i for i, s in enumerate(steps) if s.get("to", s.get("hex")) == list(pushed.src)]
+        if not at or "push_to" in steps[at[0]]:
+            continue
+        index = at[0] if action["type"] == "move" else None
+        reach = state.table.map.steps_from(pushed.src)
+        options = []
+        for h in sorted(reach, key=_order):
+            if reach[h] != reach[pushed.dst]:
+                continue
+            tried = [dict(s) for s in steps]
+            tried[at[0]]["push_to"] = list(h)
+            doc = {**action, "moves": tried} if index is not None else tried[0]
+            if h == pushed.dst or plays(doc) is not None:
+                options.append(list(h))
+        if len(options) > 1:
+            return {"index": index, "from": list(pushed.src), "options": options}
+    return None
+
+
+def move_payments(state: State) -> dict[str, dict[str, Any]]:
+    """The engine's payment (records.md ``pay``) of a Move by the seat to act ending on each
+    terrain it can pay for (W-6, W-6.1), for the table page to show before it is sent."""
+    if state.finished or state.drafting:
+        return {}
+    found = {t: payment(state, state.player, box.COSTS["move"], t) for t in box.TERRAINS}
+    return {
+        t: {"tiles": list(pay.tiles or ()), "bonus_terrain": pay.bonus_terrain or 0}
+        for t, pay in found.items()
+        if pay is not None
+    }
+
+
 VP_FIELDS = ("total", "regions", "spread", "speed", "howl", "lairs", "prey", "pack", "place")
+
+
+def vp_rows(facts: StepFacts) -> list[list[int]]:
+    """Every seat's score in a step's facts as the player boards show it (:data:`VP_FIELDS`)."""
+    return [[s.total, *(s.parts.get(f, 0) for f in VP_FIELDS[1:-1]), s.place] for s in facts.scores]
 
 
 def _who(key: str | None, names: Sequence[str]) -> str:
@@ -380,24 +522,7 @@ class WolvesView:
                 "a": state.actions_left,
                 "f": row["finished"],
             })  # fmt: skip
-        return {
-            "players": [
-                {"name": p.name, "color": game.colors[i], "terrain": p.terrain}
-                for i, p in enumerate(table.players)
-            ],
-            "automaton": AUTOMATON_COLOR,
-            "two_player": table.two_player,
-            "terrains": list(box.TERRAINS),
-            "terrain_colors": TERRAIN_COLORS,
-            "kinds": list(KINDS),
-            "kind_names": [KIND_NAMES[k] for k in KINDS],
-            "symbols": [SYMBOLS[k] for k in KINDS],
-            "tracks": {t: list(v) for t, v in box.TRACK_VALUES.items()},
-            "phases": list(box.PHASES),
-            "phase_dates": list(table.phase_dates),
-            "hexes": hexes(table.map),
-            "steps": steps,
-        }
+        return {**static_data(table, game.colors), "steps": steps}
 
     def board(self, game: Game) -> Component:
         """The map with the layer the script draws the pieces on and its hover box."""
@@ -431,3 +556,5 @@ class WolvesView:
 
 WOLVES = WolvesView()
 """The Wolves' board view (registered in :mod:`dashboard.boards`)."""
+TABLE = TableBoard("the-wolves", table_board, table_data, push_choices, move_payments, vp_rows)
+"""The Wolves' clickable board on the table page (registered in :mod:`dashboard.boards`)."""

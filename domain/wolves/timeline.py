@@ -207,15 +207,25 @@ class WolvesFollower:
                 acted = kept
             apply(event, state)
         counted: set[int] = set()  # the seats whose wolves on the map changed
-        recount = self._recount
-        tallies = _TALLIES
+        slot, held, wolves, changes = self._slot, self._held, self._wolves, _CHANGES
         for h, was in named.items():
             now = pieces.get(h, ())
-            if now is not was:  # the engine puts a new stack on every hex it changes
-                recount(
-                    h, tallies.get(was) or _tally(was), tallies.get(now) or _tally(now),
-                    regions, counted,
-                )  # fmt: skip
+            if now is was:  # the engine puts a new stack on every hex it changes
+                continue
+            control, counts = changes.get((was, now)) or _change(was, now)
+            i = slot.get(h)
+            if control and i is not None:
+                region = held[i]
+                for who, dc, da in control:
+                    c, a = region.get(who, (0, 0))
+                    if c + dc:
+                        region[who] = (c + dc, a + da)
+                    else:  # every piece has some control: none is left
+                        del region[who]
+                regions.add(i)
+            for seat, n in counts:
+                wolves[seat] += n
+                counted.add(seat)
         numbers: dict[str, Any] = {}
         if regions:
             self._read_control(regions, numbers)
@@ -249,35 +259,6 @@ class WolvesFollower:
         if phases >= len(box.PHASES):
             return None
         return {"phase": box.PHASES[phases], "date": self._state.table.phase_dates[phases]}
-
-    def _recount(
-        self, h: Hex, was: _Tally, now: _Tally, regions: set[int], counted: set[int]
-    ) -> None:
-        """The pieces on ``h`` were tallied ``was`` and are tallied ``now``: count their
-        control again in their region's (adding its index to ``regions``) and their wolves
-        in their seats' (adding the seats to ``counted``)."""
-        i = self._slot.get(h)
-        if i is not None and now[0] != was[0]:
-            held = self._held[i]
-            for who, (c, a) in now[0]:
-                hc, ha = held.get(who, (0, 0))
-                held[who] = (hc + c, ha + a)
-            for who, (c, a) in was[0]:
-                hc, ha = held[who]
-                if hc == c:  # every piece has some control: none is left
-                    del held[who]
-                else:
-                    held[who] = (hc - c, ha - a)
-            regions.add(i)
-        if now[1] == was[1]:
-            return
-        wolves = self._wolves
-        for seat, n in now[1]:
-            wolves[seat] += n
-            counted.add(seat)
-        for seat, n in was[1]:
-            wolves[seat] -= n
-            counted.add(seat)
 
     def _control_row(self, i: int) -> list[Any]:
         """The control row of the region at index ``i``, as :func:`shown` takes it."""
@@ -343,17 +324,25 @@ class WolvesFollower:
         return Milestone("phase_scored", event.phase)
 
 
-_Tally = tuple[tuple[tuple[int | None, tuple[int, int]], ...], tuple[tuple[int, int], ...]]
-"""The pieces of a hex counted: their :func:`hex_control`, and how many wolves each seat
-has among them."""
+Change = tuple[tuple[tuple[int | None, int, int], ...], tuple[tuple[int, int], ...]]
+"""What a hex's new stack of pieces changes: per contender its control and alphas there
+(W-8) and per seat its wolves on the map, as ``(who, control, alphas)`` and ``(seat,
+wolves)`` differences (none of them zero)."""
+
+_CHANGES: dict[tuple[tuple[Piece, ...], tuple[Piece, ...]], Change] = {}
+"""Every change of a hex's stack seen so far: a few thousand at most (two pieces to a hex)."""
 
 
-_TALLIES: dict[tuple[Piece, ...], _Tally] = {}
-"""Every stack of pieces counted so far: a few hundred at most (two pieces to a hex)."""
-
-
-def _tally(pieces: tuple[Piece, ...]) -> _Tally:
-    """``pieces`` counted, and kept in ``_TALLIES`` (hexes hold the same few stacks)."""
-    seats = Counter(p.player for p in pieces if p.player is not None and p.kind in WOLF_KINDS)
-    found = _TALLIES[pieces] = (hex_control(pieces), tuple(seats.items()))
+def _change(was: tuple[Piece, ...], now: tuple[Piece, ...]) -> Change:
+    """What a hex's stack going from ``was`` to ``now`` changes, kept in ``_CHANGES``."""
+    held = Counter[int | None]()
+    alphas = Counter[int | None]()
+    for sign, pieces in ((-1, was), (1, now)):
+        for who, (c, a) in hex_control(pieces):
+            held[who] += sign * c
+            alphas[who] += sign * a
+    wolves = Counter(p.player for p in now if p.player is not None and p.kind in WOLF_KINDS)
+    wolves.subtract(p.player for p in was if p.player is not None and p.kind in WOLF_KINDS)
+    control = tuple((who, c, alphas[who]) for who, c in held.items() if c or alphas[who])
+    found = _CHANGES[was, now] = (control, tuple((s, n) for s, n in wolves.items() if n))
     return found

@@ -36,19 +36,22 @@
     "triangle-down": function (x, y, r) { return polygon(x, y, r, 3, 0, 90); }
   };
 
-  /* One step's pieces and tokens, drawn as an SVG layer over the plotly map at the map's
-     own axis scale (plotly draws the map once; redrawing it per step would cost more
-     than the target of a step change). */
-  function drawPieces(g, s) {
-    var b = g.board;
-    var layer = document.getElementById("replay-board");
-    var gd = document.querySelector("#replay-map .js-plotly-plot");
+  /* The plotly map's scale: where a hex's centre is in the page's pixels and how many pixels
+     a map unit is; null while plotly has not drawn the map yet. */
+  function mapScale(gd) {
     var fl = gd && gd._fullLayout;
-    if (!layer || !fl || !fl.xaxis || !fl.xaxis.l2p) { return false; }
+    if (!fl || !fl.xaxis || !fl.xaxis.l2p) { return null; }
     var xa = fl.xaxis, ya = fl.yaxis;
-    var unit = Math.abs(xa.l2p(1) - xa.l2p(0));
-    function px(x, y) { var c = centre(x, y); return [xa._offset + xa.l2p(c[0]), ya._offset + ya.l2p(c[1])]; }
-    var f = b.steps[s], out = [];
+    return {
+      width: fl.width, height: fl.height, unit: Math.abs(xa.l2p(1) - xa.l2p(0)),
+      px: function (x, y) { var c = centre(x, y); return [xa._offset + xa.l2p(c[0]), ya._offset + ya.l2p(c[1])]; }
+    };
+  }
+
+  /* A frame's pieces and tokens as SVG elements (``f`` as in the view's steps); ``better``
+     is the review's better action to show, or null. */
+  function pieces(b, f, sc, better) {
+    var px = sc.px, unit = sc.unit, out = [];
     f.h.forEach(function (h) {
       var c = px(h[0], h[1]);
       out.push(polygon(c[0], c[1], unit * 0.93, 6, 0, -90) + ' class="touched"/>');
@@ -80,7 +83,6 @@
       out.push('<text x="' + c[0].toFixed(1) + '" y="' + (y + unit * 0.16).toFixed(1) +
         '" font-size="' + font + '" class="token-label">' + t[2] + "</text>");
     });
-    var better = frame().flagged(s);
     if (better) {
       better.hexes.forEach(function (h) {
         var c = px(h[0], h[1]);
@@ -97,7 +99,18 @@
           '" stroke-width="' + w.toFixed(1) + '" class="better-arrow" marker-end="url(#howl-arrow)"/>');
       });
     }
-    layer.innerHTML = '<svg width="' + fl.width + '" height="' + fl.height + '" data-step="' + s +
+    return out;
+  }
+
+  /* One step's pieces and tokens, drawn as an SVG layer over the plotly map at the map's
+     own axis scale (plotly draws the map once; redrawing it per step would cost more
+     than the target of a step change). */
+  function drawPieces(g, s) {
+    var layer = document.getElementById("replay-board");
+    var sc = mapScale(document.querySelector("#replay-map .js-plotly-plot"));
+    if (!layer || !sc) { return false; }
+    var out = pieces(g.board, g.board.steps[s], sc, frame().flagged(s));
+    layer.innerHTML = '<svg width="' + sc.width + '" height="' + sc.height + '" data-step="' + s +
       '" aria-label="pieces at step ' + s + '"><defs><marker id="howl-arrow" viewBox="0 0 10 10" ' +
       'refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse">' +
       '<path d="M0,0 L10,5 L0,10 z" class="better-head"/></marker></defs>' + out.join("") + "</svg>";
@@ -152,13 +165,17 @@
     return out;
   }
 
-  function playerBoard(b, s, seat) {
-    var f = b.steps[s], row = f.b[seat], v = f.v[seat], p = b.players[seat];
+  /* A seat's board in frame f; with ``pay`` (a payment being chosen: ``{tiles, bonus_terrain}``)
+     its tiles and bonus terrain tokens are buttons that change it. */
+  function playerBoard(b, f, seat, pay) {
+    var row = f.b[seat], v = f.v[seat], p = b.players[seat];
     var tiles = row[0].split("").map(function (ch, i) {
-      var t = b.terrains[+ch];
-      return '<span class="tile' + (i === 0 ? " faction" : "") + '" title="' +
+      var t = b.terrains[+ch], tag = pay ? "button" : "span";
+      var paid = pay && pay.tiles.indexOf(i) >= 0;
+      return "<" + tag + ' class="tile' + (i === 0 ? " faction" : "") + (paid ? " paid" : "") +
+        (pay ? '" type="button" data-slot="' + i + '" aria-pressed="' + !!paid : "") + '" title="' +
         (i === 0 ? "faction tile: " : "tile " + i + ": ") + t + '" style="background:' +
-        b.terrain_colors[t] + '">' + t.charAt(0).toUpperCase() + "</span>";
+        b.terrain_colors[t] + '">' + t.charAt(0).toUpperCase() + "</" + tag + ">";
     }).join("");
     function line(name, value, vp) {
       return "<tr><th>" + name + "</th><td>" + value + '</td><td class="vp">' +
@@ -171,7 +188,9 @@
     rows.push(line("pack", pips(row[5], 8), v[7]));
     rows.push(line("prey", row[6].length ? row[6].join(", ") : "—", v[6]));
     rows.push(line("regions", row[10] + (row[10] === 1 ? " token" : " tokens"), v[1]));
-    rows.push(line("bonus", row[8] + " action · " + row[7] + " terrain", null));
+    rows.push(line("bonus", row[8] + " action · " + (pay ? '<button type="button" class="pay-bonus" ' +
+      'title="bonus terrain tokens paying (click: one more, back to none after all)">' +
+      pay.bonus_terrain + " of " + row[7] + " terrain paying</button>" : row[7] + " terrain"), null));
     var turn = f.t === seat && !f.f;
     return '<div class="player-board' + (turn ? " turn" : "") + '" data-seat="' + seat +
       '" style="border-color:' + p.color + '"><div class="pb-head">' +
@@ -184,8 +203,8 @@
       "</tbody></table></div>";
   }
 
-  function moonlight(b, s) {
-    var f = b.steps[s], date = f.m, dates = b.phase_dates;
+  function moonlight(b, f) {
+    var date = f.m, dates = b.phase_dates;
     var n = Math.max(dates[2], date), cells = "";
     for (var i = 1; i <= n; i++) {
       var phase = dates.indexOf(i);
@@ -210,7 +229,7 @@
       boards.setAttribute("data-game", g.id);
     }
     b.players.forEach(function (_, seat) {
-      var slot = boards.children[seat], html = playerBoard(b, s, seat);
+      var slot = boards.children[seat], html = playerBoard(b, b.steps[s], seat);
       if (slot.__html !== html) { slot.innerHTML = html; slot.__html = html; }
     });
   }
@@ -221,10 +240,15 @@
     R.untilDone(hookHover);
     drawBoards(g, s);
     var moon = document.getElementById("replay-moon");
-    var html = moonlight(g.board, s);
+    var html = moonlight(g.board, g.board.steps[s]);
     if (moon && moon.__html !== html) { moon.innerHTML = html; moon.__html = html; }
   }
 
   window.howlBoards = window.howlBoards || {};
-  window.howlBoards["the-wolves"] = {draw: draw, resize: function (g, s) { drawPieces(g, s); }};
+  window.howlBoards["the-wolves"] = {
+    draw: draw, resize: function (g, s) { drawPieces(g, s); },
+    /* for the table page (assets/table.js): the same drawing, from frames it makes */
+    mapScale: mapScale, pieces: pieces, playerBoard: playerBoard, moonlight: moonlight,
+    polygon: polygon
+  };
 })();
