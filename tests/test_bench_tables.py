@@ -1,11 +1,13 @@
-"""The tables benchmark suite runs, small, on both backends: every metric is reported, each
-action was accepted and reached every watcher, and no stream was refused."""
+"""The tables benchmark suite runs, small: on both backends every metric is reported, each
+action was accepted and reached every watcher, and no stream was refused; the table page is
+timed for each wolf clicked and each action sent."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from playwright.sync_api import Browser
 
 from scripts.benchmarks import tables
 
@@ -41,3 +43,18 @@ def test_the_tables_suite_measures_a_small_run(
     assert got["tables_load_server_rss_mb"]["value"] > 50
     assert got["tables_load_server_rss_mb"]["processes"] >= 2
     assert got["tables_load_server_cpu_percent"]["value"] > 0
+
+
+@pytest.mark.browser
+def test_the_tables_suite_times_the_table_page(
+    sqlite_url: str, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sizes = tables.Sizes(opened_with=4, clicked=2)  # after the drafts, two dens: before
+    tables.measure_page(sqlite_url, sizes, browser)  # each, a wolf may move (W-6.1)
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    got = {line["metric"]: line for line in lines}
+    assert sorted(got) == ["table_action_render_ms", "table_click_highlight_ms"]
+    assert got["table_click_highlight_ms"]["count"] == 2
+    assert got["table_action_render_ms"]["count"] == 2
+    for line in got.values():
+        assert 0 < line["p50"] <= line["value"] < 20_000

@@ -13,6 +13,11 @@ Each metric's name ends in its backend; a latency's value is its p95.
   watcher, the server's RSS (all its processes, peak) and CPU (against the same streams
   left idle for 5 s first; on PostgreSQL also its backends'), and the streams refused (503:
   a process serves 200 at most) or ended early.
+- ``table_click_highlight_ms``, ``table_action_render_ms`` (SQLite only, as the dashboard
+  suite): the table page in Chromium entering a fixture game by clicking, as its tests do:
+  from the click on a wolf (Move pressed) to the first frame showing its destinations, and
+  from the click that sends an action to the first frame of the map at the new version.
+  ``page_p95`` is the page's own timing of the same (``window.howlTableTimes``).
 
 The clients are one asyncio loop in this process over plain HTTP/1.1 connections (the
 project depends on no asynchronous HTTP client), so a hundred open streams cost one thread.
@@ -24,6 +29,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import tempfile
 import time
 from collections.abc import AsyncIterator
@@ -33,7 +39,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from scripts.benchmarks.api import TOKEN, serving
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from scripts.benchmarks.api import TOKEN, call, serving
 from scripts.benchmarks.common import percentile, progress, report
 from scripts.benchmarks.throwaway_pg import bench_database
 
@@ -67,15 +75,20 @@ class Sizes:
     seconds: float = 30.0
     idle: float = 5.0
     """Seconds the load's streams are left idle first (the CPU's baseline)."""
+    clicked: int = 52
+    """Actions entered by clicking on the table page (at most its fixture game's)."""
+    opened_with: int = 0
+    """Actions of the page's game entered with its opening record, before the clicks."""
 
 
 FULL = Sizes()
 
 
-def fixture(name: str) -> tuple[bytes, list[dict[str, Any]]]:
-    """A fixture record without its actions (a table's opening body), and its actions."""
+def fixture(name: str, entered: int = 0) -> tuple[bytes, list[dict[str, Any]]]:
+    """A fixture record with its first ``entered`` actions only (a table's opening body), and
+    the actions after those."""
     doc = json.loads((FIXTURES / f"{name}.json").read_bytes())
-    actions, doc["actions"] = doc["actions"], []
+    actions, doc["actions"] = doc["actions"][entered:], doc["actions"][:entered]
     return json.dumps(doc).encode(), actions
 
 
@@ -419,6 +432,128 @@ async def load(port: int, url: str, sizes: Sizes) -> Load:
     )  # fmt: skip
 
 
+PAGE_GAME = "2p-03-heuristic"
+"""The table page's fixture game (every kind of action, payments, bonus actions)."""
+PAGE_WATCH = """() => {
+    const b = window.__bench = {click: 0, dest: null, shown: {}};
+    document.addEventListener('click', () => { b.click = performance.now(); b.dest = null; },
+                              {capture: true});
+    const frame = () => {
+        const now = performance.now(), map = document.querySelector('#table-board svg');
+        if (b.dest === null && document.querySelector('#table-board .choice.dest')) b.dest = now;
+        if (map && !(map.dataset.version in b.shown)) b.shown[map.dataset.version] = now;
+        requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+}"""
+"""On the page: the last click's time, and the first frame showing a wolf's destinations
+since, and each version's map (``window.__bench``)."""
+
+
+def highlight(page: Page, port: int, table_id: str) -> float | None:
+    """Press Move and click a wolf that may move (one alone on its hex if any; else the hex,
+    then the wolf among the choices): milliseconds from that last click to the frame showing
+    its destinations, checked against the legal ones; then Esc. None when no wolf may move."""
+    _, body, _ = call(port, ("GET", f"/api/tables/{table_id}/legal", None, {}))
+    moves = [m for m in json.loads(body)["moves"] if m["to"]]
+    froms = [m["from"] for m in moves]
+    wolf = min(moves, key=lambda m: froms.count(m["from"]), default=None)
+    if wolf is None:
+        return None
+    page.click('[data-act="move"]')
+    page.locator(f'#table-board [data-hex="{wolf["from"][0]},{wolf["from"][1]}"]').click()
+    if froms.count(wolf["from"]) > 1:
+        label = "the alpha" if wolf["wolf"] == "alpha" else "the pack wolf"
+        page.locator("#table-pending [data-choose]").filter(has_text=label).click()
+    page.wait_for_function("() => window.__bench.dest !== null", polling="raf")
+    took: float = page.evaluate("window.__bench.dest - window.__bench.click")
+    shown = page.locator("#table-board .choice.dest").count()
+    if shown != len({tuple(h) for h in wolf["to"]}):
+        raise RuntimeError(f"the page shows {shown} destinations of {wolf}")
+    page.keyboard.press("Escape")
+    page.wait_for_selector('#table-board svg[data-mode="idle"]', state="attached")
+    return took
+
+
+def rendered(page: Page, version: int) -> float:
+    """Milliseconds from the last click (the one that sent an action) to the first frame
+    showing the map of ``version``; then waits for its legal actions."""
+    from tests.dashboard.test_table_page import ready
+
+    page.wait_for_function("(v) => v in window.__bench.shown", arg=str(version), polling="raf")
+    took: float = page.evaluate("(v) => window.__bench.shown[v] - window.__bench.click",
+                                str(version))  # fmt: skip
+    ready(page, version)
+    return took
+
+
+def page_times(port: int, sizes: Sizes, browser: Browser) -> tuple[
+    list[float], list[float], dict[str, Any]
+]:  # fmt: skip
+    """The table page entering the page's fixture game by clicking, as a person does (the
+    page tests' steps): click → destinations, and submit → map, in ms; and the page's own
+    timings of both (``window.howlTableTimes``)."""
+    from tests.dashboard.test_table_page import enter, ready, turn
+
+    body, actions = fixture(PAGE_GAME, sizes.opened_with)
+    status, reply, _ = call(port, ("POST", "/api/tables", body, WRITE))
+    if status != 201:
+        raise RuntimeError(f"opening a table: {status} {reply[:300]!r}")
+    table_id, version = json.loads(reply)["table_id"], json.loads(reply)["version"]
+    highlights, renders = [], []
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    try:
+        page.set_default_timeout(20_000)
+        page.goto(f"http://127.0.0.1:{port}/table/{table_id}")
+        page.fill("#auth-input", TOKEN)
+        page.click("#auth-use")
+        page.wait_for_selector(".auth-name")
+        ready(page, version)
+        page.evaluate(PAGE_WATCH)
+        for action in actions[: sizes.clicked]:
+            if turn(page) != action["player"]:  # records.md: the next seat's action
+                page.click('[data-act="pass"]')
+                version += 1
+                renders.append(rendered(page, version))
+            if (took := highlight(page, port, table_id)) is not None:
+                highlights.append(took)
+            enter(page, action)
+            version += 1
+            renders.append(rendered(page, version))
+        own: dict[str, Any] = page.evaluate("window.howlTableTimes")
+    finally:
+        page.close()  # and its stream ends at its next message, the undo's (as Table.leave)
+        call(port, ("POST", f"/api/tables/{table_id}/undo",
+                    json.dumps({"version": version}).encode(), WRITE))  # fmt: skip
+    return highlights, renders, own
+
+
+def measure_page(url: str, sizes: Sizes = FULL, browser: Browser | None = None) -> None:
+    """The table page's metrics in Chromium (``browser``, else the system's launched), on a
+    ``howl serve`` of its own."""
+    if browser is None:
+        chromium = shutil.which("chromium")
+        if chromium is None:
+            progress("tables: no chromium on PATH (scripts/test installs it); page skipped")
+            return
+        with sync_playwright() as pw:
+            launched = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            try:
+                measure_page(url, sizes, launched)
+            finally:
+                launched.close()
+        return
+    with serving(url) as port:
+        progress(f"tables: the table page in Chromium, {sizes.clicked} actions by clicking")
+        highlights, renders, own = page_times(port, sizes, browser)
+    for metric, values, mine, target in (
+        ("table_click_highlight_ms", highlights, own["select"], 50),
+        ("table_action_render_ms", renders, own["submit"], 150),
+    ):  # fmt: skip
+        page_p95 = round(percentile(mine, 95), 3) if mine else None
+        latency(metric, values, target=target, page_p95=page_p95, page_count=len(mine))
+
+
 def latency(metric: str, values: list[float], **extra: object) -> None:
     """A latency's p95 (its value) and p50."""
     if not values:
@@ -470,6 +605,7 @@ def run(sizes: Sizes = FULL) -> None:
     """Measure and report the tables metrics on SQLite, then on PostgreSQL."""
     with tempfile.TemporaryDirectory() as folder:
         measure("sqlite", f"sqlite:///{folder}/tables.sqlite3", sizes)
+        measure_page(f"sqlite:///{folder}/page.sqlite3", sizes)
     progress("tables: starting PostgreSQL")
     with bench_database() as url:
         measure("postgresql", url, sizes)
