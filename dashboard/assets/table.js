@@ -52,6 +52,17 @@
   function say(html) {
     var box = $("table-message");
     if (box) { box.innerHTML = html; }
+    T.said = html ? Date.now() : 0;
+  }
+
+  /* Whether this tab may write: it holds a token, or the server asks for none. Without,
+     the page says it is reading only and its action buttons stay off. */
+  function writable() {
+    var head = document.querySelector(".table-head");
+    var open = !head || head.getAttribute("data-tokens") !== "1" || token() !== null;
+    var note = $("table-readonly");
+    if (note) { note.hidden = open; }
+    return open;
   }
 
   function refusal(r) {
@@ -228,7 +239,7 @@
 
   function enabled(kind) {
     var doc = T.doc;
-    if (doc.closed) { return false; }
+    if (doc.closed || !T.writable) { return false; }
     if (kind === "undo") { return doc.actions.length > 0; }
     if (kind === "move") { return freeWolves().length > 0; }
     return ofType(kind).length > 0;
@@ -242,6 +253,7 @@
   function drawControls() {
     var box = $("table-controls");
     if (!box) { return; }
+    T.writable = writable();
     var drafting = ofType("draft").length > 0, build = T.build;
     var built = drafting ? ["draft"] : ["move", "den", "lair", "howl", "dominate"];
     var kinds = T.b ? built.concat(["bonus_action", "pass", "undo"]) : ["undo"];
@@ -386,8 +398,10 @@
   function setDoc(doc) {
     if (!alive() || T.doc && doc.version < T.doc.version) { return; }
     var changed = !T.doc || doc.version !== T.doc.version || !T.legal;
+    var moved = T.doc && doc.version !== T.doc.version;
     T.doc = doc;
     if (!changed) { return; }
+    if (moved && T.said && Date.now() - T.said > 2000) { say(""); }  // an old refusal
     T.build = null;
     draw();
     fetchLegal();
@@ -412,8 +426,9 @@
   function connect() {
     var id = T.id, source = new window.EventSource("/api/tables/" + id + "/stream");
     var mine = T, check = window.setInterval(function () {
-      if (T !== mine || !alive()) { source.close(); window.clearInterval(check); }
-    }, 1000);
+      if (T !== mine || !alive()) { source.close(); window.clearInterval(check); return; }
+      if (T.doc && T.legal && T.writable !== writable()) { drawControls(); }  // a token came or went
+    }, 500);
     source.addEventListener("table", function (e) {
       if (T !== mine || !alive()) { return; }
       setDoc(JSON.parse(e.data));

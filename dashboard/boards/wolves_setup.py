@@ -154,8 +154,10 @@ def read_form(
     if chosen == "random" and number is None:
         found["seed"] = f"a whole number from 0 to {MAX_SEED}"
     limit = None
-    if stall_limit not in (None, ""):
-        limit = integer(stall_limit, range(1, records.MAX_STALL_LIMIT + 1))
+    if stall_limit not in (None, ""):  # typed as digits: a browser's number field
+        typed = stall_limit if type(stall_limit) is int else read_seed(stall_limit)  # sends
+        # nothing for a value out of its range
+        limit = typed if typed is not None and 1 <= typed <= records.MAX_STALL_LIMIT else None
         if limit is None:
             found["stall_limit"] = (
                 f"a number of rounds from 1 to {records.MAX_STALL_LIMIT}, or empty for none"

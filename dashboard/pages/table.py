@@ -80,8 +80,13 @@ def layout(table_id: str) -> html.Div:
                     html.H2(doc["title"] or "Untitled table"),
                     html.Span(id="table-status", className="table-status", role="status"),
                     html.Span("connecting…", id="table-link", className="table-link"),
+                    html.P(
+                        "Reading only: enter a token in the header to play.",
+                        id="table-readonly", className="table-readonly", hidden=True,
+                    ),
                 ],
                 className="table-head",
+                **{"data-tokens": "1" if data.tokens_required() else "0"},
             ),
             html.Div(
                 [

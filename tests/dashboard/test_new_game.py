@@ -128,6 +128,14 @@ def test_a_random_map_with_random_terrain_is_previewed_from_the_deal() -> None:
     assert read_form(
         seats, None, "2026-11-20", "random", "-1", [], 2, None, empty, empty, empty
     ).problems == {"seed": "a whole number from 0 to 9223372036854775807"}
+    stall = "a number of rounds from 1 to 1000, or empty for none"
+    for typed in ("5000", "0", "2.5", "ten"):  # told, never read as "no limit" (W-12)
+        assert read_form(
+            seats, None, "2026-11-20", "random", "7", [], 2, typed, empty, empty, empty
+        ).problems == {"stall_limit": stall}
+    assert read_form(
+        seats, None, "2026-11-20", "random", "7", [], 2, " 10 ", empty, empty, empty
+    ).stall_limit == 10
 
 
 def seat(kind: str, n: int) -> str:

@@ -350,10 +350,15 @@ def test_a_write_without_a_token_is_refused_on_the_page(
     record, actions = fixture(GAME)
     table_id = open_table(sqlite_server, record)
     visit(page, sqlite_server, table_id, token=False)
+    expect(page.locator("#table-readonly")).to_be_visible()  # reading only, and told so
+    expect(page.locator('[data-act="draft"]')).to_be_disabled()
+    page.fill("#auth-input", "not-a-token")
+    page.click("#auth-use")
+    expect(page.locator("#table-readonly")).to_be_hidden()
     enter(page, actions[0])
     refusal = page.locator("#table-message .refused")
-    expect(refusal).to_contain_text("Entering actions needs a token.")
-    assert refusal.get_attribute("data-status") == "401"
+    expect(refusal).to_contain_text("This token is not accepted here.")
+    assert refusal.get_attribute("data-status") == "403"
     assert get(sqlite_server, f"/api/tables/{table_id}")["actions"] == []
 
 
