@@ -33,6 +33,7 @@ from services.refusals import Refusal
 
 Labelled = TypedDict("Labelled", {"aria-label": str})
 Live = TypedDict("Live", {"aria-live": str})
+Tokens = TypedDict("Tokens", {"data-tokens": str})
 """Attributes with a dash in their name, as Dash components take them."""
 WRITES = ("action", "undo", "finish")
 """What the page's script asks the write callback to do."""
@@ -82,11 +83,13 @@ def layout(table_id: str) -> html.Div:
                     html.Span("connecting…", id="table-link", className="table-link"),
                     html.P(
                         "Reading only: enter a token in the header to play.",
-                        id="table-readonly", className="table-readonly", hidden=True,
+                        id="table-readonly",
+                        className="table-readonly",
+                        hidden=True,
                     ),
                 ],
                 className="table-head",
-                **{"data-tokens": "1" if data.tokens_required() else "0"},
+                **Tokens({"data-tokens": "1" if data.tokens_required() else "0"}),
             ),
             html.Div(
                 [

@@ -133,9 +133,12 @@ def test_a_random_map_with_random_terrain_is_previewed_from_the_deal() -> None:
         assert read_form(
             seats, None, "2026-11-20", "random", "7", [], 2, typed, empty, empty, empty
         ).problems == {"stall_limit": stall}
-    assert read_form(
-        seats, None, "2026-11-20", "random", "7", [], 2, " 10 ", empty, empty, empty
-    ).stall_limit == 10
+    assert (
+        read_form(
+            seats, None, "2026-11-20", "random", "7", [], 2, " 10 ", empty, empty, empty
+        ).stall_limit
+        == 10
+    )
 
 
 def seat(kind: str, n: int) -> str:

@@ -404,3 +404,16 @@ def test_clicking_the_map_starts_the_action_it_offers(
     hexel(page, [6, 7]).click()  # the alpha and the pack wolf drafted there: a Move
     expect(page.locator('[data-act="move"][aria-pressed="true"]')).to_be_attached()
     expect(page.locator("#table-pending [data-choose]")).to_have_count(2)
+
+
+def test_the_new_game_page_links_the_tables_in_progress(
+    sqlite_server: LiveServer, page: Page
+) -> None:
+    record, _ = fixture(GAME)
+    table_id = open_table(sqlite_server, {**record, "meta": {"title": "Tuesday at the club"}})
+    page.goto(f"{sqlite_server.url}/new")
+    link = page.locator("#new-open a", has_text="Tuesday at the club")
+    expect(link).to_have_attribute("href", f"/table/{table_id}")
+    link.click()
+    expect(page).to_have_url(f"{sqlite_server.url}/table/{table_id}")
+    expect(page.locator("#table-status")).to_have_attribute("data-version", "1")
