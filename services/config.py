@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,10 @@ def default_database_url() -> str:
     return "sqlite:///" + str(Path("var", "howl.sqlite3").absolute())
 
 
+TOKEN_NAME = re.compile(r"[\w.-]{1,64}")
+"""What a token's name may be (it is who uploads and writes: shown on pages, kept in events)."""
+
+
 def parse_api_tokens(text: str) -> Mapping[str, str]:
     """Parse ``name:token`` pairs separated by commas into a read-only name → token map.
 
@@ -28,8 +33,11 @@ def parse_api_tokens(text: str) -> Mapping[str, str]:
     for item in filter(None, (part.strip() for part in text.split(","))):
         name, sep, token = item.partition(":")
         name, token = name.strip(), token.strip()
-        if not sep or not name or not token:
-            raise ValueError(f"HOWL_API_TOKENS entry {item!r} is not of the form name:token")
+        if not sep or not TOKEN_NAME.fullmatch(name) or not token or " " in token:
+            raise ValueError(
+                f"HOWL_API_TOKENS entry {item!r} is not of the form name:token (a name of "
+                "letters, digits, '.', '_' or '-', at most 64; a token without spaces)"
+            )
         if name in tokens:
             raise ValueError(f"HOWL_API_TOKENS names {name!r} twice")
         tokens[name] = token

@@ -50,7 +50,9 @@ def test_values_from_the_environment() -> None:
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("text", ["alice", "alice:", ":tok", "alice:a,alice:b"])
+@pytest.mark.parametrize(
+    "text", ["alice", "alice:", ":tok", "alice:a,alice:b", '{"ana": "walk-token"}', "a b:tok"]
+)
 def test_malformed_tokens_are_refused(text: str) -> None:
     with pytest.raises(ValueError, match="HOWL_API_TOKENS"):
         parse_api_tokens(text)
