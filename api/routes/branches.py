@@ -124,7 +124,7 @@ def _info(branch_id: UUID) -> StoredBranch:
 @blp.response(200, BranchInfo, description="The branch: its parent, step, actions and the "
               f"comparison. Cache-Control: `{IMMUTABLE}`.", headers=CACHED)  # fmt: skip
 @blp.alt_response(304, description="The client's copy (`If-None-Match`) is current.")
-@blp.alt_response(404, response="NOT_FOUND")
+@blp.problems(404)
 def branch(branch_id: UUID) -> Response:
     """A what-if branch: the game it leaves, after how many actions, its own actions, and how
     it compares with the game (scores and win probabilities)."""
@@ -141,7 +141,7 @@ def branch(branch_id: UUID) -> Response:
 @blp.response(200, Position, description="The branched game's position after the first "
               f"`step` actions. Cache-Control: `{IMMUTABLE}`.", headers=CACHED)  # fmt: skip
 @blp.alt_response(304, description="The client's copy (`If-None-Match`) is current.")
-@blp.alt_response(404, response="NOT_FOUND")
+@blp.problems(404)
 def state(branch_id: UUID, step: int) -> Response:
     """The position (records.md) after the first `step` actions of the branched game: the
     parent's up to the branch point, the branch's own after it."""

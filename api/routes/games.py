@@ -142,13 +142,7 @@ def _unprojected(game_id: UUID, doc: Any) -> dict[str, Any]:
               "`detail`.", headers={"Location": {"schema": {"type": "string"}}})  # fmt: skip
 @blp.alt_response(200, schema=GameSummary, description="Already stored: the existing game.",
                   success=True)  # fmt: skip
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(401, response="UNAUTHORIZED")
-@blp.alt_response(403, response="FORBIDDEN")
-@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+@blp.problems(400, 401, 403, 413, 415, 422, 503)
 @blp.doc(**UPLOAD_DOC)
 def upload(fields: dict[str, Any]) -> Response:
     """Upload a game record.
@@ -177,7 +171,7 @@ def upload(fields: dict[str, Any]) -> Response:
 @blp.route("", methods=["GET"])
 @blp.arguments(GameFilters, location="query")
 @blp.response(200, GameList, description=f"A page of game summaries. Cache-Control: `{NO_CACHE}`.")
-@blp.alt_response(403, response="FORBIDDEN")
+@blp.problems(403)
 @blp.doc(security=[{}, {"bearer": []}])
 def list_games(filters: dict[str, Any]) -> Response:
     """Browse games, newest first by default.
@@ -207,7 +201,7 @@ def list_games(filters: dict[str, Any]) -> Response:
 @blp.response(200, GameSummary, description="The game's summary. Its ETag changes with its "
               f"metadata; Cache-Control: `{REVALIDATE}`.", headers=CACHED)  # fmt: skip
 @blp.alt_response(304, description=NOT_MODIFIED)
-@blp.alt_response(404, response="NOT_FOUND")
+@blp.problems(404)
 def game(game_id: UUID) -> Response:
     """A game's summary: metadata, seats and result (for a game stored but not projected,
     see the upload's answer: no seats and a `projection` object; not cached)."""
@@ -221,7 +215,7 @@ def game(game_id: UUID) -> Response:
 @blp.response(200, {"type": "object", "description": "records.md"}, **_immutable(
     "The record as stored (canonical JSON, byte for byte)."))  # fmt: skip
 @blp.alt_response(304, description=NOT_MODIFIED)
-@blp.alt_response(404, response="NOT_FOUND")
+@blp.problems(404)
 def record(game_id: UUID) -> Response:
     """The game's record (any game), as stored."""
     svc = services()
@@ -232,7 +226,7 @@ def record(game_id: UUID) -> Response:
 @blp.arguments(EventsQuery, location="query")
 @blp.response(200, EventPage, **_immutable("A page of the game's stored domain events."))
 @blp.alt_response(304, description=NOT_MODIFIED)
-@blp.alt_response(404, response="NOT_FOUND")
+@blp.problems(404)
 def events(query: dict[str, Any], game_id: UUID) -> Response:
     """The domain events the game's rules derived from the record, in order, a page at a
     time (their fields are the game's own)."""
@@ -253,7 +247,7 @@ def events(query: dict[str, Any], game_id: UUID) -> Response:
 @blp.response(200, Position, **_immutable("The position after the first `step` actions, as "
               "the game's ruleset writes it."))  # fmt: skip
 @blp.alt_response(304, description=NOT_MODIFIED)
-@blp.alt_response(404, response="NOT_FOUND")
+@blp.problems(404)
 def state(game_id: UUID, step: int) -> Response:
     """The position (`howl.position`, in the game's own format) after the first `step`
     actions (0: the start)."""
@@ -272,7 +266,7 @@ def state(game_id: UUID, step: int) -> Response:
 @blp.route("/<uuid:game_id>/timeline")
 @blp.response(200, Timeline, **_immutable("One row per step: scores, milestones, numbers."))
 @blp.alt_response(304, description=NOT_MODIFIED)
-@blp.alt_response(404, response="NOT_FOUND")
+@blp.problems(404)
 def timeline(game_id: UUID) -> Response:
     """The game's per-step series, for charts and the replay slider."""
     svc = services()
@@ -306,8 +300,7 @@ def _reviewable(game_id: UUID) -> None:
               f"(ETag, Cache-Control: `{IMMUTABLE}`), before that Cache-Control: "
               f"`{NO_STORE}`.", headers=CACHED)  # fmt: skip
 @blp.alt_response(304, description=NOT_MODIFIED)
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(409, response="CONFLICT")
+@blp.problems(404, 409)
 def analysis(game_id: UUID) -> Response:
     """The game's review by the background worker: `status` (`none`, `queued`, `running`,
     `done`, `failed`), `progress` 0…1, and the `result` once done: per action the mover's win
@@ -329,11 +322,7 @@ def analysis(game_id: UUID) -> Response:
 @blp.response(202, Analysis, description="Queued (a done or failed review is redone; a queued "
               "or running one is left as it is). `Location` names the status.",
               headers={"Location": {"schema": {"type": "string"}}})  # fmt: skip
-@blp.alt_response(401, response="UNAUTHORIZED")
-@blp.alt_response(403, response="FORBIDDEN")
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(409, response="CONFLICT")
-@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+@blp.problems(401, 403, 404, 409, 503)
 @blp.doc(security=[{"bearer": []}])
 def queue_analysis(game_id: UUID) -> Response:
     """Ask for the game's review (again). Needs `Authorization: Bearer <token>`. A game Howl
@@ -355,14 +344,7 @@ def queue_analysis(game_id: UUID) -> Response:
               )  # fmt: skip
 @blp.alt_response(200, schema=BranchInfo, description="Already stored: the same branch.",
                   success=True)  # fmt: skip
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(401, response="UNAUTHORIZED")
-@blp.alt_response(403, response="FORBIDDEN")
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(409, response="CONFLICT")
-@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+@blp.problems(400, 401, 403, 404, 409, 413, 422, 503)
 @blp.doc(security=[{"bearer": []}])
 def branch(body: dict[str, Any], game_id: UUID) -> Response:
     """Play other actions from step `step` of the game and store them as a what-if branch.

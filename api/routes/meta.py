@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 @blp.route("/health")
 @blp.response(200, Health)
-@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+@blp.problems(503)
 def health() -> dict[str, Any]:
     """Report that the service and its store answer (`SELECT 1`).
 

@@ -32,8 +32,7 @@ def stats(filters: dict[str, Any]) -> Response:
 @blp.route("/players/<name>")
 @blp.arguments(PlayerQuery, location="query")
 @blp.response(200, PlayerProfile, description=f"The player. Cache-Control: `{NO_CACHE}`.")
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(404, response="NOT_FOUND")
+@blp.problems(400, 404)
 def player(query: dict[str, Any], name: str) -> Response:
     """A named player's games, wins, average score and score trend over finished public
     games: of one game (`game`, then also the seat attribute they play most), or all."""

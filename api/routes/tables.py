@@ -63,12 +63,7 @@ def _written(data: dict[str, Any], table_id: UUID) -> Response:
 @blp.route("", methods=["POST"])
 @blp.response(201, TableDocument, description="The table opened, with its `Location`.",
               headers={"Location": {"schema": {"type": "string"}}})  # fmt: skip
-@blp.alt_response(401, response="UNAUTHORIZED")
-@blp.alt_response(403, response="FORBIDDEN")
-@blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-@blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+@blp.problems(401, 403, 413, 415, 422, 503)
 @blp.doc(**WRITE)
 def open_table() -> Response:
     """Open a table from a `howl.game` record: its `setup` (or `start`) and any actions so
@@ -89,7 +84,7 @@ def list_tables() -> Response:
 
 @blp.route("/<uuid:table_id>", methods=["GET"])
 @blp.response(200, TableDocument, description=f"Cache-Control: `{NO_STORE}`.")
-@blp.alt_response(404, response="NOT_FOUND")
+@blp.problems(404)
 def table(table_id: UUID) -> Response:
     """The table: seats, version, actions entered (net of undos), whose turn and what is
     left, finished or closed, the position now and the record so far."""
@@ -99,8 +94,7 @@ def table(table_id: UUID) -> Response:
 @blp.route("/<uuid:table_id>/legal", methods=["GET"])
 @blp.arguments(LegalQuery, location="query")
 @blp.response(200, LegalActions, description=f"Cache-Control: `{NO_STORE}`.")
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(404, response="NOT_FOUND")
+@blp.problems(400, 404)
 def legal(query: dict[str, Any], table_id: UUID) -> Response:
     """The legal actions now in records.md form with their settled payments (at most 5,000,
     `truncated` beyond); for The Wolves also each wolf's Move destinations, `spread` and
@@ -112,12 +106,7 @@ def legal(query: dict[str, Any], table_id: UUID) -> Response:
 @blp.arguments(ActionRequest)
 @blp.response(201, TableWrite, description="The new version, the events the action caused "
               "and the table.")  # fmt: skip
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(401, response="UNAUTHORIZED")
-@blp.alt_response(403, response="FORBIDDEN")
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(409, response="CONFLICT")
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.problems(400, 401, 403, 404, 409, 422)
 @blp.doc(**WRITE)
 def enter(body: dict[str, Any], table_id: UUID) -> Response:
     """Enter one action against the table's `version`: 409 `stale_version` when it is not
@@ -131,11 +120,7 @@ def enter(body: dict[str, Any], table_id: UUID) -> Response:
 @blp.arguments(UndoRequest)
 @blp.response(201, TableWrite, description="The new version, the `taken_back` event and the "
               "table.")  # fmt: skip
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(401, response="UNAUTHORIZED")
-@blp.alt_response(403, response="FORBIDDEN")
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(409, response="CONFLICT")
+@blp.problems(400, 401, 403, 404, 409)
 @blp.doc(**WRITE)
 def undo(body: dict[str, Any], table_id: UUID) -> Response:
     """Take back the last action (itself an event: the stream keeps both; redo is entering
@@ -147,12 +132,7 @@ def undo(body: dict[str, Any], table_id: UUID) -> Response:
 @blp.route("/<uuid:table_id>/finish", methods=["POST"])
 @blp.arguments(FinishRequest)
 @blp.response(201, TableFinished, description="The stored game's id and the closed table.")
-@blp.alt_response(400, response="BAD_REQUEST")
-@blp.alt_response(401, response="UNAUTHORIZED")
-@blp.alt_response(403, response="FORBIDDEN")
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(409, response="CONFLICT")
-@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+@blp.problems(400, 401, 403, 404, 409, 503)
 @blp.doc(**WRITE)
 def finish(body: dict[str, Any], table_id: UUID) -> Response:
     """Store the table's record (actions net of undos) as a game, as an upload does, and
@@ -186,8 +166,7 @@ def _events(
               "event (the table without its record, `id` its version) on connect and after "
               f"every change; a comment every {KEEP_ALIVE:g} s.",
               content_type="text/event-stream")  # fmt: skip
-@blp.alt_response(404, response="NOT_FOUND")
-@blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+@blp.problems(404, 503)
 def stream(table_id: UUID) -> Response:
     """Watch a table live: changes made by any server process arrive within moments."""
     if not _streams.acquire(blocking=False):
