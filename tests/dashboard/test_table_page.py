@@ -166,6 +166,27 @@ def turn(page: Page) -> int | None:
     return int(seat) if seat else None
 
 
+def play_through(
+    page: Page, actions: list[dict[str, Any]], version: int, shot: Callable[[Page, str], Path]
+) -> int:
+    """Enter every action by clicking, from the table at ``version`` (a Pass first where a
+    record lets the next seat's action end the turn, records.md); the version reached. A
+    screenshot is kept of the action that was not drawn."""
+    for index, action in enumerate(actions):
+        if turn(page) != action["player"]:
+            page.click('[data-act="pass"]')
+            version += 1
+            ready(page, version)
+        enter(page, action)
+        version += 1
+        try:
+            ready(page, version)
+        except AssertionError:
+            shot(page, f"table-action-{index}")
+            raise
+    return version
+
+
 def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else values[0]
 
@@ -175,19 +196,7 @@ def test_a_fixture_game_entered_by_clicking_is_stored_with_its_result(
 ) -> None:
     record, actions = fixture(GAME)
     table_id = open_table(server, record)
-    version = visit(page, server, table_id)
-    for index, action in enumerate(actions):
-        if turn(page) != action["player"]:  # records.md: the next seat's action ends the turn
-            page.click('[data-act="pass"]')
-            version += 1
-            ready(page, version)
-        enter(page, action)
-        version += 1
-        try:
-            ready(page, version)
-        except AssertionError:
-            screenshot(page, f"table-action-{index}")
-            raise
+    version = play_through(page, actions, visit(page, server, table_id), screenshot)
     screenshot(page, "table-finished")
     expect(page.locator("#table-status")).to_contain_text("game over")
     log = page.locator("#table-log")  # what the actions caused, entered by nobody (W-6.7, W-8)

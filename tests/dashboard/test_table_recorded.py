@@ -16,7 +16,7 @@ from domain.games import ruleset
 from domain.replays import replay
 from tests.conftest import LiveServer
 from tests.dashboard.test_new_game import lay, pick, seat
-from tests.dashboard.test_table_page import GAME, TOKEN, enter, get, ready, start, turn
+from tests.dashboard.test_table_page import GAME, TOKEN, get, play_through, ready, start
 
 
 @pytest.fixture
@@ -48,14 +48,7 @@ def test_a_table_game_set_up_as_laid_and_clicked_through_is_stored_with_its_resu
 
     version = get(server, f"/api/tables/{table_id}")["version"]
     ready(page, version)
-    for action in doc["actions"]:
-        if turn(page) != action["player"]:  # records.md: the next seat's action ends the turn
-            page.click('[data-act="pass"]')
-            version += 1
-            ready(page, version)
-        enter(page, action)
-        version += 1
-        ready(page, version)
+    play_through(page, doc["actions"], version, screenshot)
     expect(page.locator("#table-status")).to_contain_text("game over")
     screenshot(page, "table-recorded-finished")
     page.click("#table-finish-button")
