@@ -84,6 +84,8 @@ class Services:
         self._library: GameLibrary | None = None
         self._read_models: ReadModels | None = None
         self._open_lock = threading.Lock()
+        self.streams = 0
+        """Bumped to end the event streams being served (each ends at its next poll)."""
         self._catch_up_lock = threading.Lock()
         self._caught_up_at = float("-inf")
         self.analyses_url = analyses_url(settings)
@@ -191,9 +193,16 @@ class Services:
                 _workers[self.analyses_url] = self._worker = worker
                 log.info("analysis worker started (%s)", self.analysis_settings.key)
 
+    def end_streams(self) -> None:
+        """End the event streams being served: each ends at its next poll, before the
+        library they read is closed."""
+        self.streams += 1
+
     def close(self) -> None:
-        """Stop the analysis worker this app started (after its review in progress) and
-        close the library and the read models (they open again on next use)."""
+        """End the event streams, stop the analysis worker this app started (after its
+        review in progress) and close the library and the read models (they open again on
+        next use)."""
+        self.end_streams()
         with _workers_lock:
             worker, self._worker = self._worker, None
             if worker is not None and _workers.get(self.analyses_url) is worker:

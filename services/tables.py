@@ -282,13 +282,17 @@ def watch(
     """The table document (without its record) now and after every change, from any
     process (its stream's version is polled every :data:`POLL_SECONDS`); None every
     ``keep_alive`` seconds without a change. ``UnknownTable`` at once for no table; ends
-    when the store stops answering (a watcher reconnects)."""
-    library, table_id = _svc(svc).library, table_uuid(table_id)
+    when the store stops answering (a watcher reconnects) or the service ends its streams
+    (``Services.end_streams``)."""
+    svc = _svc(svc)
+    library, table_id, streams = svc.library, table_uuid(table_id), svc.streams
     view = store.load_table(library, table_id)
     yield document(view, record=False)
     seen, quiet_since = view.version, time.monotonic()
     while True:
         time.sleep(POLL_SECONDS)
+        if svc.streams != streams:  # the service is closing its library
+            return
         try:
             version = store.table_version(library, table_id)
             changed = version is not None and version != seen

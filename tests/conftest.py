@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -85,6 +86,38 @@ class LiveServer:
     settings: Settings
 
 
+class InFlight:
+    """A WSGI app counting the requests it is answering (an answer's body included), so a
+    server's store is closed only once none reads it."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def _add(self, n: int) -> None:
+        with self.lock:
+            self.count += n
+
+    def __call__(self, environ: Any, start_response: Any) -> Iterator[bytes]:
+        self._add(1)
+        result: Any = ()
+        try:
+            result = self.app(environ, start_response)
+            yield from result
+        finally:
+            try:
+                getattr(result, "close", lambda: None)()
+            finally:
+                self._add(-1)
+
+    def wait(self, seconds: float) -> None:
+        """Wait until no request is being answered (at most ``seconds``)."""
+        deadline = time.monotonic() + seconds
+        while self.count and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+
 @pytest.fixture
 def live_server_factory(sqlite_url: str) -> Iterator[Callable[..., LiveServer]]:
     """Start real Howl apps on free ports: ``start(store_url=None, **settings_overrides)``.
@@ -93,24 +126,27 @@ def live_server_factory(sqlite_url: str) -> Iterator[Callable[..., LiveServer]]:
     stopped when the test ends. The store defaults to the test's SQLite file; the analysis
     worker is off unless ``analysis=True``.
     """
-    running: list[tuple[BaseWSGIServer, threading.Thread, Flask]] = []
+    running: list[tuple[BaseWSGIServer, threading.Thread, Flask, InFlight]] = []
 
     def start(store_url: str | None = None, **overrides: Any) -> LiveServer:
         settings = Settings(
             database_url=store_url or sqlite_url, port=0, **{"analysis": False, **overrides}
         )
         app = create_app(settings)
-        server = make_server(settings.host, 0, app, threaded=True)
+        answering = InFlight(app)
+        server = make_server(settings.host, 0, answering, threaded=True)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
-        running.append((server, thread, app))
+        running.append((server, thread, app, answering))
         settings = replace(settings, port=server.server_port)
         return LiveServer(f"http://{settings.host}:{settings.port}", settings)
 
     yield start
-    for server, thread, app in running:
+    for server, thread, app, answering in running:
         server.shutdown()
         thread.join(timeout=10)
+        services(app).end_streams()  # a page still open may be watching a table
+        answering.wait(10)
         server.server_close()
         services(app).close()
 
