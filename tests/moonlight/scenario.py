@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import partial
 from typing import Any, TypeVar
 
-import pytest
-
-from domain.moonlight import events as ev
-from domain.moonlight.actions import Action, Place
+from domain.moonlight.actions import Place
 from domain.moonlight.cards import (
     INDEX,
     LONE_WOLF,
@@ -35,7 +33,8 @@ from domain.moonlight.cards import (
 from domain.moonlight.cells import Cell
 from domain.moonlight.rules import play
 from domain.moonlight.state import Pack, Phase, Placed, Stack, State, initial_state
-from domain.ruleset import IllegalAction, Seat
+from domain.ruleset import Seat
+from tests.plays import played, refused
 
 PLAYERS = (Seat("Ana", "green"), Seat("Bo", "blue"))
 SEAT_LETTERS = {"A": 0, "B": 1}
@@ -109,24 +108,10 @@ def playing(
     )
 
 
-def illegal(state: State, action: Action, rule: str, *words: str) -> IllegalAction:
-    """Assert ``action`` is rejected under ``rule`` with every one of ``words`` in the message."""
-    with pytest.raises(IllegalAction) as caught:
-        play(state, action)
-    err = caught.value
-    assert err.rule == rule, err
-    for word in words:
-        assert word in err.message, (word, err.message)
-    return err
-
-
-def run(state: State, *actions: Action) -> tuple[State, list[ev.Event]]:
-    """Play ``actions`` in order; the final state and every event they caused."""
-    events: list[ev.Event] = []
-    for action in actions:
-        state, more = play(state, action)
-        events.extend(more)
-    return state, events
+illegal = partial(refused, play)
+"""``illegal(state, action, rule, *words)``: assert the rules refuse ``action`` under ``rule``."""
+run = partial(played, play)
+"""``run(state, *actions)``: the state after ``actions`` and every event they caused."""
 
 
 E = TypeVar("E")

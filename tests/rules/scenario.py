@@ -16,14 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any, TypeVar
-
-import pytest
 
 from domain.hexes import Hex
 from domain.wolves import (
-    Action,
-    IllegalAction,
     Options,
     Player,
     Setup,
@@ -36,6 +33,7 @@ from domain.wolves import events as ev
 from domain.wolves.components import Ground, Phase, PieceKind, PreyType, Terrain
 from domain.wolves.setup import CustomMap, MapHex, MapRegion
 from domain.wolves.state import Piece
+from tests.plays import played, refused
 
 TERRAIN: dict[str, Ground] = {
     "f": "forest",
@@ -131,24 +129,10 @@ def flipped(*slots: int) -> tuple[bool, ...]:
     return tuple(i in slots for i in range(6))
 
 
-def illegal(state: State, action: Action, rule: str, *words: str) -> IllegalAction:
-    """Assert ``action`` is rejected under ``rule`` with every one of ``words`` in the message."""
-    with pytest.raises(IllegalAction) as caught:
-        play(state, action)
-    err = caught.value
-    assert err.rule == rule, err
-    for word in words:
-        assert word in err.message, (word, err.message)
-    return err
-
-
-def run(state: State, *actions: Action) -> tuple[State, list[ev.Event]]:
-    """Play ``actions`` in order; the final state and every event they caused."""
-    events: list[ev.Event] = []
-    for action in actions:
-        state, more = play(state, action)
-        events += more
-    return state, events
+illegal = partial(refused, play)
+"""``illegal(state, action, rule, *words)``: assert the rules refuse ``action`` under ``rule``."""
+run = partial(played, play)
+"""``run(state, *actions)``: the state after ``actions`` and every event they caused."""
 
 
 def of_type(events: Iterable[ev.Event], kind: type[E]) -> list[E]:
