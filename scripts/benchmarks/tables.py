@@ -32,11 +32,12 @@ import random
 import shutil
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -44,6 +45,8 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from scripts.benchmarks.api import TOKEN, call, serving
 from scripts.benchmarks.common import percentile, progress, report
 from scripts.benchmarks.throwaway_pg import bench_database
+
+T = TypeVar("T")
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "the-wolves"
 LONGEST = "5p-06-random"
@@ -563,14 +566,21 @@ def latency(metric: str, values: list[float], **extra: object) -> None:
            p50=round(percentile(values, 50), 3), count=len(values), **extra)  # fmt: skip
 
 
+def run_apart(clients: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(clients)`` in a thread of its own: the caller's thread may be running
+    an event loop already (Playwright's, in a test process)."""
+    with ThreadPoolExecutor(1) as apart:
+        return apart.submit(asyncio.run, clients).result()
+
+
 def measure(backend: str, url: str, sizes: Sizes = FULL) -> None:
     """Every metric of one backend, on a ``howl serve`` of its own."""
     with serving(url) as port:
         progress(f"tables ({backend}): {sizes.actions} round trips, one watcher")
-        trips = asyncio.run(roundtrips(port, sizes))
+        trips = run_apart(roundtrips(port, sizes))
         progress(f"tables ({backend}): {sizes.tables} tables, {sizes.watchers} streams each, "
                  f"an action per table every {sizes.pace:g} s for {sizes.seconds:g} s")  # fmt: skip
-        got = asyncio.run(load(port, url, sizes))
+        got = run_apart(load(port, url, sizes))
     read_p95 = percentile(trips.reads, 95) if trips.reads else 0.0
     ratio = percentile(trips.writes, 95) / read_p95 if trips.writes and read_p95 else 0.0
     first, last = trips.writes[:GROWTH], trips.writes[-GROWTH:]
