@@ -63,8 +63,7 @@ class Build:
         """Take in the game's next stored event (a ``Game`` event)."""
         self.version = e.originator_version
         if isinstance(e, Game.Happened):
-            self.happened = self.events()
-            self.happened.append({"step": e.step, "type": e.type, "data": e.data})
+            self.events().append({"step": e.step, "type": e.type, "data": e.data})
         elif (change := meta_change(e)) is not None:
             self.meta[change[0]] = change[1]
 

@@ -4,7 +4,8 @@ It applies the game's own events to its state with the engine's ``apply`` and re
 fact from the state it reaches, through the engine's scoring: no rule is applied a second
 time here. To stay fast it reads again only what a step's events can have changed: the
 control of the regions holding the hexes they name (and of the regions they scored), the
-seats' wolves on those hexes, and the scores of the seats whose board changed.
+seats' wolves on those hexes, and the scores of the seats whose board or wolves on the map
+changed.
 
 Its chart numbers (``StepFacts.numbers``) are the timeline's Wolves columns, as
 :func:`shown` shows them (``Ruleset.chart_item``; the follower keeps the first two compact):
