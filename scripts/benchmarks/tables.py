@@ -62,6 +62,9 @@ SETTLE_S = 1.0
 """How long the watchers may take to receive the last writes of the load."""
 STARTUP_S = 60.0
 """How long the load's streams may take to answer and send their first message."""
+FIRST_LOAD_MS = 60_000
+"""How long a fresh server's first page may take to draw (its first requests build the
+dashboard's pages and open the store)."""
 
 
 @dataclass(frozen=True)
@@ -508,6 +511,7 @@ def page_times(port: int, sizes: Sizes, browser: Browser) -> tuple[
     try:
         page.set_default_timeout(20_000)
         page.goto(f"http://127.0.0.1:{port}/table/{table_id}")
+        page.wait_for_selector("#auth-input", timeout=FIRST_LOAD_MS)
         page.fill("#auth-input", TOKEN)
         page.click("#auth-use")
         page.wait_for_selector(".auth-name")
