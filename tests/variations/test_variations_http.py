@@ -11,7 +11,6 @@ from typing import Any
 from uuid import UUID
 
 from domain.store.tables import variations_of
-
 from tests.api.conftest import Server
 from tests.tables.conftest import FIXTURES
 from tests.variations.conftest import ANA, BO, enter, explore, legal, undo, upload
