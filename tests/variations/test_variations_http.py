@@ -59,6 +59,12 @@ def test_a_variation_is_a_table_from_the_step_and_a_branch_after_every_write(
     assert one and two and one != two and table["variation"]["steps"] == STEP + 2
 
     branch = server.client.get(f"/api/branches/{two}").json
+    same = ana.request(
+        "POST",
+        f"/api/games/{game_id}/branches",
+        json_body={"step": STEP, "actions": [first, second]},
+    )
+    assert same.status == 200 and same.json == branch  # one line, one branch
     assert branch["parent_id"] == game_id and branch["step"] == STEP
     assert branch["actions"] == [first, second]
     assert server.client.get(f"/api/branches/{two}/states/{STEP + 2}").json == table["position"]
