@@ -81,10 +81,6 @@ class NothingToUndo(Exception):
 class VariationDeleted(UnknownTable):
     """The variation was deleted by its author: it reads as no table."""
 
-    def __init__(self, table_id: UUID | str) -> None:
-        super().__init__(table_id)
-        self.args = (f"variation {table_id} was deleted",)
-
 
 class Table(Aggregate):
     """A game in progress: its record's start and the actions entered so far."""
