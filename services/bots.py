@@ -154,8 +154,8 @@ def play_turn(svc: Services, table_id: UUID) -> bool:
     except UnknownTable:
         return False
     seat = to_move(view)
-    if seat is None:
-        return False
+    if seat is None or len(view.actions) >= svc.settings.max_actions:
+        return False  # no bot to act, or a full table (it takes no more actions)
     doc = view.rules.write_action(bot_for(view, seat).choose(view.state))
     try:
         with svc.writing():
@@ -198,10 +198,10 @@ class Mover:
             self._due[table_id] = None
             self._wake.notify()
 
-    def idle(self) -> bool:
-        """Whether no table is waiting for a bot (a move may still be in progress)."""
-        with self._wake:
-            return not self._due
+    @property
+    def alive(self) -> bool:
+        """Whether the mover's thread runs (until :meth:`stop`)."""
+        return self._thread.is_alive()
 
     def stop(self, timeout: float = MAX_BOT_SECONDS) -> None:
         """Stop after the move in progress (waiting at most ``timeout`` seconds)."""

@@ -11,13 +11,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import pytest
 from click.testing import CliRunner
 
 from api.cli import main
 from domain.store import tables as store
-from services import bots
+from services import bots, tables
+from services.shared import Services
 from tests.api.conftest import Server
 from tests.tables.conftest import ANA, enter, fixture, open_table, watch
 
@@ -120,6 +122,25 @@ def test_a_table_read_while_its_bot_is_to_move_wakes_the_bot(fresh_server: Start
     assert view.version == 1 and view.actions == []
     doc = until(server, str(view.table_id), lambda d: d["turn"] == 1)
     assert doc["turn"] == 1 and doc["actions"] and all(a["player"] == 0 for a in doc["actions"])
+
+
+def test_the_mover_starts_with_the_first_bot_to_move_and_ends_with_the_services(
+    fresh_server: StartServer,
+) -> None:
+    server = fresh_server()
+    svc = Services(server.live.settings, analysis_worker=False)
+    try:
+        record = json.dumps(bot_record()).encode()
+        tables.open_table(record, "ana", svc)  # no bot: nothing to move
+        assert svc.mover is None
+        doc = tables.open_table(json.dumps({**bot_record(), "bots": {"0": "random"}}).encode(),
+                                "ana", svc)  # fmt: skip
+        mover = svc.mover
+        assert mover is not None and mover.alive
+        assert bots.settle(svc, UUID(doc["table_id"])).actions  # it played seat 0's turn
+    finally:
+        svc.close()
+    assert svc.mover is None and not mover.alive
 
 
 @pytest.mark.parametrize(
