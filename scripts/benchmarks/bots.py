@@ -1,7 +1,7 @@
 """Bots suite: how long a bot takes to choose its move at default strength, on this machine.
 
 - ``bot_move_p95_ms`` (one line per bot and player count): the heuristic bot and the review
-  bot at depth 1 choosing at every fifth position of the 2-, 3- and 4-player heuristic
+  bot at depth 1 choosing at every second position of the 2-, 3- and 4-player heuristic
   fixture games (draft, turns, bonus actions), in one process; ``p50`` beside it.
 - ``bot_table_move_p95_ms``: the same review bot playing a 2-player table of bots on a
   SQLite store through the mover's own step (read the table, choose, enter the action
@@ -25,7 +25,7 @@ from services.config import Settings
 from services.shared import Services
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests/fixtures/the-wolves"
-EVERY = 5
+EVERY = 2
 """Every how many positions of a fixture game a bot is timed."""
 KINDS = ("heuristic", "review")
 TABLE_MOVES = 60

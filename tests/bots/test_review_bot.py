@@ -11,7 +11,10 @@ from typing import Any
 
 import orjson
 import pytest
+from click.testing import CliRunner
 
+from api.cli import main
+from api.commands.simulate import strongest
 from domain.games import read_record, ruleset
 from domain.ruleset import InvalidRecord
 from domain.wolves.analysis.reviewbot import STRENGTHS, ReviewBot
@@ -122,3 +125,11 @@ def test_a_bad_bot_seat_is_refused_naming_its_field(
         ruleset(game).read_record(doc)
     assert refused.value.path == path
     assert words in refused.value.message
+
+
+def test_howl_simulate_names_the_review_bot_and_keeps_the_heuristic_as_its_default(
+    tmp_path: Path,
+) -> None:
+    assert strongest(WOLVES) == "heuristic" and strongest(MOONLIGHT) == "greedy"
+    refused = CliRunner().invoke(main, ["simulate", "--player", "nope", "--out", str(tmp_path)])
+    assert refused.exit_code == 2 and "random, heuristic, review" in refused.output
