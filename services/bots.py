@@ -42,7 +42,8 @@ MAX_BOT_SECONDS = 30.0
 SETTLE_SECONDS, SETTLE_POLL = 120.0, 0.05
 """How long :func:`settle` waits for the bots at most, and how often it looks."""
 SEED_STRIDE = 100_003
-"""A bot's seed at action ``n`` of a table: its id's first 8 bytes × this + ``n``."""
+"""A bot's seed at action ``n`` of a table: (its id's first 8 bytes modulo this) × this
++ ``n``, so a table's bots play the same whichever process moves them."""
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +82,8 @@ def seated(doc: Mapping[str, Any]) -> dict[str, Any]:
     marks: dict[int, dict[str, Any]] = {}
     for key, value in bots.items():
         path = join("bots", str(key))
-        if not (isinstance(key, str) and key.isdigit() and int(key) < count):
+        if not (isinstance(key, str) and key.isdecimal() and str(int(key)) == key
+                and int(key) < count):  # fmt: skip
             raise InvalidRecord(path, f"no such seat: the game has seats 0 to {count - 1}")
         marks[int(key)] = _seat_bot(value, path)
     for holder in holders:
@@ -229,9 +231,6 @@ class Mover:
                 log.exception("a bot could not move at table %s", table_id)
 
 
-_start_lock = threading.Lock()
-
-
 def settle(svc: Services, table_id: UUID, timeout: float = SETTLE_SECONDS) -> TableView:
     """The table once no bot is to act there (its mover playing their turns), or as it is
     after ``timeout`` seconds; ``UnknownTable`` for no table."""
@@ -242,6 +241,9 @@ def settle(svc: Services, table_id: UUID, timeout: float = SETTLE_SECONDS) -> Ta
             return view
         kick(svc, view)
         time.sleep(SETTLE_POLL)
+
+
+_start_lock = threading.Lock()
 
 
 def kick(svc: Services, view: TableView) -> None:
