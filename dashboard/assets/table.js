@@ -363,6 +363,7 @@
 
   /* A game without a clickable board: its position as text, its legal actions as buttons. */
   function genericActions() {
+    if (botTurn()) { return ""; }
     return actions().map(function (a, i) {
       var words = Object.keys(a).filter(function (k) { return k !== "type" && k !== "player"; }).map(function (k) {
         return k + " " + JSON.stringify(a[k]);

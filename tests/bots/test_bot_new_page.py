@@ -2,7 +2,8 @@
 game against the bot" makes seat 2 a bot on a random map with W-12's stall limit, its
 strength is chosen (review, depth 2), the draft opens on the table page, which names the
 bot; after the person's draft pick (W-4.1) the bot's picks arrive by the table's stream,
-without a reload. By keyboard, and at phone width."""
+without a reload, the page offering no action meanwhile. By keyboard, and at phone width;
+a Moonlight bot answers on its table page too."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.request import urlopen
+from urllib.request import Request, urlopen
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -93,3 +94,30 @@ def test_the_bot_choice_fits_a_phone(page: Page, live_server: LiveServer, screen
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "new-bot-choice-phone")
+
+
+def test_a_moonlight_bot_answers_at_the_table_page(
+    page: Page, live_server_factory: Callable[..., LiveServer]
+) -> None:
+    """Moonlight's table page (its legal actions as buttons): after Ana places a card (M-3)
+    the bot's card arrives by the stream, and Ana's actions are offered again."""
+    server = live_server_factory(api_tokens={"ana": TOKEN})
+    fixture = Path(__file__).parents[1] / "fixtures" / "moonlight" / "00-greedy.json"
+    record = {**json.loads(fixture.read_text()), "actions": [], "bots": {"1": "greedy"}}
+    request = Request(f"{server.url}/api/tables", json.dumps(record).encode(), method="POST",
+                      headers={"Content-Type": "application/json",
+                               "Authorization": f"Bearer {TOKEN}"})  # fmt: skip
+    with urlopen(request, timeout=30) as response:
+        table = json.load(response)
+    page.goto(f"{server.url}/table/{table['table_id']}")
+    page.fill("#auth-input", TOKEN)
+    page.click("#auth-use")
+    expect(page.locator("#table-bots")).to_contain_text("seat 2 Bo (greedy)")
+    status = page.locator("#table-status")
+    expect(status).to_have_attribute("data-version", str(table["version"]))
+    page.locator("#table-controls [data-generic]", has_text="place").first.click()
+    expect(page.locator("#table-log li")).to_have_count(2, timeout=30_000)  # Ana's, the bot's
+    expect(status).to_have_attribute("data-turn", "0")
+    expect(page.locator("#table-controls [data-generic]").first).to_be_visible()
+    now = get(server, f"/api/tables/{table['table_id']}")
+    assert [a["player"] for a in now["actions"]] == [0, 1]
