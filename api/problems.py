@@ -45,6 +45,8 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
                       "(`version` is the table's): nothing was stored; reload and try again."),
     "table_closed": ("Table closed", "The table was finished into the library and takes no "
                      "more actions."),
+    "bots_turn": ("A bot's turn", "The seat to act (`seat`) is played by a bot, which moves "
+                  "by itself; nothing was stored."),
     "nothing_to_undo": ("Nothing to undo", "The table has no action left to take back."),
     "not_finished": ("Not finished", "The game is not over: finish the table with "
                      "`unfinished: true` to store it as an unfinished game."),

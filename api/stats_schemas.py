@@ -9,7 +9,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from api.schemas import Open, check_game
+from api.schemas import Open, StatsFilters, check_game
 from domain.games import rulesets
 from domain.statistics import Breakdown, Mix, RatesWhen
 
@@ -218,8 +218,24 @@ class PlayerProfile(TopPlayer):
     trend = fields.List(fields.Nested(TrendPoint), required=True)
 
 
+def _bots() -> fields.String:
+    return fields.String(
+        load_default="exclude", validate=validate.OneOf(["exclude", "include"]),
+        metadata={"description": "`include`: count the seats bots played (left out by "
+                  "default, as they are in ratings)"},
+    )  # fmt: skip
+
+
+class StatsQuery(StatsFilters):
+    """``GET /api/stats``: the filters, and whether bots' seats count."""
+
+    bots = _bots()
+
+
 class PlayerQuery(ma.Schema):
-    """``GET /api/players/{name}``: of one game, or all."""
+    """``GET /api/players/{name}``: of one game, or all; whether bots' seats count."""
+
+    bots = _bots()
 
     game = fields.String(
         validate=[validate.Length(1, 100), check_game],

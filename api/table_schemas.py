@@ -17,6 +17,13 @@ class TableSeat(Open):
     color = fields.String(required=True)
 
 
+class SeatBot(ma.Schema):
+    """The computer player of a seat: its name and how deep it searches (None: it does not)."""
+
+    bot = fields.String(required=True, metadata={"description": "random, heuristic, review…"})
+    depth = fields.Integer(required=True, allow_none=True, metadata={"description": "1 to 4"})
+
+
 class TableSummary(ma.Schema):
     """A table's line in the list."""
 
@@ -56,6 +63,11 @@ class TableDocument(ma.Schema):
     game_id = fields.UUID(required=True, allow_none=True)
     position = fields.Nested(Position, required=True)
     variation = fields.Nested(VariationOrigin, required=True, allow_none=True)
+    bots = fields.Dict(
+        keys=fields.String(), values=fields.Nested(SeatBot), required=True,
+        metadata={"description": "seat → its bot, for the seats a computer plays (they move "
+                  "by themselves on their turn); opened from the record's top-level `bots`"},
+    )  # fmt: skip
     record = fields.Dict(metadata={"description": "the howl.game record so far"})
 
 

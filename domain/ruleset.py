@@ -52,10 +52,14 @@ class IllegalAction(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """Who sits at a seat, as every game records it (a game may know more about a seat)."""
+    """Who sits at a seat, as every game records it (a game may know more about a seat):
+    ``bot`` names the computer player that played it (None: a person), ``bot_depth`` how
+    deep it searched (a bot that searches)."""
 
     name: str
     color: str
+    bot: str | None = None
+    bot_depth: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +134,9 @@ class Ruleset(Protocol):
         """The game's review (coaching), None for a game with no review yet."""
         ...
 
-    bots: Mapping[str, Callable[[int], Bot]]
+    bots: Mapping[str, Callable[..., Bot]]
     """Computer players by name (``random``, ``heuristic``), weakest first, each built from a
-    seed."""
+    seed (a bot that searches also takes ``depth=``, 1 … 4)."""
     statistics: Statistics
     """What the game's summaries and statistics keep beyond every game's (its columns, filled
     from a game's events and end state) and how they are charted: see

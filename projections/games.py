@@ -108,6 +108,7 @@ def seat_json(row: dict[str, Any], own: dict[str, Any] | None) -> dict[str, Any]
         "place": row["place"],
         "winner": bool(row["won"]),
         "started": None if row["started"] is None else bool(row["started"]),
+        "bot": bool(row["bot"]),
     }
     if own is not None:
         stats = statistics_of(row["game"])

@@ -186,24 +186,29 @@ class ReadModels:
         since: date | datetime | None = None,
         until: date | datetime | None = None,
         player: str | None = None,
+        bots: bool = False,
     ) -> dict[str, Any]:
         """Statistics over the finished public games matching the filters: of ``game``
         (default: every game, or the one game the options asked for are of).
 
         With ``player``, the games are those they played and the per-seat figures (win
-        rates, scores, the game's own figures) are theirs alone.
+        rates, scores, the game's own figures) are theirs alone. Bots' seats count only
+        with ``bots``.
         """
         filters = {"game": game, "players": players, "option": option, "since": since,
                    "until": until}  # fmt: skip
-        return statistics.stats(self._db(), filters, player)
+        return statistics.stats(self._db(), filters, player, bots)
 
-    def player(self, name: str, game: str | None = None) -> dict[str, Any] | None:
+    def player(
+        self, name: str, game: str | None = None, bots: bool = False
+    ) -> dict[str, Any] | None:
         """A named player's games, wins, average score and score trend (of ``game`` only,
         if named: then also the seat attribute they play most).
 
-        Over finished public games; None when they have played none.
+        Over finished public games (a bot's seats only with ``bots``); None when they have
+        played none.
         """
-        return statistics.player(self._db(), name, game)
+        return statistics.player(self._db(), name, game, bots)
 
     def played(self) -> dict[str, int]:
         """How many finished public games each game has (a game without any is left out)."""

@@ -12,7 +12,8 @@ small grouped results are combined here.
 ``by_game`` (games counted per game), ``win_rate`` by seat, by player count, by both and
 by whether the seat started (``by_start``, for games with a starting seat), ``score``
 (the distribution of final totals), ``length`` in turns and in actions, and ``players``
-(the most active, with their average score). For one game it adds ``game``, the game's
+(the most active, with their average score). The seats bots played (``bot``) are left
+out unless asked for. For one game it adds ``game``, the game's
 figures (``win_rate[key]``, ``length[key]`` or ``[key]`` as each figure says), each
 player's most played seat attribute, the average score under the game's own name for it
 (``average_vp``) and ``figures``: the figures' declarations, for charting them.
@@ -128,25 +129,32 @@ def _table(rules: Ruleset | None) -> str:
     return SEATS if rules is None else LIVE.extras(rules.name)
 
 
-def _seats(rules: Ruleset | None, filters: Filters, player: str | None) -> Where:
-    """Finished public games' seats (``player``'s alone, if named), as ``s`` (see
-    :func:`_table`)."""
+def _seats(
+    rules: Ruleset | None, filters: Filters, player: str | None, bots: bool = False
+) -> Where:
+    """Finished public games' seats (``player``'s alone, if named; a bot's only with
+    ``bots``), as ``s`` (see :func:`_table`)."""
     where = game_filters(rules=rules, **filters, finished_only=True, alias="s", own=bool(rules))
     if player:
         where.add("s.name_key = ?", name_key(player))
+    if not bots:
+        where.add("s.bot = ?", 0)
     return where
 
 
-def stats(db: Database, filters: Filters, player: str | None = None) -> dict[str, Any]:
+def stats(
+    db: Database, filters: Filters, player: str | None = None, bots: bool = False
+) -> dict[str, Any]:
     """Every statistic over the finished public games the filters select (see the module).
 
-    With ``player``: the games they played, and only their seats.
+    With ``player``: the games they played, and only their seats. The seats bots played
+    are left out of the seat figures unless ``bots``.
     """
     filters = dict(filters)
     rules = resolve(filters.pop("game", None), filters.get("option"))
     own = rules.statistics if rules else None
     plan = _Plan(own)
-    seats = _seats(rules, filters, player)
+    seats = _seats(rules, filters, player, bots)
     games = game_filters(rules=rules, **filters, player=player, finished_only=True)
     scan = f"FROM {_table(rules)} s {seats.sql()}"
     spreads = [f for f in (own.figures if own else ()) if isinstance(f, Spread)]
@@ -365,14 +373,17 @@ def played(db: Database) -> dict[str, int]:
     return {name: n for name, n in rows}
 
 
-def player(db: Database, name: str, game: str | None = None) -> dict[str, Any] | None:
+def player(
+    db: Database, name: str, game: str | None = None, bots: bool = False
+) -> dict[str, Any] | None:
     """A named player's record over finished public games (of ``game`` only, if named), or
-    None if they have none. For one game: their most played seat attribute, their record
-    per value of it, and their score under the game's own name too."""
+    None if they have none; the seats a bot played of that name count only with ``bots``.
+    For one game: their most played seat attribute, their record per value of it, and
+    their score under the game's own name too."""
     rules = resolve(game)
     own = rules.statistics if rules else None
     attribute = own.attribute if own else None
-    seats = _seats(rules, {}, name)
+    seats = _seats(rules, {}, name, bots)
     rows = db.fetchall(
         f"SELECT s.game_id, s.game, s.uploaded_at, s.players, s.name, s.total, s.place, s.won"
         f"{f', s.{attribute}' if attribute else ''} FROM {_table(rules)} s {seats.sql()} "

@@ -30,9 +30,10 @@ GAME_COLUMNS = (
     "end_reason", "top_score", "winners", "version",
 )  # fmt: skip
 SEAT_COLUMNS = (
-    "game_id", "seat", "name", "name_key", "color", "total", "place", "won", "started",
+    "game_id", "seat", "name", "name_key", "color", "total", "place", "won", "started", "bot",
     *SEAT_GAME_COLUMNS,
 )  # fmt: skip
+"""A seat's row; ``bot`` is 1 for a seat a computer played (``players[i].bot``)."""
 
 Row = dict[str, Any]
 
@@ -87,6 +88,7 @@ def summarize(
             "color": seated[s.seat].color, "total": s.total, "place": s.place,
             "won": int(finished and s.place == 1),
             "started": None if summary.starter is None else int(s.seat == summary.starter),
+            "bot": int(seated[s.seat].bot is not None),
         }
         for s in scores
     ]  # fmt: skip

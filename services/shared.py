@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app
 
@@ -29,6 +29,9 @@ from services.library import (
 )
 from services.refusals import Refusal
 from services.uploads import work_budget
+
+if TYPE_CHECKING:
+    from services.bots import Mover
 
 SERVICES_KEY = "howl.services"
 CATCH_UP_INTERVAL = 2.0
@@ -91,6 +94,9 @@ class Services:
         self.analyses_url = analyses_url(settings)
         self.analysis_settings: ReviewSettings = analysis_settings(settings)
         self._worker: AnalysisWorker | None = None
+        self.mover: Mover | None = None
+        """The thread playing the bots' turns at tables (:mod:`services.bots`), started on
+        first use."""
         self.write_failure: str | None = None
         """Why this process's last write failed because the store cannot write (None: the
         last write went through)."""
@@ -199,10 +205,13 @@ class Services:
         self.streams += 1
 
     def close(self) -> None:
-        """End the event streams, stop the analysis worker this app started (after its
-        review in progress) and close the library and the read models (they open again on
-        next use)."""
+        """End the event streams and the bots' mover (after its move in progress), stop the
+        analysis worker this app started (after its review in progress) and close the
+        library and the read models (they open again on next use)."""
         self.end_streams()
+        mover, self.mover = self.mover, None
+        if mover is not None:
+            mover.stop()
         with _workers_lock:
             worker, self._worker = self._worker, None
             if worker is not None and _workers.get(self.analyses_url) is worker:

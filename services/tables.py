@@ -16,11 +16,11 @@ from uuid import UUID
 
 from eventsourcing.persistence import PersistenceError
 
-from domain import games
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
 from domain.store import tables as store
 from domain.store.tables import (
+    BotsTurn,
     NothingToUndo,
     StaleVersion,
     TableClosed,
@@ -29,6 +29,7 @@ from domain.store.tables import (
     UnknownTable,
     VariationDeleted,
 )
+from services import bots
 from services.refusals import Refusal
 from services.shared import Services, services
 from services.uploads import read_upload
@@ -120,6 +121,7 @@ def document(view: TableView, record: bool = True) -> dict[str, Any]:
         "game_id": None if view.game_id is None else str(view.game_id),
         "position": rules.write_position(state),
         "variation": variation(view),
+        "bots": bots.table_bots(view),
     }
     if record:
         doc["record"] = view.record_doc()
@@ -146,17 +148,21 @@ def open_table(record_bytes: bytes, by: str | None, svc: Services | None = None)
     if len(record_bytes) > limit:
         raise Refusal(413, "too_large", f"A record may have at most {limit} bytes.", limit=limit)
     try:
-        rules, record = games.read_record(read_upload(record_bytes, svc.settings.max_actions))
+        rules, record = bots.read_seated(read_upload(record_bytes, svc.settings.max_actions))
         with svc.writing():
             view = store.open_table(svc.library, rules, record, by)
     except (InvalidRecord, RecordError) as exc:
         raise _record_refusal(exc) from None
+    bots.kick(svc, view)
     return document(view)
 
 
 def table_doc(table_id: UUID | str, svc: Services | None = None) -> dict[str, Any]:
     """The table document now (``UnknownTable`` for an id that names none)."""
-    return document(store.load_table(_svc(svc).library, table_uuid(table_id)))
+    svc = _svc(svc)
+    view = store.load_table(svc.library, table_uuid(table_id))
+    bots.kick(svc, view)
+    return document(view)
 
 
 def list_tables(svc: Services | None = None) -> list[dict[str, Any]]:
@@ -259,6 +265,9 @@ def enter(table_id: UUID | str, action: Any, version: object, by: str | None,
         raise _write_refusal(exc) from None
     except TableFull as exc:
         raise Refusal(422, "too_many_actions", f"{exc}", limit=exc.limit) from None
+    except BotsTurn as exc:
+        raise Refusal(409, "bots_turn", f"{exc}", seat=exc.seat) from None
+    bots.kick(svc, view)
     return _written(view, events)
 
 
@@ -274,8 +283,9 @@ def undo(table_id: UUID | str, version: object, by: str | None,
             view, action = store.undo_action(svc.library, table_uuid(table_id), named)
     except (StaleVersion, TableClosed, NothingToUndo) as exc:
         raise _write_refusal(exc) from None
-    taken = {"type": "taken_back", "data": {"index": len(view.actions), "action": action}}
-    return _written(view, [taken])
+    taken = [{"type": "taken_back", "data": {"index": len(view.actions), "action": action}}]
+    view = bots.take_back_bots(svc, view, taken)
+    return _written(view, taken)
 
 
 def finish(table_id: UUID | str, unfinished: bool | None, by: str | None,
@@ -316,6 +326,7 @@ def watch(
     svc = _svc(svc)
     library, table_id, streams = svc.library, table_uuid(table_id), svc.streams
     view = store.load_table(library, table_id)
+    bots.kick(svc, view)
     yield document(view, record=False)
     seen, quiet_since = view.version, time.monotonic()
     while True:
@@ -333,6 +344,7 @@ def watch(
             return
         if changed:
             seen, quiet_since = view.version, time.monotonic()
+            bots.kick(svc, view)
             yield document(view, record=False)
         elif time.monotonic() - quiet_since >= keep_alive:
             quiet_since = time.monotonic()

@@ -3,6 +3,7 @@ data, statistics and tests (the ruleset's own computer players play them)."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import time
 from collections import Counter
@@ -41,8 +42,11 @@ class Outcome:
 
 
 def strongest(rules: Ruleset) -> str:
-    """The ruleset's strongest computer player: the last it lists (they come weakest first)."""
-    return list(rules.bots)[-1]
+    """The ruleset's strongest computer player that does not search: the last it lists
+    (they come weakest first) without a ``depth`` (a searching bot's games take minutes)."""
+    plain = [name for name, make in rules.bots.items()
+             if "depth" not in inspect.signature(make).parameters]  # fmt: skip
+    return plain[-1]
 
 
 def parse_players(text: str, rules: Ruleset) -> list[int]:
@@ -123,7 +127,10 @@ def _job(args: tuple[int, int, int, str, dict[str, Any], str, Path]) -> Outcome:
     help="Seed of the first game's setup and players; every record's seed fits records.md's.",
 )
 @click.option(
-    "--player", "kind", help="The computer player in every seat (default: the game's strongest)."
+    "--player",
+    "kind",
+    help="The computer player in every seat (default: the game's strongest that does not "
+    "search; The Wolves' review bot searches at depth 1).",
 )
 @click.option(
     "--options",

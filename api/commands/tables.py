@@ -13,7 +13,7 @@ from uuid import UUID
 
 import click
 
-from services import tables
+from services import bots, tables
 from services.config import Settings
 from services.refusals import Refusal
 from services.shared import Services
@@ -60,13 +60,35 @@ def table() -> None:
     """Open a live table and enter its actions."""
 
 
+def parse_bot(text: str) -> tuple[str, Any]:
+    """``1=heuristic`` → ("1", "heuristic"); ``2=review:3`` → ("2", {"bot": "review",
+    "depth": 3}): a ``bots`` entry of the record (the tables service checks it)."""
+    seat, equals, bot = text.partition("=")
+    name, colon, depth = bot.partition(":")
+    if not (equals and seat.isdigit() and name) or (colon and not depth.isdigit()):
+        raise click.BadParameter(f"SEAT=NAME or SEAT=NAME:DEPTH (such as 1=review:2), not {text}")
+    return seat, {"bot": name, "depth": int(depth)} if colon else name
+
+
 @table.command("open")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-def open_table(path: str) -> None:
+@click.option("--bot", "bot_items", multiple=True, metavar="SEAT=NAME[:DEPTH]",
+              help="A seat the computer plays (repeat for more), such as 1=heuristic or "
+              "1=review:2; its turns are played by the server.")  # fmt: skip
+def open_table(path: str, bot_items: tuple[str, ...]) -> None:
     """Open a table from a howl.game record (a file, or - for stdin); prints the table.
 
     Exits 1 when the record is refused (its error is printed as JSON)."""
     data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    if bot_items:
+        try:
+            doc = json.loads(data)
+        except ValueError as exc:
+            raise click.BadParameter(f"not a JSON record: {exc}", param_hint="PATH") from None
+        if not isinstance(doc, dict):
+            raise click.BadParameter("a record is a JSON object", param_hint="PATH")
+        doc["bots"] = dict(parse_bot(item) for item in bot_items)
+        data = json.dumps(doc).encode()
     with opened() as svc:
         try:
             doc = tables.open_table(data, None, svc)
@@ -81,11 +103,14 @@ def open_table(path: str) -> None:
 def play(table_id: UUID) -> None:
     """Enter the actions read from stdin, one JSON object per line, each against the table's
     version at that moment; prints one JSON line per action: its ``version`` and ``events``,
-    or its ``error``. Exits 1 if any action was refused."""
+    or its ``error``. Exits 1 if any action was refused.
+
+    At a table with bots, each action is entered once the bots have played their turns
+    (``version`` is the table's after their answer)."""
     failed = False
     with opened() as svc:
         try:
-            version = tables.table_doc(table_id, svc)["version"]
+            version = bots.settle(svc, table_id).version
         except tables.UnknownTable as exc:
             raise click.ClickException(str(exc)) from exc
         for number, text in enumerate(sys.stdin, 1):
@@ -102,7 +127,7 @@ def play(table_id: UUID) -> None:
                 line({"line": number, **refusal_json(exc)})
                 version = exc.extra.get("version", version)
                 continue
-            version = done["version"]
+            version = bots.settle(svc, table_id).version
             line({"line": number, "version": version, "events": done["events"]})
     if failed:
         sys.exit(1)

@@ -9,15 +9,15 @@ from werkzeug.wrappers import Response
 from api.caching import NO_CACHE, json_response
 from api.openapi import ApiBlueprint
 from api.problems import Problem
-from api.schemas import MAX_NAME, StatsFilters
-from api.stats_schemas import PlayerProfile, PlayerQuery, Stats
+from api.schemas import MAX_NAME
+from api.stats_schemas import PlayerProfile, PlayerQuery, Stats, StatsQuery
 from services.shared import services
 
 blp = ApiBlueprint("statistics", __name__, url_prefix="/api", description="Statistics")
 
 
 @blp.route("/stats")
-@blp.arguments(StatsFilters, location="query")
+@blp.arguments(StatsQuery, location="query")
 @blp.response(200, Stats, description=f"Statistics. Cache-Control: `{NO_CACHE}`.")
 def stats(filters: dict[str, Any]) -> Response:
     """Statistics over the finished public games matching every filter given.
@@ -25,8 +25,10 @@ def stats(filters: dict[str, Any]) -> Response:
     Of one game (`game`), or of every game; without `game`, options (`option`) name the
     game they are of. Every game's answer has the win rates by seat, player count and
     start, the score's distribution, lengths and the most active players; one game's adds
-    its own figures (listed in `figures`, each under its key)."""
-    return json_response(services().fresh().stats(**filters))
+    its own figures (listed in `figures`, each under its key). The seats bots played are
+    left out unless `bots=include`."""
+    bots = filters.pop("bots") == "include"
+    return json_response(services().fresh().stats(**filters, bots=bots))
 
 
 @blp.route("/players/<name>")
@@ -35,12 +37,14 @@ def stats(filters: dict[str, Any]) -> Response:
 @blp.problems(400, 404)
 def player(query: dict[str, Any], name: str) -> Response:
     """A named player's games, wins, average score and score trend over finished public
-    games: of one game (`game`, then also the seat attribute they play most), or all."""
+    games: of one game (`game`, then also the seat attribute they play most), or all; the
+    seats a bot of that name played only with `bots=include`."""
     if len(name) > MAX_NAME:
         message = f"Longer than {MAX_NAME} characters."
         raise Problem(400, "invalid_parameters", f"Invalid parameters: name: {message}",
                       errors={"path": {"name": [message]}})  # fmt: skip
-    profile = services().fresh().player(name, query.get("game"))
+    bots = query["bots"] == "include"
+    profile = services().fresh().player(name, query.get("game"), bots)
     if profile is None:
         raise Problem(404, "unknown_player", f"No stored game has a player named {name!r}.")
     return json_response(profile)

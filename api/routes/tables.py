@@ -112,8 +112,9 @@ def legal(query: dict[str, Any], table_id: UUID) -> Response:
 @blp.doc(**WRITE)
 def enter(body: dict[str, Any], table_id: UUID) -> Response:
     """Enter one action against the table's `version`: 409 `stale_version` when it is not
-    the table's, 409 `table_closed` once finished, 422 `illegal_action` (`rule`, `message`,
-    `index`) or `invalid_record`; nothing is stored then."""
+    the table's, 409 `table_closed` once finished, 409 `bots_turn` on the turn of a seat a
+    bot plays, 422 `illegal_action` (`rule`, `message`, `index`) or `invalid_record`;
+    nothing is stored then."""
     by = _writer()
     return _written(tables.enter(table_id, body["action"], body["version"], by), table_id)
 

@@ -32,6 +32,8 @@
   function same(a, b) { return a[0] === b[0] && a[1] === b[1]; }
   function alive() { return T && $("table-controls"); }
   function seat() { return T.legal ? T.legal.turn : T.doc.turn; }
+  /* A bot's turn: the server plays it, so the page offers no action but Undo. */
+  function botTurn() { return T.doc.turn !== null && !!(T.doc.bots || {})[String(T.doc.turn)]; }
   function actions() { return T.legal && T.legal.version === T.doc.version ? T.legal.actions : []; }
   function ofType(type) { return actions().filter(function (a) { return a.type === type; }); }
   function moves() {
@@ -241,6 +243,7 @@
     var doc = T.doc;
     if (doc.closed || !T.writable) { return false; }
     if (kind === "undo") { return doc.actions.length > 0; }
+    if (botTurn()) { return false; }
     if (kind === "move") { return freeWolves().length > 0; }
     return ofType(kind).length > 0;
   }
@@ -346,6 +349,8 @@
       status.setAttribute("data-version", doc.version);
       status.setAttribute("data-turn", doc.turn === null ? "" : doc.turn);
     }
+    var thinking = $("table-bot-thinking");
+    if (thinking) { thinking.hidden = !botTurn(); }
     if (!fin) { return; }
     var html = "";
     if (doc.closed && doc.game_id) {
@@ -358,6 +363,7 @@
 
   /* A game without a clickable board: its position as text, its legal actions as buttons. */
   function genericActions() {
+    if (botTurn()) { return ""; }
     return actions().map(function (a, i) {
       var words = Object.keys(a).filter(function (k) { return k !== "type" && k !== "player"; }).map(function (k) {
         return k + " " + JSON.stringify(a[k]);
@@ -556,6 +562,7 @@
 
   function pick(h, t0) {
     var build = T.build;
+    if (botTurn()) { return; }
     if (!build || !build.type) {
       var here = starts()[hk(h)];
       if (!here) { return; }

@@ -1,13 +1,15 @@
 """The Wolves' set-up view (``/new``): set up a game played at a real table and open it as a
 live table.
 
-The players (2–5 rows of name, colour and home terrain, in seat order: seat 1 drafts
-first), the map (dealt by the engine from a seed, as ``howl simulate`` deals it, or copied
-from the table position by position: tile number, scoring tokens, prey), W-12's options;
-everything is checked as it is entered (:mod:`dashboard.boards.wolves_setup`) and the map preview
-follows (``assets/setup.js`` draws it). "Start the draft" opens the table through
-:func:`services.tables.open_table`, as the token entered in the header writes, and opens
-``/table/{id}``; nothing is opened while a field is refused.
+The players (2–5 rows of name, colour, home terrain and who plays the seat, a person or
+a bot and its strength, in seat order: seat 1 drafts first; "New game against the bot"
+makes seat 2 a bot on a random map), the map (dealt by the engine from a seed, as ``howl
+simulate`` deals it, or copied from the table position by position: tile number, scoring
+tokens, prey), W-12's options; everything is checked as it is entered
+(:mod:`dashboard.boards.wolves_setup`) and the map preview follows (``assets/setup.js``
+draws it). "Start the draft" opens the table through :func:`services.tables.open_table`,
+as the token entered in the header writes, and opens ``/table/{id}``; nothing is opened
+while a field is refused.
 
 >>> seat_id("row", 0), dom_id(seat_id("name", 0)), moved({"new": "up", "seat": 2})
 ('new-row-0', '{"new":"name","seat":0}', ('up', 2))
@@ -29,6 +31,8 @@ from dashboard.boards.wolves_setup import (
     FLAGS,
     LONE_WOLVES,
     MAX_TITLE,
+    PERSON,
+    PLAYERS,
     TERRAIN_FILLS,
     Form,
     map_problems,
@@ -54,9 +58,13 @@ SEATS = range(records.MAX_PLAYERS)
 POSITIONS = range(len(box.TILE_TERRAINS))
 """Position cards the page holds (the five-player layout has ten; fewer are shown)."""
 DEFAULT_SEATS = 3
+BOT = "heuristic"
+"""The bot "New game against the bot" seats."""
+BOT_STALL_LIMIT = "10"
+"""The stall limit (W-12) of a game against the bot, as the digital edition's."""
 NEW_SEEDS = 1_000_000
 """A new seed is drawn below this (any seed up to 2^63 − 1 may be typed)."""
-FIELDS = ("name", "color", "terrain")
+FIELDS = ("name", "color", "terrain", "player")
 MOVES = ("up", "down", "remove")
 PLACES = ("tile", "scoring", "prey")
 CONTROLS = (*FIELDS, *MOVES, *PLACES)
@@ -118,8 +126,9 @@ def _swatch(color: str) -> html.Span:
 
 
 def _seat_row(seat: int) -> html.Li:
-    """One seat's row: name, colour, home terrain, and its move and remove buttons."""
-    name, color, terrain = (seat_id(k, seat) for k in FIELDS)
+    """One seat's row: name, colour, home terrain, who plays it, and its move and remove
+    buttons."""
+    name, color, terrain, player = (seat_id(k, seat) for k in FIELDS)
     colors = [
         {"label": html.Span([_swatch(SEAT_COLORS[c]), c]), "value": c, "search": c} for c in COLORS
     ]
@@ -148,6 +157,11 @@ def _seat_row(seat: int) -> html.Li:
                                                 value=box.TERRAINS[seat], clearable=False,
                                                 className="seat-pick"),
                    dom_id(terrain), seat_id("terrain-problem", seat)),
+            _field("Played by", dcc.Dropdown(id=player, value=PERSON, clearable=False,
+                                             options=[{"label": label, "value": key}
+                                                      for key, label in PLAYERS.items()],
+                                             className="seat-pick"),
+                   dom_id(player), seat_id("player-problem", seat)),
             html.Div(buttons, className="seat-buttons"),
         ],
         id=seat_id("row", seat),
@@ -202,6 +216,16 @@ def layout() -> html.Div:
             dcc.Store(id="new-count", data=DEFAULT_SEATS),
             dcc.Store(id="new-preview"),
             dcc.Store(id="new-drawn"),
+            html.Section([
+                html.H3("New game against the bot"),
+                html.P("Play on this page against the computer: seat 2 becomes a bot on a "
+                       "random map, and the game ends after 10 rounds without the Moonlight "
+                       "board advancing (W-12). Choose who plays each seat under Players: a "
+                       "person, or a bot and its strength. A bot moves by itself when its "
+                       "turn comes.", className="note"),
+                html.Button("Set up a game against the bot", id="new-vs-bot", n_clicks=0,
+                            className="setup-button"),
+            ], className="setup-section"),
             html.Section([
                 html.H3("Game"),
                 html.Div([
@@ -283,23 +307,29 @@ def _free(rows: list[list[Any]], count: int, choices: tuple[str, ...], column: i
 
 
 def seats(
-    _add: Any, _up: Any, _down: Any, _remove: Any, names: Any, colors: Any, terrains: Any,
-    count: Any,
+    _add: Any, _vs_bot: Any, _up: Any, _down: Any, _remove: Any, names: Any, colors: Any,
+    terrains: Any, players: Any, count: Any,
 ) -> tuple[Any, ...]:  # fmt: skip
-    """Add a seat, move one up or down (swapping with its neighbour) or remove one; then
-    which rows show and which buttons may act."""
+    """Add a seat, move one up or down (swapping with its neighbour) or remove one, or make
+    seat 2 a bot against seat 1's person; then which rows show and which buttons may act."""
     n = integer(count, range(records.MIN_PLAYERS, records.MAX_PLAYERS + 1)) or DEFAULT_SEATS
-    given = (names, colors, terrains)
+    given = (names, colors, terrains, players)
     if not all(isinstance(v, list) and len(v) == len(SEATS) for v in given):
         raise PreventUpdate  # values no page sends
     rows = [
-        [name if isinstance(name, str) else "", choice(color, COLORS), choice(ground, box.TERRAINS)]
-        for name, color, ground in zip(names, colors, terrains, strict=True)
-    ]
+        [name if isinstance(name, str) else "", choice(color, COLORS),
+         choice(ground, box.TERRAINS), choice(player, tuple(PLAYERS), PERSON)]
+        for name, color, ground, player in zip(names, colors, terrains, players, strict=True)
+    ]  # fmt: skip
     trigger = ctx.triggered_id
     if trigger == "new-add" and n < records.MAX_PLAYERS:
-        rows[n] = [f"Player {n + 1}", _free(rows, n, COLORS, 1), _free(rows, n, box.TERRAINS, 2)]
+        rows[n] = [f"Player {n + 1}", _free(rows, n, COLORS, 1), _free(rows, n, box.TERRAINS, 2),
+                   PERSON]  # fmt: skip
         n += 1
+    elif trigger == "new-vs-bot":
+        n = max(n, records.MIN_PLAYERS)
+        rows[0][3], rows[1][3] = PERSON, BOT
+        rows[1][0] = "Bot" if rows[1][0] in ("", "Player 2") else rows[1][0]
     elif (button := moved(trigger)) is not None and button[1] < n:
         move, seat = button
         if move == "up" and seat > 0:
@@ -310,7 +340,7 @@ def seats(
             rows.append(rows.pop(seat))
             n -= 1
     return (
-        [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
+        [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows],
         [s >= n for s in SEATS], n, n >= records.MAX_PLAYERS,
         [s == 0 for s in SEATS], [s >= n - 1 for s in SEATS],
         [n <= records.MIN_PLAYERS for _ in SEATS],
@@ -372,19 +402,21 @@ def shape(count: Any, mode: Any, flags: Any) -> tuple[Any, ...]:
 
 
 def _form(
-    names: Any, colors: Any, terrains: Any, count: Any, title: Any, played_on: Any, mode: Any,
-    seed: Any, flags: Any, lone: Any, stall: Any, tiles: Any, scorings: Any, preys: Any,
+    names: Any, colors: Any, terrains: Any, players: Any, count: Any, title: Any,
+    played_on: Any, mode: Any, seed: Any, flags: Any, lone: Any, stall: Any, tiles: Any,
+    scorings: Any, preys: Any,
 ) -> Form | None:  # fmt: skip
     """The form from the callback's values, or None for values no page sends."""
     n = integer(count, range(records.MIN_PLAYERS, records.MAX_PLAYERS + 1))
-    lists = (names, colors, terrains, tiles, scorings, preys)
+    lists = (names, colors, terrains, players, tiles, scorings, preys)
     if n is None or not all(isinstance(v, list) for v in lists):
         return None
-    if not (len(names) == len(colors) == len(terrains) == len(SEATS)):
+    if not (len(names) == len(colors) == len(terrains) == len(players) == len(SEATS)):
         return None
     if not (len(tiles) == len(scorings) == len(preys) == len(POSITIONS)):
         return None
-    rows = [read_seat(*row) for row in zip(names[:n], colors[:n], terrains[:n], strict=True)]
+    seated = (names[:n], colors[:n], terrains[:n], players[:n])
+    rows = [read_seat(*row) for row in zip(*seated, strict=True)]
     return read_form(rows, title, played_on, mode, seed, flags, lone, stall, tiles, scorings,
                      preys)  # fmt: skip
 
@@ -407,6 +439,13 @@ def check(*values: Any) -> tuple[Any, ...]:
 def reseed(_clicks: Any) -> str:
     """A new random seed for the random map."""
     return str(secrets.randbelow(NEW_SEEDS))
+
+
+def against_the_bot(_clicks: Any, stall: Any) -> tuple[str, Any]:
+    """A game against the bot is on a random map (nothing lies on a table) and ends after
+    :data:`BOT_STALL_LIMIT` rounds without the Moonlight board advancing, unless a limit is
+    set already (W-12: bots may not find the actions that advance it)."""
+    return "random", stall if isinstance(stall, str) and stall.strip() else BOT_STALL_LIMIT
 
 
 # --- start -----------------------------------------------------------------------------------
@@ -477,7 +516,11 @@ def register(app: Dash) -> None:
             Output("new-add", "disabled"),
             *(_each(k, "disabled", seat_id) for k in MOVES),
         ],
-        inputs=[Input("new-add", "n_clicks"), *(Input(seat_id(k, ALL), "n_clicks") for k in MOVES)],
+        inputs=[
+            Input("new-add", "n_clicks"),
+            Input("new-vs-bot", "n_clicks"),
+            *(Input(seat_id(k, ALL), "n_clicks") for k in MOVES),
+        ],
         state=[*(State(seat_id(k, ALL), "value") for k in FIELDS), State("new-count", "data")],
         prevent_initial_call=True,
     )(seats)
@@ -513,6 +556,13 @@ def register(app: Dash) -> None:
         Input("new-reseed", "n_clicks"),
         prevent_initial_call=True,
     )(reseed)
+    app.callback(
+        Output("new-mode", "value"),
+        Output("new-stall", "value"),
+        Input("new-vs-bot", "n_clicks"),
+        State("new-stall", "value"),
+        prevent_initial_call=True,
+    )(against_the_bot)
     app.callback(
         output=[Output("new-result", "children"), Output("new-go", "pathname")],
         inputs=[Input("new-start", "n_clicks")],

@@ -1,5 +1,6 @@
 """The New game form of The Wolves read, checked and turned into a ``howl.game`` record:
-seats (name, colour, home terrain), the map (random from a seed, or as laid at the table)
+seats (name, colour, home terrain, and who plays it: a person or a bot of
+:data:`PLAYERS`), the map (random from a seed, or as laid at the table)
 and W-12's options. The form's values come from a callback request, so each is read
 through :mod:`dashboard.inputs` first; a problem is told at the field it belongs to.
 
@@ -36,6 +37,15 @@ MAX_SEED = records.MAX_SEED
 MAX_TITLE = 200
 """Longest title the form takes (records keep up to 1000 characters of meta)."""
 SOURCE = "recorded at the table"
+BOT_SOURCE = "played against the bot"
+PERSON = "person"
+PLAYERS = {
+    PERSON: "A person",
+    "heuristic": "Bot: heuristic",
+    **{f"review:{d}": f"Bot: review, depth {d}" for d in range(1, 5)},
+}
+"""Who may play a seat: a person, or a bot and its strength (``review:<depth>``, 1 … 4);
+a bot moves by itself at the table."""
 LONE_WOLVES = (2, 3)
 """Lone wolves per region a random map may have (W-12)."""
 FLAGS = ("random_terrain", "big_map", "auto_push")
@@ -50,6 +60,15 @@ class Seat:
     name: str | None
     color: str | None
     terrain: Terrain | None
+    player: str = PERSON
+    """Who plays the seat: a key of :data:`PLAYERS`."""
+
+    def bot_fields(self) -> dict[str, Any]:
+        """The seat's ``bot`` and ``bot_depth`` as a record writes them (none for a person)."""
+        if self.player == PERSON:
+            return {}
+        bot, _, depth = self.player.partition(":")
+        return {"bot": bot, **({"bot_depth": int(depth)} if depth else {})}
 
 
 @dataclass(frozen=True)
@@ -114,11 +133,13 @@ def read_seed(value: Any) -> int | None:
     return number if number <= MAX_SEED else None
 
 
-def read_seat(name: Any, color: Any, terrain: Any) -> Seat:
+def read_seat(name: Any, color: Any, terrain: Any, player: Any = PERSON) -> Seat:
     """A players' row from the callback's values (the name as typed, cut just past what a
-    record holds, so that a long one is told as too long)."""
+    record holds, so that a long one is told as too long; who plays it, a person unless a
+    bot of :data:`PLAYERS` is chosen)."""
     typed = name[: records.MAX_TEXT + 1] if isinstance(name, str) else None
-    return Seat(typed, choice(color, COLORS), choice(terrain, box.TERRAINS))
+    plays = choice(player, tuple(PLAYERS)) or PERSON
+    return Seat(typed, choice(color, COLORS), choice(terrain, box.TERRAINS), plays)
 
 
 def stack_of(value: Any, layout: TableLayout) -> tuple[Phase, ...] | None:
@@ -236,11 +257,13 @@ def record_of(form: Form) -> dict[str, Any]:
     ``ValueError`` when the setup is not complete (see :func:`setup_of`)."""
     setup = setup_of(form)
     names = [(row.name or "").strip() for row in form.players]
-    meta = {"title": form.title or " vs ".join(names)[:MAX_META_VALUE], "source": SOURCE}
+    bots = any(row.player != PERSON for row in form.players)
+    meta = {"title": form.title or " vs ".join(names)[:MAX_META_VALUE],
+            "source": BOT_SOURCE if bots else SOURCE}  # fmt: skip
     if form.played_on:
         meta["played_on"] = form.played_on
     players = [
-        {"name": name, "color": row.color, "terrain": row.terrain}
+        {"name": name, "color": row.color, "terrain": row.terrain, **row.bot_fields()}
         for name, row in zip(names, form.players, strict=True)
     ]
     return record_document(records.GAME, players, [], meta, setup=records.setup_to_json(setup))

@@ -9,6 +9,7 @@ from dash import Dash, Input, Output, State, dcc, html
 
 from dashboard import data
 from dashboard.inputs import choice, text
+from dashboard.pages.statistics import bots_choice
 from dashboard.palette import TERRAIN_COLORS
 from domain.games import ruleset, rulesets
 from domain.statistics import Statistics
@@ -73,10 +74,12 @@ def values_figure(values: list[dict[str, Any]], name: str, label: str) -> dict[s
     }}  # fmt: skip
 
 
-def record(name: Any, game: Any) -> html.Div | html.P:
-    """A player's record over one game's finished games (``game``), or every game's."""
+def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
+    """A player's record over one game's finished games (``game``), or every game's; the
+    seats a bot of that name played only when ``bots`` holds ``include``."""
     name, game = text(name), choice(game, GAMES)
-    found = data.fresh().player(name, game) if name else None
+    counted = isinstance(bots, list) and "include" in bots
+    found = data.fresh().player(name, game, counted) if name else None
     if found is None:
         return html.P(f"{name or 'This player'} has no finished games yet.",
                       className="placeholder")  # fmt: skip
@@ -132,24 +135,26 @@ def layout(name: str) -> html.Div:
     return html.Div([
         html.H2(everything["name"] if everything else name),
         dcc.Store(id="player-name", data=name),
-        html.Div(dcc.Dropdown(
+        html.Div([dcc.Dropdown(
             id="player-game", placeholder="all games", value=game, className="filter",
             options=[{"label": GAMES[g], "value": g} for g in played],
-        ), className="filters"),
+        ), bots_choice("player-bots")], className="filters"),
         html.Div(record(name, game), id="player-body"),
     ], id="player")  # fmt: skip
 
 
 def register(app: Dash) -> None:
-    """The player page's callback: its record for the game chosen."""
+    """The player page's callback: its record for the game chosen, bots' seats counted or
+    not."""
     app.callback(
         Output("player-body", "children"),
         Input("player-game", "value"),
+        Input("player-bots", "value"),
         State("player-name", "data"),
         prevent_initial_call=True,
     )(chosen)
 
 
-def chosen(game: Any, name: Any) -> html.Div | html.P:
+def chosen(game: Any, bots: Any, name: Any) -> html.Div | html.P:
     """The record of the player named ``name`` for the game chosen."""
-    return record(name, game)
+    return record(name, game, bots)

@@ -103,6 +103,7 @@ def layout() -> html.Div:
                         className="filter date",
                         debounce=True,
                     ),
+                    bots_choice("stats-bots"),
                 ],
                 className="stats-filters",
             ),  # fmt: skip
@@ -279,17 +280,26 @@ def _figures(stats: dict[str, Any]) -> list[html.Div]:
     return cards
 
 
+def bots_choice(component_id: str) -> dcc.Checklist:
+    """The checkbox that counts the seats bots played (left out by default)."""
+    return dcc.Checklist(
+        id=component_id, value=[], className="filter bots-choice",
+        options=[{"label": "Count bots' seats", "value": "include"}],
+    )  # fmt: skip
+
+
 def body(
-    game: Any, players: Any, option: Any, player: Any, since: Any, until: Any
+    game: Any, players: Any, option: Any, player: Any, since: Any, until: Any, bots: Any = None
 ) -> html.Div | html.P:
-    """The charts for the filters (one of the wrong type or out of range is left out)."""
+    """The charts for the filters (one of the wrong type or out of range is left out); the
+    seats bots played only when ``bots`` holds ``include``."""
     game = choice(game, GAMES)
     offered = [c["value"] for c in choices(game)]
     try:
         stats = data.fresh().stats(
             game=game, players=integer(players, range(SEATS.start, SEATS.stop)),
             option=choice(option, offered), player=text(player), since=day(since),
-            until=day(until),
+            until=day(until), bots=isinstance(bots, list) and "include" in bots,
         )  # fmt: skip
     except ValueError as err:  # options of another game than the one chosen
         return html.P(f"No statistics: {err}.", className="placeholder")
@@ -333,4 +343,5 @@ def register(app: Dash) -> None:
         Input("stats-player", "value"),
         Input("stats-since", "value"),
         Input("stats-until", "value"),
+        Input("stats-bots", "value"),
     )(body)

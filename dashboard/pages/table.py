@@ -81,6 +81,7 @@ def layout(table_id: str) -> html.Div:
                     html.H2(doc["title"] or "Untitled table"),
                     html.Span(id="table-status", className="table-status", role="status"),
                     html.Span("connecting…", id="table-link", className="table-link"),
+                    _bots(doc),
                     html.P(
                         "Reading only: enter a token in the header to play.",
                         id="table-readonly",
@@ -125,6 +126,21 @@ def layout(table_id: str) -> html.Div:
         ],
         id="table",
     )
+
+
+def _bots(doc: dict[str, Any]) -> html.P | None:
+    """The seats bots play (they move by themselves), or None for a table without bots."""
+    named = [
+        f"seat {int(seat) + 1} {doc['players'][int(seat)]['name']} ({bot['bot']}"
+        + (f", depth {bot['depth']})" if bot["depth"] else ")")
+        for seat, bot in sorted(doc["bots"].items())
+    ]
+    if not named:
+        return None
+    thinking = html.Span(" · the bot is thinking…", id="table-bot-thinking", className="thinking",
+                         hidden=True)  # fmt: skip
+    return html.P([f"Bots: {', '.join(named)}; they play their turns by themselves.", thinking],
+                  id="table-bots", className="table-bots")  # fmt: skip
 
 
 def _facts(doc: dict[str, Any]) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from domain.moonlight.cards import (
 )
 from domain.moonlight.cells import CELLS, REACH, Cell
 from domain.ruleset import InvalidRecord, Seat
+from domain.seat_bots import bot_json, read_bot
 
 GAME = "moonlight"
 """The records' and positions' ``"game"``."""
@@ -55,6 +56,8 @@ MAX_ROUNDS = MAX_ACTIONS // CELLS
 """Most rounds a record or position may describe (deck orders, rounds scored)."""
 MAX_SEED = bounds.INT64_MAX
 SEATS = 2
+BOTS = ("random", "greedy")
+"""The computer players a seat may be played by (``players[i].bot``), weakest first."""
 ACTION_TYPES = ("place", "round_start", "alpha_power")
 
 
@@ -175,7 +178,8 @@ def cell_to_json(cell: Cell) -> list[int]:
 
 
 def read_players(value: Any, path: str = "players") -> tuple[Seat, ...]:
-    """Exactly two seats ``{"name", "color"}`` (Moonlight is for two)."""
+    """Exactly two seats ``{"name", "color"}`` (Moonlight is for two), each maybe played by
+    one of :data:`BOTS` (``bot``)."""
     entries = read_list(value, path, SEATS, SEATS)
     seats = []
     for i, entry in enumerate(entries):
@@ -183,13 +187,13 @@ def read_players(value: Any, path: str = "players") -> tuple[Seat, ...]:
         doc = read_object(entry, at)
         name = read_text(required(doc, "name", at), join(at, "name"), MAX_TEXT)
         color = read_text(required(doc, "color", at), join(at, "color"), MAX_TEXT)
-        seats.append(Seat(name, color))
+        seats.append(Seat(name, color, *read_bot(doc, at, BOTS, ())))
     return tuple(seats)
 
 
-def players_to_json(players: Sequence[Seat]) -> list[dict[str, str]]:
+def players_to_json(players: Sequence[Seat]) -> list[dict[str, Any]]:
     """The seats as records write them."""
-    return [{"name": p.name, "color": p.color} for p in players]
+    return [{"name": p.name, "color": p.color, **bot_json(p.bot, p.bot_depth)} for p in players]
 
 
 # --- setup -------------------------------------------------------------------------------

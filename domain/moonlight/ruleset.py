@@ -39,7 +39,7 @@ class Moonlight:
     rules_version = RULES_VERSION
     seats = range(SEATS, SEATS + 1)
     review = None
-    bots: Mapping[str, Callable[[int], Bot]] = {
+    bots: Mapping[str, Callable[..., Bot]] = {
         "random": lambda seed: make_bot("random", seed),
         "greedy": lambda seed: make_bot("greedy", seed),
     }

@@ -74,6 +74,14 @@ class TableFull(Exception):
         self.limit = limit
 
 
+class BotsTurn(Exception):
+    """A person's action on the turn of a seat a bot plays (it moves by itself)."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(f"Seat {seat} is played by a bot: it moves by itself.")
+        self.seat = seat
+
+
 class NothingToUndo(Exception):
     """The table has no action left to take back."""
 
@@ -451,12 +459,23 @@ def _writable(library: GameLibrary, table_id: UUID, version: int | None = None) 
     return table
 
 
+def bot_to_act(table: Table, rules: Ruleset, state: Any) -> int | None:
+    """The seat of the bot to act at the open table now (None: a person or no one; in a
+    variation a person plays every seat)."""
+    if table.origin is not None or table.game_id is not None or rules.finished(state):
+        return None
+    seat = rules.turn(state)
+    return seat if seat is not None and rules.players(state)[seat].bot is not None else None
+
+
 def enter_action(
-    library: GameLibrary, table_id: UUID, doc: Any, version: int, max_actions: int
-) -> tuple[TableView, list[dict[str, Any]]]:
+    library: GameLibrary, table_id: UUID, doc: Any, version: int, max_actions: int,
+    by_bot: bool = False,
+) -> tuple[TableView, list[dict[str, Any]]]:  # fmt: skip
     """Enter one action (records.md JSON) against ``version``: the table after it and the
     events it caused. Raises ``StaleVersion``, ``TableClosed``, ``TableFull`` past
-    ``max_actions`` (a variation's game's actions before it count), ``InvalidRecord`` for a
+    ``max_actions`` (a variation's game's actions before it count), :class:`BotsTurn` for a
+    person's action (not ``by_bot``) on a bot's turn at a table, ``InvalidRecord`` for a
     malformed action and ``RecordError`` for an illegal one; nothing is stored then."""
     table = _writable(library, table_id, version)
     rules = games.ruleset(table.game)
@@ -466,6 +485,9 @@ def enter_action(
     if table.origin_step + index >= max_actions:
         raise TableFull(max_actions)
     states = _table_states(library, table, rules)
+    seat = bot_to_act(table, rules, states[-1])
+    if seat is not None and not by_bot:
+        raise BotsTurn(seat)
     try:
         state, events = rules.play(states[-1], action)
     except IllegalAction as err:

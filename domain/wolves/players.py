@@ -1,4 +1,5 @@
-"""Self-play players: a random legal player and a greedy heuristic one, deterministic per seed.
+"""Self-play players: a random legal player and a greedy heuristic one, deterministic per seed
+(and, by name, the review bot of :mod:`domain.wolves.analysis.reviewbot`).
 
 >>> from domain.wolves.setup import generate_setup
 >>> game = self_play(seats(3, seed=5), generate_setup(3, seed=5), "heuristic", seed=5)
@@ -198,11 +199,18 @@ def _prey_outlook(state: State, seat: int) -> float:
     return best
 
 
-def make_bot(kind: str, seed: int) -> Bot:
-    """A bot by name: ``random`` or ``heuristic``."""
+def make_bot(kind: str, seed: int, depth: int | None = None) -> Bot:
+    """A bot by name: ``random``, ``heuristic`` or ``review`` (``depth`` 1 … 4, default 1)."""
+    # The review bot searches with the analysis, whose playouts use this module's evaluation.
+    from domain.wolves.analysis.reviewbot import ReviewBot
+
+    if kind == "review":
+        return ReviewBot(seed) if depth is None else ReviewBot(seed, depth)
     bots: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
     if kind not in bots:
-        raise ValueError(f"unknown player kind {kind!r}: use random or heuristic")
+        raise ValueError(f"unknown player kind {kind!r}: use random, heuristic or review")
+    if depth is not None:
+        raise ValueError(f"the {kind} bot does not search: it takes no depth")
     return bots[kind](seed)
 
 

@@ -45,6 +45,7 @@ from domain.bounds import (
 from domain.documents import canonical_json, check_meta, join, parse
 from domain.hexes import Hex, fmt
 from domain.ruleset import InvalidRecord
+from domain.seat_bots import bot_json, read_bot
 from domain.wolves import components as box
 from domain.wolves.actions import (
     Action,
@@ -102,6 +103,10 @@ MAX_BONUS_TOKENS = 2 * len(box.TRACKS) + box.LAIRS + len(box.PREY_TYPES) + 1
 """Most bonus tokens of one kind a seat can hold: every one the tracks, lairs, prey and
 the two-player start (W-11) can give."""
 MAX_SEAT = MAX_PLAYERS - 1
+BOTS = ("random", "heuristic", "review")
+"""The computer players a seat may be played by (``players[i].bot``), weakest first."""
+SEARCHING_BOTS = ("review",)
+"""Those of :data:`BOTS` that search, ``bot_depth`` deep."""
 
 __all__ = [
     "FORMAT", "GAME", "VERSION", "InvalidRecord", "Record", "action_from_json", "action_to_json",
@@ -231,11 +236,13 @@ def _prey(value: Any, path: str) -> tuple[PreyType, int]:
 
 
 def read_player(value: Any, path: str) -> Player:
-    """``{"name", "color", "terrain"}``: a seat and its home terrain."""
+    """``{"name", "color", "terrain"}``: a seat and its home terrain, maybe played by one of
+    :data:`BOTS` (``bot``; ``bot_depth`` for those of :data:`SEARCHING_BOTS`)."""
     doc = mapping(value, path)
     name = required(doc, "name", path, _name)
     color = required(doc, "color", path, _name)
-    return Player(name, color, required(doc, "terrain", path, _terrain))
+    terrain = required(doc, "terrain", path, _terrain)
+    return Player(name, color, terrain, *read_bot(doc, path, BOTS, SEARCHING_BOTS))
 
 
 def _tile(value: Any, path: str) -> RegionTile | Hex:
@@ -417,8 +424,11 @@ def setup_from_json(value: Any, path: str = "setup") -> Setup:
 
 
 def player_to_json(player: Player) -> dict[str, Any]:
-    """``{"name", "color", "terrain"}``."""
-    return {"name": player.name, "color": player.color, "terrain": player.terrain}
+    """``{"name", "color", "terrain"}`` and the seat's bot, if any."""
+    return {
+        "name": player.name, "color": player.color, "terrain": player.terrain,
+        **bot_json(player.bot, player.bot_depth),
+    }  # fmt: skip
 
 
 def _prey_to_json(prey: tuple[PreyType, int] | None) -> dict[str, Any]:

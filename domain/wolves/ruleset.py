@@ -84,9 +84,10 @@ class Wolves:
     rules_version = box.RULES_VERSION
     seats = range(MIN_PLAYERS, MAX_PLAYERS + 1)
     review = WolvesReview()
-    bots: Mapping[str, Callable[[int], Bot]] = {
+    bots: Mapping[str, Callable[..., Bot]] = {
         "random": lambda seed: make_bot("random", seed),
         "heuristic": lambda seed: make_bot("heuristic", seed),
+        "review": lambda seed, depth=None: make_bot("review", seed, depth),
     }
     statistics: Statistics = STATISTICS
 
@@ -112,7 +113,7 @@ class Wolves:
         return action_to_json(action)
 
     def players(self, state: State) -> tuple[Seat, ...]:
-        return tuple(Seat(p.name, p.color) for p in state.table.players)
+        return tuple(Seat(p.name, p.color, p.bot, p.bot_depth) for p in state.table.players)
 
     def start(self, record: Any) -> State:
         return initial(record)

@@ -23,11 +23,14 @@ class Options:
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A seat: display name, colour and home terrain (faction)."""
+    """A seat: display name, colour and home terrain (faction); ``bot`` and ``bot_depth``
+    as :class:`~domain.ruleset.Seat`'s."""
 
     name: str
     color: str
     terrain: Terrain
+    bot: str | None = None
+    bot_depth: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,7 +78,7 @@ def rows(game: Played) -> Rows:
         seat.update(
             game_id=game_id, seat=i, name=s.name, name_key=name_key(s.name), color="blue",
             total=s.total, place=s.place, won=int(game.finished and s.place == 1),
-            started=int(i == 0),
+            started=int(i == 0), bot=0,
         )  # fmt: skip
         seat_rows.append(tuple(seat[c] for c in SEAT_COLUMNS))
         extra: dict[str, Any] = dict.fromkeys(own_columns(WOLVES.statistics), 0)

@@ -240,7 +240,7 @@ def test_a_games_summary_and_players(both: tuple[ReadModels, list[str]]) -> None
     assert (summary["top_score"], summary["top_pips"], summary["winners"]) == (9, 9, ["Bo"])
     assert summary["seats"][1] == {
         "seat": 1, "name": "Cy", "color": "blue", "total": 2, "place": 2, "winner": False,
-        "started": False, "hand": "right", "sixes": 0, "ones": 2,
+        "started": False, "bot": False, "hand": "right", "sixes": 0, "ones": 2,
     }  # fmt: skip
     listed = models.list_games(game="dice", sort="title").items[0]
     assert [s["hand"] for s in listed["seats"]] == ["right", "left"]

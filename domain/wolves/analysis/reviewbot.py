@@ -1,0 +1,86 @@
+"""The review bot: a computer player that plays what the review engine thinks best.
+
+At each decision it lists the mover's alternatives as the review does
+(:func:`~domain.wolves.analysis.review.candidates`: every legal non-move action, every
+one-wolf Move and a few random multi-wolf Moves), ranks them with the static evaluator,
+scores the best few with seeded playouts (the review's search,
+:func:`~domain.wolves.analysis.playouts.playout_evaluations`) and plays the one whose
+playouts leave the mover the highest mean win probability (ties: the better static rank).
+
+``depth`` 1 … 4 sets how much it searches (:data:`STRENGTHS`): more candidates scored and
+more playouts each. Depth 1 answers well under a second on one core (``scripts/bench
+bots``: ``bot_move_p95_ms``). The same seed and position give the same action.
+
+>>> from domain.wolves.players import seats
+>>> from domain.wolves.setup import generate_setup
+>>> from domain.wolves.state import initial_state
+>>> start = initial_state(seats(2, 4), generate_setup(2, 4))
+>>> ReviewBot(7).choose(start) == ReviewBot(7).choose(start)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Final
+
+from domain.seat_bots import DEFAULT_DEPTH, DEPTHS
+from domain.wolves.actions import Action
+from domain.wolves.analysis.evaluation import StaticEvaluator
+from domain.wolves.analysis.playouts import combine, playout_evaluations, playout_seed
+from domain.wolves.analysis.review import candidates
+from domain.wolves.rules import play
+from domain.wolves.state import State
+
+
+@dataclass(frozen=True)
+class Strength:
+    """How much the bot searches at one depth: candidates scored, playouts each."""
+
+    candidates: int
+    playouts: int
+
+
+STRENGTHS: Final[dict[int, Strength]] = {
+    1: Strength(candidates=2, playouts=3),
+    2: Strength(candidates=3, playouts=6),
+    3: Strength(candidates=4, playouts=10),
+    4: Strength(candidates=6, playouts=16),
+}
+"""The search at each depth (:data:`~domain.seat_bots.DEPTHS`)."""
+
+
+class ReviewBot:
+    """Plays the alternative the review's search scores best for the mover."""
+
+    def __init__(
+        self, seed: int, depth: int = DEFAULT_DEPTH, evaluator: StaticEvaluator | None = None
+    ) -> None:
+        if depth not in DEPTHS:
+            raise ValueError(f"a review bot's depth is {DEPTHS.start} to {DEPTHS.stop - 1}")
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.strength = STRENGTHS[depth]
+        self.evaluator = evaluator or StaticEvaluator.load()
+
+    def choose(self, state: State) -> Action:
+        """The best action found for the seat to act."""
+        seat, evaluator = state.player, self.evaluator
+        ranked: dict[tuple[Any, ...], tuple[float, int, Action, State]] = {}
+        for order, action in enumerate(candidates(state, self.rng)):
+            after, events = play(state, action)
+            key = tuple(events)
+            if key not in ranked:  # two actions that cause the same events are one
+                ranked[key] = (evaluator.evaluate(after).win[seat], -order, action, after)
+        top = sorted(ranked.values(), key=lambda r: (r[0], r[1]), reverse=True)
+        top = top[: self.strength.candidates]
+        if len(top) == 1:
+            return top[0][2]
+        step_seed = self.rng.randrange(2**31)
+        seeds = [playout_seed(step_seed, i) for i in range(self.strength.playouts)]
+        scored = [
+            (combine(playout_evaluations(after, seeds, 1, evaluator)).win[seat], -rank, action)
+            for rank, (_, _, action, after) in enumerate(top)
+        ]
+        return max(scored, key=lambda s: (s[0], s[1]))[2]
