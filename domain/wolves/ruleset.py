@@ -12,6 +12,7 @@ from domain.wolves import codec
 from domain.wolves import components as box
 from domain.wolves.actions import Action
 from domain.wolves.analysis.evaluation import StaticEvaluator
+from domain.wolves.analysis.playouts import PlayoutBot
 from domain.wolves.analysis.review import THRESHOLDS, TURNING_POINTS, Settings, review
 from domain.wolves.analysis.review import Review as Reviewed
 from domain.wolves.analysis.whatif import outcome, what_if
@@ -61,6 +62,18 @@ class WolvesReview:
 
     def outcome(self, state: State, actions: int) -> dict[str, Any]:
         return outcome(state, actions, 0, 0).to_json()
+
+    def continuation(self, state: State, plies: int, settings: Any, index: int) -> list[Action]:
+        """The playouts' policy (:class:`PlayoutBot`, one per seat), seeded as the review
+        seeds the step at ``index`` (W-6: it passes or spends a token when out of actions)."""
+        seed = settings.seed * 100_003 + index
+        bots = [PlayoutBot(seed * 7 + i) for i in range(len(state.boards))]
+        line: list[Action] = []
+        while len(line) < plies and not state.finished:
+            action = bots[state.player].choose(state)
+            state, _ = play(state, action)
+            line.append(action)
+        return line
 
 
 class Wolves:

@@ -25,6 +25,9 @@ ENDPOINTS = {
     ("get", "/api/tables/{table_id}/legal"), ("post", "/api/tables/{table_id}/actions"),
     ("post", "/api/tables/{table_id}/undo"), ("post", "/api/tables/{table_id}/finish"),
     ("get", "/api/tables/{table_id}/stream"),
+    ("post", "/api/games/{game_id}/variations"), ("get", "/api/games/{game_id}/branches"),
+    ("get", "/api/variations/{variation_id}"), ("patch", "/api/variations/{variation_id}"),
+    ("delete", "/api/variations/{variation_id}"),
 }  # fmt: skip
 
 
