@@ -51,7 +51,8 @@
     if (!box) { return; }
     if (!r) { box.innerHTML = ""; return; }
     var b = r.body || {}, text = b.message || b.detail || b.title || "HTTP " + r.status;
-    box.innerHTML = '<div class="refused" data-status="' + r.status + '" data-kind="' + esc(b.code || "") +
+    var kind = b.code || String(b.type || "").split("#problem-")[1] || "";  // the API's problem kind
+    box.innerHTML = '<div class="refused" data-status="' + r.status + '" data-kind="' + esc(kind) +
       '"><b>Not done: </b>' + esc(text) + "</div>";
   }
 
@@ -118,8 +119,8 @@
 
   /* The parts of the replay page the table board draws on. */
   function parts(playing) {
-    var p = {map: $("replay-map"), board: $("replay-board"), boards: $("replay-boards"),
-      moon: $("replay-moon"), position: $("table-position"), log: null, finish: null, link: null};
+    var p = {map: "replay-map", board: "replay-board", boards: "replay-boards", moon: "replay-moon",
+      position: "table-position", log: null, finish: null, link: null};
     if (!playing) {
       ["controls", "pending", "message", "status", "readonly"].forEach(function (k) { p[k] = null; });
     }
@@ -128,6 +129,7 @@
 
   /* A step of a line's own drawn by the table board, reading only. */
   function showStep(d, s) {
+    if (!E.st || E.st.game_id !== R().game.id) { E.later = function () { showStep(d, s); }; return; }
     var e = d.line[s - d.step - 1], handle = null;
     var replay = $("replay");
     if (replay) { replay.classList.add("own-step"); }
@@ -394,8 +396,10 @@
   function onGame(g) {
     E.line = null;
     E.playing = null;
+    E.later = null;
     if (g.line) { E.line = lineOf(g.line); R().line = E.line; }
     else { R().line = null; }
+    opened();
   }
 
   /* The page arrived (explore-static): list the game's lines, show the line it opened on. */
@@ -407,13 +411,21 @@
     E.handle = null;
     R().held = false;
     fetchLines();
-    if (E.line) {
-      var shownEl = $("explore-shown"), name = $("explore-name");
-      if (shownEl) { shownEl.hidden = false; }
-      if (name) { name.value = E.line.name; }
-      compare(E.line.vid);
-    }
+    opened();
     return nu;
+  }
+
+  /* Once both the page's data and explore-static are the same game's: the line it opened
+     on, with its comparison, and its step if it is the line's own. */
+  function opened() {
+    var g = R().game;
+    if (!E.st || !g || E.st.game_id !== g.id || !E.line) { return; }
+    var shownEl = $("explore-shown"), name = $("explore-name"), later = E.later;
+    if (shownEl) { shownEl.hidden = false; }
+    if (name) { name.value = E.line.name; }
+    compare(E.line.vid);
+    E.later = null;
+    if (later) { later(); }
   }
 
   var hooks = window.howlReplay = window.howlReplay || {};  // assets/replay.js keeps them
