@@ -23,12 +23,17 @@ from urllib.request import Request, urlopen
 import pytest
 from playwright.sync_api import Page, expect
 
+from domain.wolves.analysis.review import Settings, review
+from domain.wolves.records import read_record
+from projections.analysis import Analyses
 from tests.conftest import LiveServer
 from tests.dashboard.conftest import FIXTURES
 
 pytestmark = pytest.mark.browser
 TOKENS = {"ana": "explore-ana-token", "bo": "explore-bo-token"}
 GAME = FIXTURES / "2p-03-heuristic.json"
+QUICK = Settings(playouts=2, candidates=1)
+"""A review quick enough for a test (stored as the app's review)."""
 STEP = 24
 """A step of the fixture after the drafts, its next action a Move (W-6.1)."""
 
@@ -76,13 +81,17 @@ def stored(server: LiveServer, path: Path = GAME) -> str:
     return str(summary["game_id"])
 
 
-def visit(page: Page, server: LiveServer, game_id: str, query: str, who: str = "ana") -> None:
-    """Open the replay page with ``query``, entering ``who``'s token in the header first."""
+def visit(
+    page: Page, server: LiveServer, game_id: str, query: str, who: str = "ana", board: bool = True
+) -> None:
+    """Open the replay page with ``query``, entering ``who``'s token in the header first
+    (``board``: wait for The Wolves' map to be drawn)."""
     page.goto(f"{server.url}/replay/{game_id}{query}")
     page.fill("#auth-input", TOKENS[who])
     page.click("#auth-use")
     expect(page.locator(".auth-name")).to_have_text(who)
-    expect(page.locator("#replay-board svg")).to_be_attached()
+    if board:
+        expect(page.locator("#replay-board svg")).to_be_attached()
     expect(page.locator("#explore-lines[data-count]")).to_be_attached()
 
 
@@ -161,7 +170,8 @@ def test_explore_two_moves_listed_kept_shown_and_compared(server: LiveServer, pa
     expect(page.locator(".replay-controls")).to_be_visible()
     pick = page.locator(f'#explore-lines [data-line="{vid}"]')
     expect(pick).to_be_visible()
-    expect(page.locator(f'#explore-lines .line-group[data-step="{STEP}"]')).to_contain_text("2 actions")
+    group = page.locator(f'#explore-lines .line-group[data-step="{STEP}"]')
+    expect(group).to_contain_text("2 actions")
     _, listed = call(server, "GET", f"/api/games/{game_id}/branches")
     assert [b["variation_id"] for b in listed["branches"]] == [vid]
 
@@ -185,13 +195,14 @@ def test_explore_two_moves_listed_kept_shown_and_compared(server: LiveServer, pa
     _, shown = call(server, "GET", f"/api/variations/{vid}")
     table = page.locator(f'#explore-compare table[data-variation="{vid}"]')
     expect(table).to_be_visible()
-    for seat, (was, now) in enumerate(zip(shown["main"]["scores"], shown["end"]["scores"])):
+    main, end = shown["main"], shown["end"]
+    assert main["win"] is not None  # The Wolves have a static evaluator
+    for seat, was in enumerate(main["scores"]):
         row = table.locator(f'tr[data-seat="{seat}"]')
         expect(row.locator(".score-main")).to_have_text(str(was))
-        expect(row.locator(".score-end")).to_have_text(str(now))
-        if shown["main"]["win"] is not None:
-            expect(row.locator(".win-main")).to_have_text(f"{100 * shown['main']['win'][seat]:.1f} %")
-            expect(row.locator(".win-end")).to_have_text(f"{100 * shown['end']['win'][seat]:.1f} %")
+        expect(row.locator(".score-end")).to_have_text(str(end["scores"][seat]))
+        expect(row.locator(".win-main")).to_have_text(f"{100 * main['win'][seat]:.1f} %")
+        expect(row.locator(".win-end")).to_have_text(f"{100 * end['win'][seat]:.1f} %")
     expect(page.locator("#explore-compare svg.explore-dots circle")).to_have_count(4)
 
     page.locator("#explore-main").click()
@@ -296,3 +307,47 @@ def test_explore_is_playable_within_a_few_hundred_ms(sqlite_server: LiveServer, 
     p50, p95 = statistics.median(times), statistics.quantiles(times, n=20)[-1]
     print(f"\nExplore → playable board: p50 {p50:.0f} ms, p95 {p95:.0f} ms over {len(times)}")
     assert len(times) == 20 and all(t > 0 for t in times)
+
+
+def test_a_moonlight_game_is_explored_by_its_legal_actions(
+    sqlite_server: LiveServer, page: Page
+) -> None:
+    server = sqlite_server
+    path = FIXTURES.parent / "moonlight" / "00-greedy.json"
+    game_id = stored(server, path)
+    visit(page, server, game_id, "?step=2", board=False)
+    page.click("#explore-start")
+    expect(page.locator("#explore-back")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"line="))
+    vid = page.evaluate("() => new URLSearchParams(window.location.search).get('line')")
+    version = call(server, "GET", f"/api/tables/{vid}")[1]["version"]
+    expect(page.locator(f'#table-controls[data-legal="{version}"]')).to_be_attached()
+    expect(page.locator("#table-position")).to_contain_text("rounds_won")  # M-3: the grid
+    expect(page.locator(".ml-board")).to_be_hidden()
+    page.locator("#table-controls [data-generic]").first.click()
+    expect(page.locator(f'#table-controls[data-legal="{version + 1}"]')).to_be_attached()
+    _, doc = call(server, "GET", f"/api/tables/{vid}")
+    assert len(doc["actions"]) == 1 and doc["variation"]["step"] == 2
+
+
+def test_show_plays_the_suggested_line_of_a_flagged_action(
+    sqlite_server: LiveServer, page: Page
+) -> None:
+    server = sqlite_server
+    game_id = stored(server)
+    result = review(read_record(GAME.read_bytes()), QUICK, workers=1).to_json()
+    Analyses(server.settings.database_url).save(game_id, Settings(), result)
+    flagged = next(s for s in result["steps"] if s["classification"] and s["best"])
+    step = flagged["step"]  # the review's step: the action's index + 1
+    visit(page, server, game_id, f"?step={step}")
+    item = page.locator(f'#analysis-flagged [data-step="{step}"]')
+    expect(item).to_contain_text(flagged["best"]["label"])
+    item.locator("[data-show]").click()
+    expect(page.locator("#replay-step")).to_contain_text(f"· Suggested at step {step}")
+    expect(page.locator(f'#replay-board svg[data-version="{step}"]')).to_be_attached()
+    _, listed = call(server, "GET", f"/api/games/{game_id}/branches")
+    (line,) = listed["branches"]
+    assert line["name"] == f"Suggested at step {step}" and line["step"] == step - 1
+    expect(page.locator(f'#explore-lines [data-line="{line["variation_id"]}"]')).to_be_visible()
+    _, doc = call(server, "GET", f"/api/tables/{line['variation_id']}")
+    assert doc["actions"][0] == flagged["best"]["action"]  # the review's better action first
