@@ -14,7 +14,8 @@
    assets/replay.js): the game's steps up to its origin, its own after, drawn by the table
    board reading only. The line's comparison with the main line is
    GET /api/variations/{vid}'s main and end; rename (PATCH) and delete (DELETE) go with the
-   token, and a refusal's message is shown. "Show" beside a flagged action creates the
+   token (without one, as every change, through the page's callback), and a refusal's
+   message is shown. "Show" beside a flagged action creates the
    review's suggested line there ({"step": index, "suggested": true}) and shows it.
 
    window.howlExploreTimes lists, per Explore, the milliseconds from the click (or key) to
@@ -44,6 +45,26 @@
         return {ok: r.ok, status: r.status, body: j};
       });
     }).catch(function (e) { return {ok: false, status: 0, body: {message: String(e)}}; });
+  }
+
+  /* A change of a variation (op "open", "rename" or "delete"): with the tab's token straight
+     to the API (method, path, body); without one (the dashboard open to anyone) through the
+     page's change callback (explore-ask → explore-answer, dashboard/explore.py), which takes
+     the token as uploads do. */
+  var ASKED = {n: 0, waiting: {}};
+  function ask(op, args, method, path, body) {
+    if (token()) { return api(method, path, body); }
+    var n = ASKED.n = ASKED.n + 1;
+    return new Promise(function (resolve) {
+      ASKED.waiting[n] = resolve;
+      window.dash_clientside.set_props("explore-ask", {data: Object.assign({n: n, op: op}, args)});
+    });
+  }
+
+  function answer(r) {
+    var resolve = r && ASKED.waiting[r.n];
+    if (resolve) { delete ASKED.waiting[r.n]; resolve(r); }
+    return window.dash_clientside.no_update;
   }
 
   function say(r) {
@@ -263,7 +284,7 @@
       body = {step: l.step, actions: l.data.line.slice(0, s - l.step).map(function (e) { return e.doc.actions[0]; })};
     }
     E.busy = true;
-    api("POST", "/api/games/" + gameId() + "/variations", body).then(function (r) {
+    ask("open", body, "POST", "/api/games/" + gameId() + "/variations", body).then(function (r) {
       E.busy = false;
       if (!alive()) { return; }
       if (!r.ok) { say(r); return; }
@@ -317,7 +338,8 @@
   function rename() {
     var l = E.line, input = $("explore-name");
     if (!l || !input) { return; }
-    api("PATCH", "/api/variations/" + l.vid, {name: input.value}).then(function (r) {
+    var body = {name: input.value};
+    ask("rename", {vid: l.vid, name: input.value}, "PATCH", "/api/variations/" + l.vid, body).then(function (r) {
       if (!alive()) { return; }
       if (!r.ok) { say(r); return; }
       say(null);
@@ -339,7 +361,7 @@
     if (!l || !b) { return; }
     if (!E.armed) { E.armed = true; b.textContent = "Really delete?"; return; }
     disarm();
-    api("DELETE", "/api/variations/" + l.vid).then(function (r) {
+    ask("delete", {vid: l.vid}, "DELETE", "/api/variations/" + l.vid).then(function (r) {
       if (!alive()) { return; }
       if (!r.ok) { say(r); return; }
       say(null);
@@ -352,7 +374,8 @@
     if (!alive() || E.playing || E.busy) { return; }
     say(null);
     E.busy = true;
-    api("POST", "/api/games/" + gameId() + "/variations", {step: index, suggested: true}).then(function (r) {
+    var body = {step: index, suggested: true};
+    ask("open", body, "POST", "/api/games/" + gameId() + "/variations", body).then(function (r) {
       E.busy = false;
       if (!alive()) { return; }
       if (!r.ok) { say(r); return; }
@@ -432,6 +455,6 @@
   hooks.onGame = onGame;
   hooks.onLine = function (vid, s) { if (vid) { want(vid, s); } else { setLine(null); } };
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
-    howlExplore: {start: start, line: line}
+    howlExplore: {start: start, line: line, answer: answer}
   });
 })();

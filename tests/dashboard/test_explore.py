@@ -23,6 +23,7 @@ from urllib.request import Request, urlopen
 import pytest
 from playwright.sync_api import Page, expect
 
+from domain.store import GameLibrary
 from domain.wolves.analysis.review import Settings, review
 from domain.wolves.records import read_record
 from projections.analysis import Analyses
@@ -59,13 +60,13 @@ def sqlite_server(live_server_factory: Callable[..., LiveServer], sqlite_url: st
 
 
 def call(server: LiveServer, method: str, path: str, body: Any = None, who: str = "ana") -> Any:
-    """One API call with ``who``'s token: ``(status, JSON body or None)``."""
-    request = Request(
-        f"{server.url}{path}",
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKENS[who]}"},
-        method=method,
-    )
+    """One API call with ``who``'s token (none to a server without tokens): ``(status, JSON
+    body or None)``."""
+    headers = {"Content-Type": "application/json"}
+    if server.settings.api_tokens:
+        headers["Authorization"] = f"Bearer {TOKENS[who]}"
+    data = None if body is None else json.dumps(body).encode()
+    request = Request(f"{server.url}{path}", data=data, headers=headers, method=method)
     try:
         with urlopen(request, timeout=60) as response:
             raw = response.read()
@@ -351,3 +352,26 @@ def test_show_plays_the_suggested_line_of_a_flagged_action(
     expect(page.locator(f'#explore-lines [data-line="{line["variation_id"]}"]')).to_be_visible()
     _, doc = call(server, "GET", f"/api/tables/{line['variation_id']}")
     assert doc["actions"][0] == flagged["best"]["action"]  # the review's better action first
+
+
+def test_an_open_dashboard_explores_without_a_token(
+    live_server_factory: Callable[..., LiveServer], sqlite_url: str, page: Page
+) -> None:
+    server = live_server_factory(sqlite_url)  # no API tokens: the dashboard writes for anyone
+    with GameLibrary.open(server.settings.database_url) as library:
+        game_id = str(library.upload(GAME.read_bytes()).game_id)
+    page.goto(f"{server.url}/replay/{game_id}?step={STEP}")
+    expect(page.locator(".auth-open")).to_be_visible()
+    expect(page.locator("#replay-board svg")).to_be_attached()
+    page.click("#explore-start")
+    vid, version = explored(page, server)
+    click_move(page, a_move(server, vid))  # through the page's write callback
+    ready(page, version + 1)
+    _, doc = call(server, "GET", f"/api/tables/{vid}")
+    assert [a["type"] for a in doc["actions"]] == ["move"]
+    assert doc["variation"]["author"] == "dashboard"
+    page.click("#explore-back")
+    page.locator(f'#explore-lines [data-line="{vid}"]').click()
+    page.fill("#explore-name", "Open line")
+    page.click("#explore-rename")
+    expect(page.locator(f'#explore-lines [data-line="{vid}"]')).to_have_text("Open line")
