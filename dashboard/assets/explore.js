@@ -294,15 +294,21 @@
 
   /* Mount the table board on the variation vid (``doc``: its document when known). */
   function play(vid, doc, t0, from, name) {
-    still();
-    E.playing = {vid: vid, from: from, line: E.line ? E.line.vid : null};
-    window.dash_clientside.set_props("explore-id", {data: vid});
     var source = window.howlTable.source("explore", vid, E.st.board), read = source.doc, first = doc;
+    var legal = source.legal, early = legal();  // asked before anything is drawn
+    source.legal = function () {
+      var now = early;
+      early = null;
+      return now || legal();
+    };
     source.doc = function () {
       var now = first;
       first = null;
       return now ? Promise.resolve({ok: true, status: 201, body: now}) : read();
     };
+    still();
+    E.playing = {vid: vid, from: from, line: E.line ? E.line.vid : null};
+    window.dash_clientside.set_props("explore-id", {data: vid});
     source.parts = parts(true);
     source.playable = function () {
       window.requestAnimationFrame(function () {

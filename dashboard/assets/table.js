@@ -460,6 +460,7 @@
     var mine = T, version = T.doc.version, seen = T.source.seen;
     if (!T.source.legal) {  // reading only
       if (seen) { seen(version); }
+      if (!T.stop) { connect(); }
       return;
     }
     if (T.asked === version) { return; }
@@ -474,6 +475,7 @@
       }
       else if (r.ok && r.body.version > version) { refresh(); }
       if (seen) { seen(version); }
+      if (!T.stop) { connect(); }  // the board first: then its stream, which sends the document now
     });
   }
 
@@ -767,9 +769,8 @@
     var mine = T;
     source.doc().then(function (r) {
       if (T !== mine) { return; }
-      if (r.ok) { setDoc(r.body); } else { say(refusal(r)); }
+      if (r.ok) { setDoc(r.body); } else { say(refusal(r)); connect(); }
     });
-    connect();
     return {facts: function (f) { if (T === mine) { facts(f); } },
       unmount: function () { if (T === mine) { unmount(); } },
       doc: function () { return T === mine ? T.doc : null; }};
