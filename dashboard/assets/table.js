@@ -781,10 +781,13 @@
   function unmount() {
     if (!T) { return; }
     if (T.stop) { T.stop(); }
-    ["board", "boards", "moon", "position", "controls", "pending"].forEach(function (name) {
+    ["board", "boards", "moon", "position", "controls", "pending", "status"].forEach(function (name) {
       var el = part(name);
       if (el) { el.innerHTML = ""; el.__html = null; }
     });
+    var status = part("status"), controls = part("controls");
+    if (status) { status.removeAttribute("data-version"); status.removeAttribute("data-turn"); }
+    if (controls) { controls.removeAttribute("data-legal"); }
     T = null;
   }
 

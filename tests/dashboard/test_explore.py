@@ -375,3 +375,28 @@ def test_an_open_dashboard_explores_without_a_token(
     page.fill("#explore-name", "Open line")
     page.click("#explore-rename")
     expect(page.locator(f'#explore-lines [data-line="{vid}"]')).to_have_text("Open line")
+
+
+def test_explore_from_a_line_continues_it_at_its_end(sqlite_server: LiveServer, page: Page) -> None:
+    server = sqlite_server
+    game_id = stored(server)
+    actions = json.loads(GAME.read_text())["actions"]
+    _, doc = call(server, "POST", f"/api/games/{game_id}/variations",
+                  {"step": 30, "actions": actions[30:32]})  # fmt: skip
+    vid = doc["table_id"]
+    visit(page, server, game_id, f"?step=31&line={vid}")
+    page.click("#explore-start")  # inside the line: a new variation with its actions so far
+    inner, version = explored(page, server)
+    assert inner != vid
+    _, shown = call(server, "GET", f"/api/tables/{inner}")
+    assert shown["variation"]["step"] == 30 and shown["actions"] == actions[30:31]
+    page.click("#explore-back")
+    expect(page.locator("#replay-step")).to_have_text("Step 31 / 32 · Variation at step 30")
+    page.locator("#replay-last").click()
+    expect(page.locator('#replay-board svg[data-version="32"]')).to_be_attached()
+    page.click("#explore-start")  # at its end: the same variation, extended
+    again, version = explored(page, server)
+    assert again == vid
+    click_move(page, a_move(server, vid))
+    ready(page, version + 1)
+    assert len(call(server, "GET", f"/api/tables/{vid}")[1]["actions"]) == 3
