@@ -32,7 +32,8 @@
                            {ok: false, push: {index, from, options}} (where a pushed wolf may
                            go, W-6.6);
      follow(onDoc, onLink) optional: calls onDoc(doc) with every newer document and
-                           onLink(text, "on"|"off") with the connection's state; returns stop();
+                           onLink(text, "on"|"off") with the connection's state; returns stop()
+                           (called once the first legal actions are drawn: the board first);
      seen(version)         optional: the version drawn; the source answers with handle.facts(f),
                            f = {version, log: [[step, text, scorings, end]], v: the seats'
                            scores as the player boards show them, pays: a Move's payment by
