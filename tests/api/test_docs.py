@@ -25,6 +25,9 @@ ENDPOINTS = {
     ("get", "/api/tables/{table_id}/legal"), ("post", "/api/tables/{table_id}/actions"),
     ("post", "/api/tables/{table_id}/undo"), ("post", "/api/tables/{table_id}/finish"),
     ("get", "/api/tables/{table_id}/stream"),
+    ("get", "/api/games/{game_id}/practice"), ("post", "/api/games/{game_id}/practice"),
+    ("get", "/api/games/{game_id}/practice/legal"),
+    ("post", "/api/games/{game_id}/practice/reveal"),
 }  # fmt: skip
 
 
