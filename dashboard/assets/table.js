@@ -1,13 +1,47 @@
-/* The table page (dashboard/pages/table.py): a game in progress, drawn from the tables API.
-   The table document (GET /api/tables/{id}, then every message of its event stream) and its
-   legal actions (GET …/legal) are what the page draws: for The Wolves the position is turned
-   into a frame of the replay's board view (assets/boards/wolves.js) and drawn over the same
-   map, with the hexes the player may click on top as focusable SVG shapes. An action is built
-   by clicks (or keys); its payment is the engine's (the legal action's ``pay``; a Move's from
-   the server's table-facts) until a tile of the player board is clicked; it is sent with the
-   tab's API token (see write), and a refusal shows its message. The server sends the log and
-   the seats' scores (table-facts) whenever the page tells it the version it shows
-   (table-seen). */
+/* The clickable board of a game in progress, mountable in any page:
+   window.howlTable.mount(root, source) draws the board into root and returns a handle
+   {facts(f), unmount(), doc()}; one board is mounted at a time (a new mount ends the last).
+
+   The table document (the tables contract: GET /api/tables/{id}, then every message of its
+   stream) and its legal actions (GET …/legal) are what the board draws: for The Wolves the
+   position is turned into a frame of the replay's board view (assets/boards/wolves.js) and
+   drawn over a plotly map of the same view, with the hexes the player may click on top as
+   focusable SVG shapes. An action is built by clicks (or keys); its payment is the engine's
+   (the legal action's ``pay``; a Move's from the facts' ``pays``) until a tile of the player
+   board is clicked; it is written through the source, and a refusal shows its message.
+
+   root holds the parts, found as #table-<name> inside it unless source.parts names them:
+   map (the dcc.Graph of the map), board (the SVG layer over it), controls, pending,
+   message, finish, moon, boards, log, status, link, readonly, position (a game without a
+   clickable board); any may be missing. An element of root with data-tokens="1" says the
+   server wants a token for writes (the board reads only while the tab holds none).
+
+   The source supplies the data and the writes; every read and write resolves to
+   {ok, status, body} (body: the API's JSON answer or its problem):
+     board                 the game's static board data (TableBoard.data) or null: then the
+                           position is shown as fields and the legal actions as buttons;
+     parts                 optional {name: element} overriding the parts found in root;
+     doc()                 the table document now;
+     legal()               its legal actions (the tables contract's /legal answer);
+     write(op, body)       op "action" ({action, version, ask_push}), "undo" ({version}) or
+                           "finish" ({}); the answer is the API's (201: {version, events, table}
+                           or {game_id, table}); with ask_push the answer may instead be
+                           {ok: false, push: {index, from, options}} (where a pushed wolf may
+                           go, W-6.6);
+     follow(onDoc, onLink) optional: calls onDoc(doc) with every newer document and
+                           onLink(text, "on"|"off") with the connection's state; returns stop();
+     seen(version)         optional: the version drawn; the source answers with handle.facts(f),
+                           f = {version, log: [[step, text, scorings, end]], v: the seats'
+                           scores as the player boards show them, pays: a Move's payment by
+                           terrain};
+     undoable(doc)         optional: whether the document has an action to take back (default:
+                           it has actions);
+     finished(body)        optional: after a finish (default: open the stored game's replay);
+     playable()            optional: called once the board first offers what may be clicked.
+   window.howlTable.source(prefix, id, board) is the source of a table of the tables API whose
+   page holds the Dash stores <prefix>-seen/-facts/-send/-written and whose write and facts
+   callbacks are dashboard/pages/table.py's: writes go with the tab's token straight to the API,
+   or, without one or to ask first where a push may go, through <prefix>-send. */
 (function () {
   "use strict";
   var T = null;
@@ -25,12 +59,17 @@
   };
   var times = window.howlTableTimes = {select: [], submit: []};
 
-  function $(id) { return document.getElementById(id); }
+  /* A part of the mounted board (see the header), or null. */
+  function part(name) {
+    if (!T) { return null; }
+    return T.parts[name] || T.root.querySelector("#table-" + name);
+  }
+  function inPart(el, name) { var p = part(name); return p && p.contains(el) ? el : null; }
   function esc(s) { return window.howlReplay.esc(s); }
   function view() { return window.howlBoards["the-wolves"]; }
   function hk(h) { return h[0] + "," + h[1]; }
   function same(a, b) { return a[0] === b[0] && a[1] === b[1]; }
-  function alive() { return T && $("table-controls"); }
+  function alive() { return T && T.root.isConnected && part("controls"); }
   function seat() { return T.legal ? T.legal.turn : T.doc.turn; }
   function actions() { return T.legal && T.legal.version === T.doc.version ? T.legal.actions : []; }
   function ofType(type) { return actions().filter(function (a) { return a.type === type; }); }
@@ -40,17 +79,8 @@
   function copy(x) { return JSON.parse(JSON.stringify(x)); }
   function wolfName(kind) { return kind === "pack" ? "pack wolf" : "alpha"; }
 
-  /* One read of the table's API (reading needs no token): resolves to {ok, status, body}. */
-  function api(path) {
-    return window.fetch("/api/tables/" + T.id + path, {headers: {Accept: "application/json"}}).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (j) {
-        return {ok: r.ok, status: r.status, body: j};
-      });
-    }).catch(function (e) { return {ok: false, status: 0, body: {message: String(e)}}; });
-  }
-
   function say(html) {
-    var box = $("table-message");
+    var box = part("message");
     if (box) { box.innerHTML = html; }
     T.said = html ? Date.now() : 0;
   }
@@ -58,9 +88,9 @@
   /* Whether this tab may write: it holds a token, or the server asks for none. Without,
      the page says it is reading only and its action buttons stay off. */
   function writable() {
-    var head = document.querySelector(".table-head");
+    var head = T.root.querySelector("[data-tokens]");
     var open = !head || head.getAttribute("data-tokens") !== "1" || token() !== null;
-    var note = $("table-readonly");
+    var note = part("readonly");
     if (note) { note.hidden = open; }
     return open;
   }
@@ -199,8 +229,8 @@
   }
 
   function drawMap() {
-    var layer = $("table-board");
-    var sc = view().mapScale(document.querySelector("#table-map .js-plotly-plot"));
+    var layer = part("board");
+    var map = part("map"), sc = map && view().mapScale(map.querySelector(".js-plotly-plot"));
     if (!layer || !sc || !T) { return false; }
     var poly = view().polygon, out = view().pieces(T.b, T.frame, sc, null), marks = [];
     var build = T.build;
@@ -240,7 +270,7 @@
   function enabled(kind) {
     var doc = T.doc;
     if (doc.closed || !T.writable) { return false; }
-    if (kind === "undo") { return doc.actions.length > 0; }
+    if (kind === "undo") { return T.source.undoable ? T.source.undoable(doc) : doc.actions.length > 0; }
     if (kind === "move") { return freeWolves().length > 0; }
     return ofType(kind).length > 0;
   }
@@ -251,7 +281,7 @@
   }
 
   function drawControls() {
-    var box = $("table-controls");
+    var box = part("controls");
     if (!box) { return; }
     T.writable = writable();
     var drafting = ofType("draft").length > 0, build = T.build;
@@ -280,7 +310,7 @@
   }
 
   function drawPending() {
-    var box = $("table-pending");
+    var box = part("pending");
     if (!box) { return; }
     var build = T.build, html = "";
     if (build) {
@@ -324,7 +354,7 @@
   }
 
   function drawBoards() {
-    var boards = $("table-boards"), moon = $("table-moon");
+    var boards = part("boards"), moon = part("moon");
     if (!boards || !T.b) { return; }
     var ready = T.build && (T.build.action || T.build.type === "move" && T.build.steps.length && !T.build.wolf);
     var pay = ready ? T.build.pay || {tiles: [], bonus_terrain: 0} : null;
@@ -339,7 +369,7 @@
   }
 
   function drawHead() {
-    var status = $("table-status"), fin = $("table-finish"), doc = T.doc;
+    var status = part("status"), fin = part("finish"), doc = T.doc;
     if (status) {
       var extra = moves().length ? " · spread " + T.legal.spread + ", speed " + T.legal.speed : "";
       status.textContent = doc.status + extra;
@@ -350,7 +380,7 @@
     var html = "";
     if (doc.closed && doc.game_id) {
       html = '<a class="table-act" href="/replay/' + esc(doc.game_id) + '">Open the replay</a>';
-    } else if (doc.finished) {
+    } else if (doc.finished && !doc.variation) {
       html = '<button type="button" id="table-finish-button" class="table-act confirm">Finish and open the replay</button>';
     }
     if (fin.__html !== html) { fin.innerHTML = html; fin.__html = html; }
@@ -370,7 +400,7 @@
   var FIXED = ["format", "version", "game", "players", "setup"];
 
   function drawPosition() {
-    var box = $("table-position"), pos = T.doc.position;
+    var box = part("position"), pos = T.doc.position;
     if (!box) { return; }
     box.innerHTML = '<table class="table-fields"><tbody>' + Object.keys(pos).filter(function (k) {
       return FIXED.indexOf(k) < 0;
@@ -405,40 +435,49 @@
     T.build = null;
     draw();
     fetchLegal();
-    window.dash_clientside.set_props("table-seen", {data: {version: doc.version}});
+    if (T.source.seen) { T.source.seen(doc.version); }
   }
 
   function fetchLegal() {
-    var version = T.doc.version;
-    api("/legal").then(function (r) {
-      if (!alive() || !r.ok) { return; }
-      if (r.body.version === T.doc.version) { T.legal = r.body; draw(); }
+    var mine = T, version = T.doc.version;
+    T.source.legal().then(function (r) {
+      if (T !== mine || !alive() || !r.ok) { return; }
+      if (r.body.version === T.doc.version) {
+        T.legal = r.body;
+        draw();
+        if (T.source.playable && !T.played) { T.played = true; T.source.playable(); }
+      }
       else if (r.body.version > version) { refresh(); }
     });
   }
 
   function refresh() {
-    api("").then(function (r) { if (r.ok) { setDoc(r.body); } });
+    var mine = T;
+    T.source.doc().then(function (r) { if (T === mine && r.ok) { setDoc(r.body); } });
   }
 
-  /* Follow the table's stream while its page is shown: leaving it for another page of the
-     dashboard (no reload) closes the stream within a second, so the server's watcher ends. */
+  /* Follow the source's documents while the board is shown: once its root leaves the page
+     (another page of the dashboard, no reload) or another board is mounted, the source stops
+     within a second (a table's stream closes, so the server's watcher ends). */
   function connect() {
-    var id = T.id, source = new window.EventSource("/api/tables/" + id + "/stream");
-    var mine = T, check = window.setInterval(function () {
-      if (T !== mine || !alive()) { source.close(); window.clearInterval(check); return; }
+    var mine = T, stop = null;
+    function link(text, cls) {
+      var l = part("link");
+      if (T === mine && l) { l.textContent = text; l.className = "table-link " + cls; }
+    }
+    if (T.source.follow) {
+      stop = T.source.follow(function (doc) { if (T === mine && alive()) { setDoc(doc); } }, link);
+    }
+    var check = window.setInterval(function () {
+      if (T !== mine || !alive()) {
+        if (stop) { stop(); }
+        window.clearInterval(check);
+        if (T === mine) { T = null; }
+        return;
+      }
       if (T.doc && T.legal && T.writable !== writable()) { drawControls(); }  // a token came or went
     }, 500);
-    source.addEventListener("table", function (e) {
-      if (T !== mine || !alive()) { return; }
-      setDoc(JSON.parse(e.data));
-    });
-    function link(text, cls) {
-      var l = $("table-link");
-      if (l) { l.textContent = text; l.className = "table-link " + cls; }
-    }
-    source.onopen = function () { link("live", "on"); };
-    source.onerror = function () { link("reconnecting…", "off"); };
+    T.stop = function () { if (stop) { stop(); stop = null; } window.clearInterval(check); };
   }
 
   /* --- writes --------------------------------------------------------------------------- */
@@ -448,51 +487,27 @@
     try { return JSON.parse(window.sessionStorage.getItem("auth-token")); } catch (e) { return null; }
   }
 
-  var PATHS = {action: "/actions", undo: "/undo", finish: "/finish"};
-
-  /* A write goes with the tab's token straight to the tables API; without a token (the
-     dashboard open to anyone), or to ask first where a push may go, it goes to the page's
-     write callback as a request in table-send (the callback takes the token as uploads do)
-     and comes back through table-written. */
+  /* One write through the source, one at a time; then(body) runs on success. */
   function write(op, body, then) {
     if (T.busy) { return; }
     T.busy = true;
-    var n = T.sent = (T.sent || 0) + 1, tk = token();
-    T.then = then;
-    T.t0 = T.clicked || window.performance.now();
+    var mine = T, t0 = T.clicked || window.performance.now();
     T.clicked = null;
-    if (tk && !body.ask_push) {
-      var sent = Object.assign({}, body);
-      delete sent.ask_push;
-      window.fetch("/api/tables/" + T.id + PATHS[op], {
-        method: "POST", body: JSON.stringify(sent),
-        headers: {"Content-Type": "application/json", Accept: "application/json", Authorization: "Bearer " + tk}
-      }).then(function (r) {
-        return r.json().catch(function () { return {}; }).then(function (j) {
-          written({n: n, ok: r.ok, status: r.status, body: j});
-        });
-      }).catch(function (e) { written({n: n, ok: false, status: 0, body: {message: String(e)}}); });
-      return;
-    }
-    window.dash_clientside.set_props("table-send", {data: Object.assign({n: n, op: op}, body)});
-  }
-
-  function written(r) {
-    var nu = window.dash_clientside.no_update;
-    if (!r || !alive() || r.n !== T.sent) { return nu; }
-    T.busy = false;
-    if (r.ok) {
-      say("");
-      if (T.then) { T.then(r.body); }
-      timed(times.submit, T.t0);
-    } else if (r.push && T.build) {
-      T.build.push = r.push;
-      draw();
-    } else {
-      say(refusal(r));
-      if (r.body && r.body.code === "stale_version") { refresh(); }
-    }
-    return nu;
+    T.source.write(op, body).then(function (r) {
+      if (T !== mine || !alive()) { return; }
+      T.busy = false;
+      if (r.ok) {
+        say("");
+        then(r.body);
+        timed(times.submit, t0);
+      } else if (r.push && T.build) {
+        T.build.push = r.push;
+        draw();
+      } else {
+        say(refusal(r));
+        if (r.body && r.body.code === "stale_version") { refresh(); }
+      }
+    });
   }
 
   function send(action, askPush) {
@@ -507,7 +522,9 @@
   }
 
   function finish() {
-    write("finish", {}, function (b) { window.location.assign("/replay/" + b.game_id); });
+    write("finish", {}, function (b) {
+      if (T.source.finished) { T.source.finished(b); } else { window.location.assign("/replay/" + b.game_id); }
+    });
   }
 
   /* --- building an action ------------------------------------------------------------- */
@@ -662,26 +679,29 @@
 
   /* --- events --------------------------------------------------------------------------- */
 
+  /* The element of the part ``name`` that t is in and that matches ``sel``, or null. */
+  function hit(t, name, sel) { var el = t.closest(sel); return el ? inPart(el, name) : null; }
+
   document.addEventListener("click", function (e) {
     if (!alive()) { return; }
     var t = e.target && e.target.closest ? e.target : null;
     if (!t) { return; }
     var el;
-    if ((el = t.closest("#table-board [data-hex]"))) {
+    if ((el = hit(t, "board", "[data-hex]"))) {
       var xy = el.getAttribute("data-hex").split(",");
       pick([+xy[0], +xy[1]], e.timeStamp);
-    } else if ((el = t.closest("#table-controls [data-act]"))) {
+    } else if ((el = hit(t, "controls", "[data-act]"))) {
       var kind = el.getAttribute("data-act");
       if (T.build && T.build.type === kind) { cancel(); } else { begin(kind); }
-    } else if ((el = t.closest("#table-controls [data-generic]"))) {
+    } else if ((el = hit(t, "controls", "[data-generic]"))) {
       send(actions()[+el.getAttribute("data-generic")]);
-    } else if ((el = t.closest("#table-pending [data-choose]"))) {
+    } else if ((el = hit(t, "pending", "[data-choose]"))) {
       choose(+el.getAttribute("data-choose"));
-    } else if (t.closest("#table-confirm")) { T.clicked = e.timeStamp; confirm(); }
-    else if (t.closest("#table-cancel")) { cancel(); }
-    else if (t.closest("#table-finish-button")) { finish(); }
-    else if ((el = t.closest("#table-boards [data-slot]"))) { payTile(+el.getAttribute("data-slot")); }
-    else if (t.closest("#table-boards .pay-bonus")) { payBonus(); }
+    } else if (hit(t, "pending", "#table-confirm")) { T.clicked = e.timeStamp; confirm(); }
+    else if (hit(t, "pending", "#table-cancel")) { cancel(); }
+    else if (hit(t, "finish", "#table-finish-button")) { finish(); }
+    else if ((el = hit(t, "boards", "[data-slot]"))) { payTile(+el.getAttribute("data-slot")); }
+    else if (hit(t, "boards", ".pay-bonus")) { payBonus(); }
   });
 
   document.addEventListener("keydown", function (e) {
@@ -691,7 +711,7 @@
     if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "z") { e.preventDefault(); undo(); return; }
     if (e.ctrlKey || e.metaKey || e.altKey) { return; }
     if (e.key === "Escape") { cancel(); return; }
-    if ((e.key === "Enter" || e.key === " ") && t && t.closest && t.closest("#table-board [data-hex]")) {
+    if ((e.key === "Enter" || e.key === " ") && t && t.closest && hit(t, "board", "[data-hex]")) {
       e.preventDefault();
       t.dispatchEvent(new window.MouseEvent("click", {bubbles: true}));
       return;
@@ -712,26 +732,40 @@
     if (document.visibilityState === "visible" && alive() && T.b) { window.howlReplay.untilDone(drawMap); }
   });
 
-  /* The page arrived (table-static): start drawing it and following its stream. */
-  function start(st) {
-    var nu = window.dash_clientside.no_update;
-    if (!st) { return nu; }
-    T = {id: st.id, b: st.board, doc: null, legal: null, build: null, vp: null, busy: false};
-    setDoc(st.doc);
+  /* Mount the board of ``source`` in ``root`` (see the header); the board mounted before
+     is ended first. */
+  function mount(root, source) {
+    unmount();
+    T = {root: root, source: source, parts: source.parts || {}, b: source.board, doc: null, legal: null,
+      build: null, vp: null, busy: false};
+    var mine = T;
+    source.doc().then(function (r) {
+      if (T !== mine) { return; }
+      if (r.ok) { setDoc(r.body); } else { say(refusal(r)); }
+    });
     connect();
-    return nu;
+    return {facts: function (f) { if (T === mine) { facts(f); } },
+      unmount: function () { if (T === mine) { unmount(); } },
+      doc: function () { return T === mine ? T.doc : null; }};
+  }
+
+  function unmount() {
+    if (!T) { return; }
+    if (T.stop) { T.stop(); }
+    var layer = part("board");
+    if (layer) { layer.innerHTML = ""; }
+    T = null;
   }
 
   /* The server's log and scores for a version: the log is written as plain HTML (as the
      replay's is: components per entry would cost the page a render of them all each time),
      the scores go on the player boards. */
   function facts(f) {
-    var nu = window.dash_clientside.no_update;
-    if (!f || !alive()) { return nu; }
+    if (!f || !alive()) { return; }
     T.vp = f.v;
     T.facts = f;
     if (T.b) { T.frame = frameOf(T.doc); drawBoards(); }
-    var log = $("table-log");
+    var log = part("log");
     if (log) {
       log.innerHTML = f.log.map(function (e) {
         return '<li class="log-step' + (e[2].length ? " scoring" : "") + '" data-step="' + e[0] + '">' +
@@ -742,10 +776,93 @@
       log.setAttribute("data-version", f.version);
       log.scrollTop = log.scrollHeight;
     }
+  }
+
+  /* --- the source of a table of the tables API, with its page's Dash stores ------------- */
+
+  var PATHS = {action: "/actions", undo: "/undo", finish: "/finish"};
+  var DASH = null;  // the Dash source in use: its callbacks' answers go to it
+
+  function answer(r) {
+    return r.json().catch(function () { return {}; }).then(function (j) {
+      return {ok: r.ok, status: r.status, body: j};
+    });
+  }
+
+  function failed(e) { return {ok: false, status: 0, body: {message: String(e)}}; }
+
+  function tableSource(prefix, id, board) {
+    var base = "/api/tables/" + id, S = {board: board, waiting: {}, sent: 0, handle: null};
+    function read(path) {
+      return window.fetch(base + path, {headers: {Accept: "application/json"}}).then(answer).catch(failed);
+    }
+    S.doc = function () { return read(""); };
+    S.legal = function () { return read("/legal"); };
+    S.follow = function (onDoc, onLink) {
+      var stream = new window.EventSource(base + "/stream");
+      stream.addEventListener("table", function (e) { onDoc(JSON.parse(e.data)); });
+      stream.onopen = function () { onLink("live", "on"); };
+      stream.onerror = function () { onLink("reconnecting…", "off"); };
+      return function () { stream.close(); };
+    };
+    S.seen = function (version) {
+      DASH = S;
+      window.dash_clientside.set_props(prefix + "-seen", {data: {version: version}});
+    };
+    /* With the tab's token straight to the tables API; without one (the dashboard open to
+       anyone), or to ask first where a push may go, to the page's write callback through
+       <prefix>-send (the callback takes the token as uploads do), back through <prefix>-written. */
+    S.write = function (op, body) {
+      var tk = token();
+      if (tk && !body.ask_push) {
+        var sent = Object.assign({}, body);
+        delete sent.ask_push;
+        return window.fetch(base + PATHS[op], {
+          method: "POST", body: JSON.stringify(sent),
+          headers: {"Content-Type": "application/json", Accept: "application/json", Authorization: "Bearer " + tk}
+        }).then(answer).catch(failed);
+      }
+      var n = S.sent = S.sent + 1;
+      DASH = S;
+      return new Promise(function (resolve) {
+        S.waiting = {};
+        S.waiting[n] = resolve;
+        window.dash_clientside.set_props(prefix + "-send", {data: Object.assign({n: n, op: op}, body)});
+      });
+    };
+    return S;
+  }
+
+  /* The answer of a page's write callback (<prefix>-written). */
+  function written(r) {
+    var resolve = r && DASH && DASH.waiting[r.n];
+    if (resolve) { delete DASH.waiting[r.n]; resolve(r); }
+    return window.dash_clientside.no_update;
+  }
+
+  /* The facts of a page's facts callback (<prefix>-facts), for the board shown. */
+  function factsCallback(f) {
+    if (DASH && DASH.handle) { DASH.handle.facts(f); }
+    return window.dash_clientside.no_update;
+  }
+
+  /* The table page arrived (table-static): mount its board on its table. */
+  function start(st) {
+    var nu = window.dash_clientside.no_update;
+    if (!st) { return nu; }
+    var source = tableSource("table", st.id, st.board), root = document.getElementById("table");
+    var first = st.doc, read = source.doc;
+    source.doc = function () {  // the page came with the document: the first read is that
+      var now = first;
+      first = null;
+      return now ? Promise.resolve({ok: true, status: 200, body: now}) : read();
+    };
+    source.handle = mount(root, source);
     return nu;
   }
 
+  window.howlTable = {mount: mount, source: tableSource};
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
-    howlTable: {start: start, facts: facts, written: written}
+    howlTable: {start: start, facts: factsCallback, written: written}
   });
 })();
