@@ -52,6 +52,7 @@ class PracticePosition(Open):
     position = fields.Nested(Position, required=True, metadata={
         "description": "the position the mover chose the action from"})  # fmt: skip
     played = fields.Dict(required=True, metadata={"description": "the action played"})
+    label = fields.String(required=True, metadata={"description": "what the action played did"})
     solved = fields.Boolean(required=True, metadata={"description": "a try was accepted"})
     revealed = fields.Boolean(required=True, metadata={"description": "the solution was shown"})
     tries = fields.Integer(required=True)

@@ -27,7 +27,7 @@ from services.refusals import Refusal
 from services.shared import Services, services
 from services.tables import _record_refusal, legal_in
 
-__all__ = ["FLAGGED", "JUDGES", "judge", "legal", "positions", "reveal"]
+__all__ = ["FLAGGED", "JUDGES", "judge", "legal", "position", "positions", "reveal"]
 
 FLAGGED = ("mistake", "blunder")
 """The classes of the actions a seat practises."""
@@ -127,20 +127,25 @@ def positions(game_id: UUID, seat: object, player: str | None = None,
             "index": step["index"], "step": step["index"] + 1,
             "classification": step["classification"],
             "position": game.rules.write_position(at), "played": step["action"],
+            "label": step["label"],
             **_progress(done.get(step["index"], store.Progress())),
         })  # fmt: skip
     return {"game_id": str(game_id), "seat": seat, "player": name, "positions": found}
+
+
+def position(game_id: UUID, index: object, svc: Services | None = None) -> tuple[Ruleset, Any]:
+    """The game's ruleset and the practice position of the flagged action ``index``."""
+    svc = _svc(svc)
+    game = reviewed(game_id, svc)
+    return game.rules, game.position(svc, game.step(_index(index)))
 
 
 def legal(game_id: UUID, index: object, hex: str | tuple[int, int] | None = None,
           svc: Services | None = None) -> dict[str, Any]:  # fmt: skip
     """The legal actions at the practice position of the flagged action ``index``, as a
     table's ``legal`` answers (``version`` 0: a practice position never changes)."""
-    svc = _svc(svc)
-    game = reviewed(game_id, svc)
-    step = game.step(_index(index))
-    return {"index": step["index"], "version": 0,
-            **legal_in(game.rules, game.position(svc, step), hex)}  # fmt: skip
+    rules, at = position(game_id, index, svc)
+    return {"index": index, "version": 0, **legal_in(rules, at, hex)}
 
 
 def judge(game_id: UUID, index: object, action: object, player: object, by: str | None,

@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
-from domain.wolves.analysis.review import Settings, review
+from domain.wolves.analysis.review import Settings as ReviewSettings
+from domain.wolves.analysis.review import review
 from domain.wolves.records import Record, read_record
 from projections.analysis import Analyses
+from services.config import Settings
 from services.library import analyses_url
 from tests.api.conftest import (  # noqa: F401 (contract, fresh_server: fixtures)
     TOKENS,
@@ -20,11 +22,16 @@ from tests.api.conftest import (  # noqa: F401 (contract, fresh_server: fixtures
     fresh_server,
     record_of,
 )
+from tests.dashboard.conftest import (  # noqa: F401 (fixtures of the browser tests)
+    browser_context_args,
+    patient_expect,
+    screenshot,
+)
 
 GAME = "2p-00-heuristic"
 REVIEWED = range(40)
 """The actions reviewed (the first 40: enough for mistakes of both seats)."""
-QUICK = Settings(playouts=2, candidates=1)
+QUICK = ReviewSettings(playouts=2, candidates=1)
 """Review settings small enough for two slow cores."""
 SERVER = {"analysis_playouts": QUICK.playouts, "analysis_candidates": QUICK.candidates}
 """Server settings whose analysis settings are :data:`QUICK`."""
@@ -50,11 +57,10 @@ def flagged(result: dict[str, Any], seat: int | None = None) -> list[dict[str, A
     ]  # fmt: skip
 
 
-def store_review(server: Server, game_id: str, result: dict[str, Any]) -> None:
-    """Store ``result`` as the game's done review at :data:`QUICK`, as the worker would."""
-    analyses = Analyses(analyses_url(server.live.settings))
-    analyses.enqueue(game_id, QUICK)
-    analyses.finish(game_id, QUICK.key, result)
+def store_review(settings: Settings, game_id: str, result: dict[str, Any]) -> None:
+    """Store ``result`` as the game's done review at :data:`QUICK` on the store of a server
+    of ``settings``, as the worker would."""
+    Analyses(analyses_url(settings)).save(game_id, QUICK, result)
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,7 @@ def practised(
         reply = server.as_user(ANA).upload(record_of(GAME))
         assert reply.status == 201, reply.body
         game_id = reply.json["game_id"]
-        store_review(server, game_id, reviewed)
+        store_review(server.live.settings, game_id, reviewed)
         return Practised(server, game_id, reviewed)
 
     return start
