@@ -1,6 +1,7 @@
-"""The practice page in Chromium, over real HTTP: the name asked once, one position solved by
-clicking the review's better action (accepted), another failed with the flagged action
-(rejected), then its solution shown; the progress kept on reload; a narrow window."""
+"""The practice page in Chromium, over real HTTP, reached from the replay's analysis: the
+name asked once, one position solved by clicking the review's better action (accepted),
+another failed with the flagged action (rejected), then its solution shown; the progress
+kept on reload; keys and visible focus in a narrow window."""
 
 from __future__ import annotations
 
@@ -39,8 +40,13 @@ def stored(server: LiveServer, result: dict[str, Any]) -> str:
 
 
 def visit(page: Page, server: LiveServer, game_id: str, name: str | None) -> None:
-    """Open the page with the token entered, and the player's name when it is asked."""
-    page.goto(f"{server.url}/practice/{game_id}?seat={SEAT}")
+    """Open the page from the replay's analysis with the token entered, and the player's
+    name when it is asked."""
+    page.goto(f"{server.url}/replay/{game_id}")
+    link = page.locator("#analysis-status a.practise", has_text="Practise Ana")
+    expect(link).to_have_attribute("href", f"/practice/{game_id}?seat={SEAT}")
+    link.click()
+    page.wait_for_url(f"{server.url}/practice/{game_id}?seat={SEAT}")
     page.fill("#auth-input", TOKEN)
     page.click("#auth-use")
     expect(page.locator(".auth-name")).to_have_text("ana")
