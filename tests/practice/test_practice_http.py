@@ -7,13 +7,14 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import uuid
 from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
 from domain.store.practice import MAX_TRIES, record_try
-from tests.api.conftest import TOKENS, Server, record_of
+from tests.api.conftest import FIXTURES, TOKENS, Server, record_of
 from tests.practice.conftest import ANA, GAME, Practised, flagged
 from tests.tables.conftest import open_table
 
@@ -132,6 +133,24 @@ def test_progress_is_kept_per_player_name_across_requests_servers_and_processes(
     assert json.loads(out.stdout) == {str(step["index"]): [1, False, False]}
 
 
+def test_tries_at_once_by_one_player_are_all_kept(practised: Callable[..., Practised]) -> None:
+    p = practised()
+    steps = flagged(p.result)[:4]
+    replies: list[Any] = []
+    threads = [
+        threading.Thread(target=lambda s=s: replies.append(_try(p, s, s["action"], "Gus")))
+        for s in steps
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r.status for r in replies) == [200] * len(steps)
+    kept = {x["index"]: x["tries"] for seat in (0, 1)
+            for x in _positions(p, seat, "gus").json["positions"]}  # fmt: skip
+    assert [kept[s["index"]] for s in steps] == [1] * len(steps)
+
+
 def test_the_legal_actions_are_a_tables_at_that_position(
     practised: Callable[..., Practised],
 ) -> None:
@@ -207,3 +226,7 @@ def test_a_game_without_a_stored_review_is_refused(fresh_server: Callable[..., S
     body = {"index": 0, "action": {"type": "pass", "player": 0}, "player": "Ana"}
     tried = server.as_user(ANA).request("POST", f"/api/games/{game_id}/practice", json_body=body)
     assert tried.status == 409 and tried.json["type"].endswith("no_review")
+    moonlight = (FIXTURES.parent / "moonlight" / "00-greedy.json").read_bytes()
+    other = server.as_user(ANA).upload(moonlight).json["game_id"]
+    reply = server.client.get(f"/api/games/{other}/practice", query={"seat": 0})
+    assert reply.status == 409 and reply.json["game"] == "moonlight"  # no review for this game
