@@ -48,13 +48,18 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "nothing_to_undo": ("Nothing to undo", "The table has no action left to take back."),
     "not_finished": ("Not finished", "The game is not over: finish the table with "
                      "`unfinished: true` to store it as an unfinished game."),
+    "unknown_variation": ("Unknown variation", "No live variation with this id is stored "
+                          "(or it was deleted)."),
+    "not_author": ("Not the author", "Only the variation's author (`author`) may change it."),
+    "is_variation": ("Is a variation", "A variation is kept as a branch of its game, not "
+                     "finished into the library."),
+    "not_flagged": ("Not flagged", "The review found no better action than the one played "
+                    "at this step."),
     "too_many_streams": ("Too many streams", "The server watches as many tables as it can "
                          "at once; try again later."),
     "too_large": ("Too large", "The record has more bytes than the server accepts (`limit`)."),
     "store_cannot_write": ("The store cannot write", "The database is full or read-only: "
                            "nothing was stored (reads still work; `/api/health` says so)."),
-    "not_flagged": ("Not flagged", "The review has no mistake or blunder (or no better "
-                    "alternative) at this action (`index`)."),
     "too_many_tries": ("Too many tries", "The player has tried this position as often as "
                        "it is kept (`limit`): show the solution."),
     "busy": ("Busy", "The server is judging as many actions as it does at once; try again."),

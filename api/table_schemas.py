@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import fields
 
 from api.schemas import Open, Position
+from api.variation_schemas import VariationOrigin
 
 
 class TableSeat(Open):
@@ -54,6 +55,7 @@ class TableDocument(ma.Schema):
     closed = fields.Boolean(required=True)
     game_id = fields.UUID(required=True, allow_none=True)
     position = fields.Nested(Position, required=True)
+    variation = fields.Nested(VariationOrigin, required=True, allow_none=True)
     record = fields.Dict(metadata={"description": "the howl.game record so far"})
 
 

@@ -14,7 +14,7 @@ change stays in the browser (``assets/replay.js``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 from uuid import UUID
 
 from dash import html
@@ -23,6 +23,9 @@ from dashboard import charts
 from domain.ruleset import Review
 from domain.store import GameLibrary
 
+Shows = TypedDict("Shows", {"data-show": str})
+Stepped = TypedDict("Stepped", {"data-step": str})
+"""Attributes with a dash in their name, as Dash components take them."""
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The step log's mark of each review class."""
 POLL_MS = 2000
@@ -110,6 +113,34 @@ def moments_list(
     return items
 
 
+def flagged_list(
+    marks: dict[str, dict[str, Any]], log: Sequence[list[Any]], names: Sequence[str],
+    colors: Sequence[str],
+) -> list[html.Li] | html.P:  # fmt: skip
+    """The review's flagged actions, in step order: what was played, the better action and
+    a "Show" button that plays the review's suggested line from there as a variation
+    (``data-show``: the action's index, ``assets/explore.js``)."""
+    if not marks:
+        return html.P("No flagged action.", className="note")
+    items = []
+    for key in sorted(marks, key=int):
+        step, mark = int(key), marks[key]
+        if step >= len(log):
+            continue
+        items.append(html.Li([
+            html.Span(str(step), className="log-n"),
+            html.Span(MARKS[mark["c"]], className=f"mark {mark['c']}"),
+            html.Span(className="dot", style={"background": colors[mark["seat"]]}),
+            html.Span(log[step][2], className="moment-what"),
+            html.Span([f"{names[mark['seat']]} could have played: ", html.B(mark["best"])],
+                      className="flag-better"),
+            html.Button("Show", type="button", className="step-button show-line",
+                        title=f"play the suggested line from step {step} as a variation",
+                        **Shows({"data-show": str(step - 1)})),
+        ], className="moment flag", **Stepped({"data-step": str(step)})))  # fmt: skip
+    return items
+
+
 def status_line(status: dict[str, Any]) -> list[Any]:
     """What the page says about the game's review."""
     state = status["status"]
@@ -141,7 +172,7 @@ def view(
 ) -> dict[str, Any]:  # fmt: skip
     """Everything the page shows of the game's ``review`` for ``status``: the browser's
     data, the win figure (with the timeline's ``milestones`` marked), key moments, the
-    status line, the button and whether to poll."""
+    flagged actions, the status line, the button and whether to poll."""
     state = status["status"]
     result = status["result"] if state == "done" else None
     win = win_series(static, result)
@@ -155,6 +186,7 @@ def view(
                  "marks": marks},
         "figure": charts.win_figure(rows, win, names, colors, title, milestones, sorted(flags)),
         "moments": moments_list(moments, log, names, colors, marks),
+        "flagged": flagged_list(marks, log, names, colors) if result else [],
         "status": status_line(status),
         "button": {"display": "inline-block" if state in ("none", "failed") else "none"},
         "poll_off": state not in ("queued", "running"),

@@ -315,6 +315,14 @@ class Review(Protocol):
         (``IllegalAction`` for an illegal one)."""
         ...
 
+    def continuation(
+        self, state: Any, plies: int, settings: ReviewSettings, index: int
+    ) -> Sequence[Any]:
+        """The next ``plies`` actions from ``state`` (fewer when the game ends first) as the
+        review's own policy plays them, seeded by ``settings`` and ``index``, the action
+        index of ``state``'s game it starts from (the same line every time)."""
+        ...
+
 
 class Follower(Protocol):
     """Follows one game step by step, from the events the store keeps, and tells what each

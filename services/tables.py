@@ -27,14 +27,15 @@ from domain.store.tables import (
     TableFull,
     TableView,
     UnknownTable,
+    VariationDeleted,
 )
 from services.refusals import Refusal
 from services.shared import Services, services
 from services.uploads import read_upload
 
 __all__ = [
-    "UnknownTable", "enter", "finish", "legal", "legal_in", "list_tables", "open_table",
-    "table_doc", "undo", "watch",
+    "UnknownTable", "VariationDeleted", "enter", "finish", "legal", "legal_in", "list_tables",
+    "open_table", "table_doc", "undo", "watch",
 ]  # fmt: skip
 
 MAX_LEGAL = 5000
@@ -80,6 +81,28 @@ def _version(version: object) -> int:
     return version
 
 
+def variation(view: TableView) -> dict[str, Any] | None:
+    """A variation's origin, name, author and branch (None for an ordinary table)."""
+    if view.origin is None:
+        return None
+    return {
+        "variation_id": str(view.table_id), "game_id": str(view.origin),
+        "step": view.origin_step, "name": view.name, "author": view.opened_by,
+        "branch_id": None if view.branch_id is None else str(view.branch_id),
+        "steps": view.origin_step + len(view.actions),
+    }  # fmt: skip
+
+
+def check_author(table_id: UUID, by: str | None, svc: Services) -> None:
+    """A 403 ``not_author`` refusal for a write on a variation by another than its author
+    (anyone writes when no tokens are configured, as uploads)."""
+    opened = store.opening(svc.library, table_id)
+    author = opened.opened_by if isinstance(opened, store.Table.Explored) else None
+    if svc.settings.api_tokens and author is not None and by != author:
+        raise Refusal(403, "not_author", f"Only {author}, who opened this variation, may "
+                      "change it.", author=author)  # fmt: skip
+
+
 def document(view: TableView, record: bool = True) -> dict[str, Any]:
     """The table document (``record``: with the record so far)."""
     rules, state = view.rules, view.state
@@ -96,6 +119,7 @@ def document(view: TableView, record: bool = True) -> dict[str, Any]:
         "closed": view.game_id is not None,
         "game_id": None if view.game_id is None else str(view.game_id),
         "position": rules.write_position(state),
+        "variation": variation(view),
     }
     if record:
         doc["record"] = view.record_doc()
@@ -228,6 +252,7 @@ def enter(table_id: UUID | str, action: Any, version: object, by: str | None,
     if not isinstance(action, Mapping):
         raise Refusal(422, "invalid_record", "action: Must be a JSON object.", path="action",
                       message="Must be a JSON object.")  # fmt: skip
+    check_author(table_uuid(table_id), by, svc)
     try:
         with svc.writing():
             view, events = store.enter_action(
@@ -248,6 +273,7 @@ def undo(table_id: UUID | str, version: object, by: str | None,
     action and its index."""
     svc = _svc(svc)
     named = _version(version)
+    check_author(table_uuid(table_id), by, svc)
     try:
         with svc.writing():
             view, action = store.undo_action(svc.library, table_uuid(table_id), named)
@@ -263,6 +289,9 @@ def finish(table_id: UUID | str, unfinished: bool | None, by: str | None,
     game's id and the table. A game not over needs ``unfinished``."""
     svc = _svc(svc)
     view = store.load_table(svc.library, table_uuid(table_id))
+    if view.origin is not None:
+        raise Refusal(409, "is_variation", "A variation is not finished into the library: its "
+                      "own actions are kept as a branch of its game.")  # fmt: skip
     if view.game_id is not None:
         raise _write_refusal(TableClosed(f"Table {table_id} is finished into game "
                                          f"{view.game_id}."))  # fmt: skip
@@ -287,8 +316,8 @@ def watch(
     """The table document (without its record) now and after every change, from any
     process (its stream's version is polled every :data:`POLL_SECONDS`); None every
     ``keep_alive`` seconds without a change. ``UnknownTable`` at once for no table; ends
-    when the store stops answering (a watcher reconnects) or the service ends its streams
-    (``Services.end_streams``)."""
+    when the store stops answering (a watcher reconnects), the variation is deleted or the
+    service ends its streams (``Services.end_streams``)."""
     svc = _svc(svc)
     library, table_id, streams = svc.library, table_uuid(table_id), svc.streams
     view = store.load_table(library, table_id)
@@ -304,6 +333,8 @@ def watch(
             view = store.load_table(library, table_id) if changed else view
         except PersistenceError as exc:
             log.warning("stopped watching table %s: %s", table_id, exc)
+            return
+        except VariationDeleted:
             return
         if changed:
             seen, quiet_since = view.version, time.monotonic()

@@ -46,7 +46,9 @@ _streams = threading.BoundedSemaphore(MAX_STREAMS)
 
 @blp.errorhandler(tables.UnknownTable)
 def unknown_table(exc: tables.UnknownTable) -> Response:
-    """A 404 problem for an id that names no table."""
+    """A 404 problem for an id that names no table (or a deleted variation)."""
+    if isinstance(exc, tables.VariationDeleted):
+        return problem(Problem(404, "unknown_variation", f"Variation {exc.table_id} was deleted."))
     return problem(Problem(404, "unknown_table", f"No table {exc.table_id} is stored."))
 
 

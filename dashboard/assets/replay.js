@@ -4,15 +4,26 @@
    window.howlBoards under the view's name (dashboard/boards/__init__.py) with
    draw(game, step) and, optionally, resize(game, step). The log is plain HTML written into
    an empty container (Dash components per entry would cost seconds to mount for a long
-   game). The game's review (dashboard/analysis.py) marks the log and the advice line. */
+   game). The game's review (dashboard/analysis.py) marks the log and the advice line.
+
+   A variation's line (assets/explore.js) is shown on the same controls: R.line =
+   {vid, step (its origin), steps, name, draw(s) (true when it drew step s itself: the
+   line's own steps), label(s)} makes the
+   slider run to the line's last step and the URL carry ?line=VID; R.held (exploring) leaves
+   the board to the table board and the keys to it. R.onGame(g), when set, sees the page's
+   data first (its ``line`` is the line the page opened on). */
 (function () {
   "use strict";
-  var R = {step: 0, last: 0, game: null, push: false, path: null, review: null};
+  var R = window.howlReplay = Object.assign(window.howlReplay || {},  // its hooks may be set first
+    {step: 0, last: 0, game: null, push: false, path: null, review: null, line: null, held: false});
   var MARKS = {inaccuracy: "?!", mistake: "?", blunder: "??"};
-  window.howlReplay = R;
   window.howlBoards = window.howlBoards || {};
 
-  function clamp(s, g) { return Math.max(0, Math.min(g.last, s)); }
+  /* The last step of the line shown. */
+  function end(g) { return R.line ? R.line.steps : g.last; }
+  function clamp(s, g) { return Math.max(0, Math.min(end(g), s)); }
+  /* Whether step s is the line's own (after its origin), not the game's. */
+  function own(s) { return R.line && s > R.line.step; }
   function setStep(s, push) {
     var g = R.game;
     if (!g) { return; }
@@ -84,12 +95,14 @@
   function drawAdvice(g, s) {
     var box = document.getElementById("replay-advice");
     if (!box) { return; }
-    var m = flagged(s), html = "";
+    var m = own(s) ? null : flagged(s), html = "";
     if (m) {
       html = markHtml(m) + ' <b>' + m.c.charAt(0).toUpperCase() + m.c.slice(1) + "</b> by " +
         esc(g.players[m.seat].name) + '. Better: <span class="better-label">' + esc(m.best) +
-        '</span> <span class="gain">(+' + (100 * m.gain).toFixed(0) + " % win chance)</span>";
-    } else if (R.review && R.review.status === "done" && s > 0) {
+        '</span> <span class="gain">(+' + (100 * m.gain).toFixed(0) + " % win chance)</span>" +
+        ' <button type="button" class="step-button show-line" data-show="' + (s - 1) + '" title="play the ' +
+        'suggested line from here as a variation">Show</button>';
+    } else if (R.review && R.review.status === "done" && s > 0 && !own(s)) {
       html = '<span class="note">No mistake found in this action.</span>';
     }
     if (box.__html !== html) { box.innerHTML = html; box.__html = html; }
@@ -116,7 +129,7 @@
     if (!log) { return; }
     var old = log.querySelector(".log-step.current");
     if (old) { old.classList.remove("current"); }
-    var cur = log.querySelector('[data-step="' + s + '"]');
+    var cur = own(s) ? null : log.querySelector('[data-step="' + s + '"]');
     if (cur) {
       cur.classList.add("current");
       var top = cur.offsetTop;  /* the log is positioned: offsets are within it */
@@ -129,7 +142,7 @@
   /* The URL follows the step: a jump (first, last, a click) is a new history entry, a
      step to a neighbour replaces the current one. Written just after the step shows. */
   function followUrl(s, push) {
-    var want = "?step=" + s;
+    var want = "?step=" + s + (R.line ? "&line=" + R.line.vid : "");
     if (window.location.pathname !== R.path || window.location.search === want) { return; }
     var url = R.path + want;
     if (push) { window.history.pushState(null, "", url); }
@@ -139,12 +152,15 @@
   function render(value, g) {
     var nu = window.dash_clientside.no_update;
     if (!g) { return [nu, nu]; }
+    if (R.game !== g && R.onGame) { R.game = g; R.onGame(g); }
     var s = clamp(value || 0, g);
-    R.game = g; R.last = g.last; R.step = s; R.path = window.location.pathname;
-    var out = ["Step " + s + " / " + g.last, g.labels[s]];
-    view(g).draw(g, s);
+    R.game = g; R.last = end(g); R.step = s; R.path = window.location.pathname;
+    var out = ["Step " + s + " / " + R.last + (R.line ? " · " + R.line.name : ""),
+      own(s) ? R.line.label(s) : g.labels[s]];
+    if (R.held) { return out; }
+    if (!(R.line && R.line.draw(s))) { view(g).draw(g, s); }
     g.charts.forEach(function (id) {
-      untilDone(function () { return placeCursor(id, R.step); });
+      untilDone(function () { return placeCursor(id, Math.min(R.step, g.last)); });
       untilDone(function () { return hookClick(id); });
     });
     drawAdvice(g, s);
@@ -163,7 +179,7 @@
     var g = R.game;
     if (g) {
       drawLog(g); markLog(R.step); drawAdvice(g, R.step);
-      view(g).draw(g, R.step);
+      if (!R.held && !own(R.step)) { view(g).draw(g, R.step); }
     }
     return data ? data.key : null;
   }
@@ -177,24 +193,38 @@
     if (id === "replay-first") { s = 0; R.push = true; }
     else if (id === "replay-prev") { s -= 1; }
     else if (id === "replay-next") { s += 1; }
-    else if (id === "replay-last") { s = g.last; R.push = true; }
+    else if (id === "replay-last") { s = end(g); R.push = true; }
     else if (id === "replay-play") {
       var start = playing;  /* the interval is disabled: start playing */
-      if (start && s >= g.last) { s = 0; }
+      if (start && s >= end(g)) { s = 0; }
       return [s === value ? nu : s, !start, start ? "Pause" : "Play"];
     }
     else if (id === "replay-tick") {
       s += 1;
-      if (s >= g.last) { stop = true; label = "Play"; }
+      if (s >= end(g)) { stop = true; label = "Play"; }
     }
     s = clamp(s, g);
     return [s === value ? nu : s, stop, label];
   }
 
+  /* Show ``line`` (null: the game's own) at step s, the slider running over its steps with
+     ``marks``; drawn now, even when the slider's value does not change. */
+  function show(line, s, marks) {
+    var g = R.game, set = window.dash_clientside.set_props;
+    if (!g) { return; }
+    R.line = line;
+    s = clamp(s, g);
+    R.push = true;
+    set("replay-slider", {max: end(g), marks: marks, value: s});
+    var out = render(s, g);
+    set("replay-step", {children: out[0]});
+    set("replay-label", {children: out[1]});
+  }
+
   function speed(value) { return Math.round(800 / (value || 1)); }
 
   document.addEventListener("keydown", function (e) {
-    if (!R.game || !document.getElementById("replay-slider")) { return; }
+    if (!R.game || R.held || !document.getElementById("replay-slider")) { return; }
     var t = e.target;
     if (t && t.closest && (t.closest("input, textarea, select, [contenteditable]") || t.closest("#replay-slider"))) { return; }
     if (e.altKey || e.ctrlKey || e.metaKey) { return; }
@@ -214,8 +244,8 @@
   });
 
   document.addEventListener("click", function (e) {
-    var item = e.target && e.target.closest &&
-      e.target.closest("#replay-log [data-step], #analysis-moments [data-step]");
+    var item = e.target && e.target.closest && !e.target.closest("[data-show]") &&
+      e.target.closest("#replay-log [data-step], #analysis-moments [data-step], #analysis-flagged [data-step]");
     if (item) { setStep(parseInt(item.getAttribute("data-step"), 10), true); }
   });
 
@@ -223,6 +253,8 @@
     if (!R.game || !document.getElementById("replay-slider") || window.location.pathname !== R.path) { return; }
     var m = /[?&]step=(\d+)/.exec(window.location.search);
     var s = m ? parseInt(m[1], 10) : 0;
+    var line = /[?&]line=([0-9a-fA-F-]{36})/.exec(window.location.search);
+    if ((line ? line[1] : null) !== (R.line ? R.line.vid : null) && R.onLine) { R.onLine(line ? line[1] : null, s); return; }
     if (s !== R.step) { R.step = clamp(s, R.game); R.push = false; window.dash_clientside.set_props("replay-slider", {value: R.step}); }
   });
 
@@ -230,12 +262,13 @@
     if (!R.game) { return; }
     window.setTimeout(function () {
       var g = R.game, shown = view(g);
-      (shown.resize || shown.draw)(g, R.step);
-      g.charts.forEach(function (id) { placeCursor(id, R.step); });
+      if (!R.held && !own(R.step)) { (shown.resize || shown.draw)(g, R.step); }
+      g.charts.forEach(function (id) { placeCursor(id, Math.min(R.step, g.last)); });
     }, 150);
   });
 
   R.esc = esc;
+  R.show = show;
   R.flagged = flagged;
   R.untilDone = untilDone;
   window.dash_clientside = Object.assign({}, window.dash_clientside, {

@@ -22,7 +22,8 @@
                            position is shown as fields and the legal actions as buttons;
      parts                 optional {name: element} overriding the parts found in root;
      doc()                 the table document now;
-     legal()               its legal actions (the tables contract's /legal answer);
+     legal()               its legal actions (the tables contract's /legal answer); without
+                           legal the board only shows the document (nothing to click);
      write(op, body)       op "action" ({action, version, ask_push}), "undo" ({version}) or
                            "finish" ({}); the answer is the API's (201: {version, events, table}
                            or {game_id, table}); with ask_push the answer may instead be
@@ -62,14 +63,14 @@
   /* A part of the mounted board (see the header), or null. */
   function part(name) {
     if (!T) { return null; }
-    return T.parts[name] || T.root.querySelector("#table-" + name);
+    return name in T.parts ? T.parts[name] : T.root.querySelector("#table-" + name);
   }
   function inPart(el, name) { var p = part(name); return p && p.contains(el) ? el : null; }
   function esc(s) { return window.howlReplay.esc(s); }
   function view() { return window.howlBoards["the-wolves"]; }
   function hk(h) { return h[0] + "," + h[1]; }
   function same(a, b) { return a[0] === b[0] && a[1] === b[1]; }
-  function alive() { return T && T.root.isConnected && part("controls"); }
+  function alive() { return T && T.root.isConnected; }
   function seat() { return T.legal ? T.legal.turn : T.doc.turn; }
   function actions() { return T.legal && T.legal.version === T.doc.version ? T.legal.actions : []; }
   function ofType(type) { return actions().filter(function (a) { return a.type === type; }); }
@@ -439,6 +440,7 @@
   }
 
   function fetchLegal() {
+    if (!T.source.legal) { return; }  // reading only
     var mine = T, version = T.doc.version;
     T.source.legal().then(function (r) {
       if (T !== mine || !alive() || !r.ok) { return; }
@@ -705,7 +707,7 @@
   });
 
   document.addEventListener("keydown", function (e) {
-    if (!alive()) { return; }
+    if (!alive() || !T.source.legal) { return; }
     var t = e.target;
     if (t && t.closest && t.closest("input, textarea, select, [contenteditable]")) { return; }
     if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "z") { e.preventDefault(); undo(); return; }
@@ -749,11 +751,15 @@
       doc: function () { return T === mine ? T.doc : null; }};
   }
 
+  /* End the board mounted: its drawings leave the parts it does not share with a page's
+     own drawing (the map stays). */
   function unmount() {
     if (!T) { return; }
     if (T.stop) { T.stop(); }
-    var layer = part("board");
-    if (layer) { layer.innerHTML = ""; }
+    ["board", "boards", "moon", "position", "controls", "pending"].forEach(function (name) {
+      var el = part(name);
+      if (el) { el.innerHTML = ""; el.__html = null; }
+    });
     T = null;
   }
 

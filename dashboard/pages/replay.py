@@ -5,7 +5,9 @@ the board view marks, step log, the analysis for a game the review knows) around
 game's board view (:mod:`dashboard.boards`): its board, its panels and its charts. The
 whole game is loaded once into ``replay-data`` and its review into ``replay-analysis``;
 ``assets/replay.js`` switches steps and has the view's script draw each one. Only the
-analysis status is asked of the server again, while a review is queued or running.
+analysis status is asked of the server again, while a review is queued or running. The
+game's variations (:mod:`dashboard.explore`) are explored, listed and shown on the same
+board and step controls; ``?line=VID`` opens the page on one of them.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from uuid import UUID
 
 from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from dashboard import analysis, boards, charts, data
+from dashboard import analysis, boards, charts, data, explore
 from dashboard.game import Game, load, payload, rules_of
 from dashboard.inputs import text
 from dashboard.token import refused
@@ -151,6 +153,8 @@ def analysis_panel(
         ),
         html.H3("Key moments"),
         html.Ol(review["moments"], id="analysis-moments", className="moments"),
+        html.H3("Flagged actions"),
+        html.Ol(review["flagged"], id="analysis-flagged", className="moments flagged"),
     ], chart("replay-win", review["figure"])
 
 
@@ -172,13 +176,16 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
         return html.Div([html.H2("Game not found"), html.P(f"No game {game_id} is stored.")])
     game: Game = shown["game"]
     view: boards.BoardView = shown["view"]
-    last = game.last
+    vid = explore.requested_line(search)
+    line = explore.line_data(gid, vid) if vid is not None else None
+    last = line["steps"] if line else game.last
     step = requested_step(search, last)
     review, win = analysis_panel(library, gid, game)
     board = view.board(game)
+    payload = {**shown["payload"], "title": title, "line": line}
     return html.Div(
         [
-            dcc.Store(id="replay-data", data={**shown["payload"], "title": title}),
+            dcc.Store(id="replay-data", data=payload),
             dcc.Interval(id="replay-tick", interval=800, disabled=True),
             html.Div(
                 [
@@ -222,7 +229,7 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                 step=1,
                 value=step,
                 updatemode="drag",
-                marks=shown["slider"],
+                marks=explore.slider_marks(shown["slider"], line),
                 allow_direct_input=False,
                 tooltip={"placement": "bottom", "always_visible": False},
             ),  # fmt: skip
@@ -231,7 +238,9 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                     html.Div(
                         [
                             html.Div(id="replay-advice", className="advice"),
-                            *(part for part in (board, win) if part is not None),
+                            *(part for part in (board,) if part is not None),
+                            explore.panel(game, shown["slider"]),
+                            *(part for part in (win,) if part is not None),
                             *(chart(id_, figure) for id_, figure in shown["figures"]),
                         ],
                         className="replay-left",
@@ -240,6 +249,7 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                         [
                             *view.panels(game),
                             *review,
+                            *explore.lines(),
                             html.H3("Steps"),
                             html.Ol(id="replay-log", className="step-log"),
                         ],
@@ -296,35 +306,37 @@ def register(app: Dash) -> None:
         Output("replay-analysis", "data"),
         Output("replay-win", "figure"),
         Output("analysis-moments", "children"),
+        Output("analysis-flagged", "children"),
         Input("analysis-poll", "n_intervals"),
         Input("analysis-run", "n_clicks"),
         State("analysis-game", "data"),
         State("auth-token", "data"),
         prevent_initial_call=True,
     )(refresh_analysis)
+    explore.register(app)
 
 
 def refresh_analysis(_ticks: Any, _clicks: Any, game_id: Any, token: Any) -> tuple[Any, ...]:
     """The analysis status (asking for a review first when "Analyse" was clicked, which
-    needs a token when tokens are configured); the review's data, win figure and key moments
-    only once it is done. Nothing is queued for an id that names no stored game, nor for a
-    game the review does not know."""
+    needs a token when tokens are configured); the review's data, win figure, key moments
+    and flagged actions only once it is done. Nothing is queued for an id that names no
+    stored game, nor for a game the review does not know."""
     gid = data.parse_game_id(text(game_id, 100) or "")
     if gid is None or not data.has_game(gid):
         unknown = data.WriteRefused(404, "unknown_game", "No game with this id is stored.")
-        return refused(unknown, "analysis-refused"), no_update, True, *[no_update] * 3
+        return refused(unknown, "analysis-refused"), no_update, True, *[no_update] * 4
     if rules_of(data.library(), gid).review is None:
-        return NO_REVIEW, {"display": "none"}, True, *[no_update] * 3
+        return NO_REVIEW, {"display": "none"}, True, *[no_update] * 4
     url, settings = data.analysis_url(), data.analysis_settings()
     status = analysis_status(url, gid, settings)
     if ctx.triggered_id == "analysis-run" and status["status"] in ("none", "failed"):
         try:
             data.writer(token, "Analysing")
         except data.WriteRefused as err:
-            return refused(err, "analysis-refused"), no_update, True, *[no_update] * 3
+            return refused(err, "analysis-refused"), no_update, True, *[no_update] * 4
         status = enqueue(url, gid, settings, force=status["status"] == "failed")
     shown = analysis_view(data.library(), gid, status)
     parts = (shown["status"], shown["button"], shown["poll_off"])
     if status["status"] != "done":
-        return (*parts, no_update, no_update, no_update)
-    return (*parts, shown["data"], shown["figure"], shown["moments"])
+        return (*parts, no_update, no_update, no_update, no_update)
+    return (*parts, shown["data"], shown["figure"], shown["moments"], shown["flagged"])

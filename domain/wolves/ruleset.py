@@ -13,6 +13,7 @@ from domain.wolves import components as box
 from domain.wolves.actions import Action
 from domain.wolves.analysis import practice
 from domain.wolves.analysis.evaluation import StaticEvaluator
+from domain.wolves.analysis.playouts import PlayoutBot
 from domain.wolves.analysis.review import THRESHOLDS, TURNING_POINTS, Settings, review
 from domain.wolves.analysis.review import Review as Reviewed
 from domain.wolves.analysis.whatif import outcome, what_if
@@ -75,6 +76,18 @@ class WolvesReview:
             for a in step["alternatives"]
         ]
         return practice.judge(at, step["index"], settings, known, action).to_json()
+
+    def continuation(self, state: State, plies: int, settings: Any, index: int) -> list[Action]:
+        """The playouts' policy (:class:`PlayoutBot`, one per seat), seeded as the review
+        seeds the step at ``index`` (W-6: it passes or spends a token when out of actions)."""
+        seed = settings.seed * 100_003 + index
+        bots = [PlayoutBot(seed * 7 + i) for i in range(len(state.boards))]
+        line: list[Action] = []
+        while len(line) < plies and not state.finished:
+            action = bots[state.player].choose(state)
+            state, _ = play(state, action)
+            line.append(action)
+        return line
 
 
 class Wolves:

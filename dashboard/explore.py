@@ -1,0 +1,309 @@
+"""The replay page's variations: "Explore" from a step, the game's lines, a line's steps and
+its comparison with the main line, rename and delete.
+
+A variation is a table opened at a step of the stored game (``POST
+/api/games/{id}/variations``): ``assets/explore.js`` creates it and writes to it through the
+API with the tab's token, as the table page does, and mounts the table board
+(``assets/table.js``) over the replay's map while exploring; the board's log and scores and
+its writes without a token go through this module's stores to the table page's callbacks.
+The game's lines come from ``GET /api/games/{id}/branches``, a line's comparison from
+``GET /api/variations/{vid}``. The steps of a line after its origin (each position, label
+and the seats' scores) come from the server once per line (:func:`line_data`, the
+``explore-line`` store, or with the page for ``?line=VID``), so stepping through a line
+asks nothing more.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, TypedDict
+from uuid import UUID
+
+from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
+
+from dashboard import data
+from dashboard.boards import table_board
+from dashboard.game import Game
+from dashboard.inputs import text
+from domain.games import ruleset
+from projections.timeline import follow
+from services import tables
+from services.refusals import Refusal
+
+Labelled = TypedDict("Labelled", {"aria-label": str})
+Live = TypedDict("Live", {"aria-live": str})
+Tokens = TypedDict("Tokens", {"data-tokens": str})
+Keys = TypedDict("Keys", {"aria-keyshortcuts": str})
+"""Attributes with a dash in their name, as Dash components take them."""
+MAX_NAME = 80
+"""A variation's name has at most this many characters (the variations contract)."""
+
+
+def requested_line(search: str | None) -> UUID | None:
+    """The ``line`` query parameter as a variation id, or None.
+
+    >>> requested_line("?step=3&line=6f1c1b8e-0000-4000-8000-000000000001")
+    UUID('6f1c1b8e-0000-4000-8000-000000000001')
+    >>> requested_line("?line=nope"), requested_line(None)
+    (None, None)
+    """
+    found = re.search(r"(?:^\?|&)line=([0-9a-fA-F-]{36})(?:&|$)", search or "")
+    return data.parse_game_id(found.group(1)) if found else None
+
+
+@lru_cache(maxsize=64)
+def _line(vid: UUID, version: int) -> dict[str, Any]:
+    """:func:`line_data` of the variation ``vid`` at ``version`` (a version names one
+    record: writes and undos make new ones)."""
+    doc = tables.table_doc(vid)
+    shown = doc["variation"]
+    rules = ruleset(doc["game"])
+    record = rules.read_record(doc["record"])
+    board = table_board(doc["game"])
+    state = rules.start(record)
+    follower = follow(rules, state)
+    follower.first()
+    origin, steps = shown["step"], []
+    for n, action in enumerate(record.actions, start=1):
+        state, events = rules.play(state, action)
+        facts = follower.step(list(events))
+        if n <= origin:
+            continue
+        steps.append({
+            "doc": {
+                "version": n, "position": rules.write_position(state), "turn": rules.turn(state),
+                "finished": rules.finished(state), "status": rules.describe(state),
+                "actions": [rules.write_action(action)],
+            },
+            "v": board.scores(facts) if board else None,
+            "label": facts.label,
+        })  # fmt: skip
+    return {
+        "vid": str(vid), "game_id": shown["game_id"], "step": origin,
+        "steps": origin + len(steps), "name": shown["name"], "author": shown["author"],
+        "version": doc["version"], "line": steps,
+    }  # fmt: skip
+
+
+def line_data(game_id: UUID, vid: UUID) -> dict[str, Any] | None:
+    """The line of the variation ``vid`` of the game ``game_id`` as the page steps through
+    it: ``{"vid", "game_id", "step" (its origin), "steps", "name", "author", "version",
+    "line": one entry per step after the origin: {"doc" (the position as a table document:
+    version = the step, its action as ``actions``), "v" (the seats' scores as the player
+    boards show them, or None), "label"}}``; None when ``vid`` is no variation of this game."""
+    try:
+        doc = tables.table_doc(vid)
+    except (Refusal, tables.UnknownTable):
+        return None
+    shown = doc.get("variation")
+    if not isinstance(shown, dict) or shown.get("game_id") != str(game_id):
+        return None
+    return _line(vid, doc["version"])
+
+
+def slider_marks(marks: dict[int, str], line: dict[str, Any] | None) -> dict[int, str]:
+    """The slider's marks for the line shown: the main line's up to the origin, the origin
+    and the line's end.
+
+    >>> slider_marks({0: "start", 5: "C", 9: "end"}, {"step": 4, "steps": 7})
+    {0: 'start', 4: '⑂', 7: 'end'}
+    """
+    if line is None:
+        return marks
+    found = {s: m for s, m in marks.items() if s < line["step"]}
+    found[line["step"]] = "⑂"
+    found.setdefault(line["steps"], "end")
+    return found
+
+
+def static(game: Game, marks: dict[int, str]) -> dcc.Store:
+    """What the page's script needs to explore: the game, its clickable board's data (None
+    for a game without one), its last step and the main line's slider marks."""
+    board = table_board(game.rules.name)
+    return dcc.Store(
+        id="explore-static",
+        data={
+            "game_id": str(game.game_id),
+            "game": game.rules.name,
+            "board": board.data(game.first) if board else None,
+            "last": game.last,
+            "marks": marks,
+        },
+    )
+
+
+def panel(game: Game, marks: dict[int, str]) -> html.Div:
+    """Under the board: the Explore button, the table controls while exploring (the table
+    board's parts, ``table-…``), and the line shown with its comparison, rename and delete;
+    ``marks`` are the main line's slider marks."""
+    button = "step-button explore-button"
+    return html.Div(
+        [
+            static(game, marks),
+            dcc.Store(id="explore-id"),
+            dcc.Store(id="explore-seen"),
+            dcc.Store(id="explore-facts"),
+            dcc.Store(id="explore-send"),
+            dcc.Store(id="explore-written"),
+            dcc.Store(id="explore-want"),
+            dcc.Store(id="explore-line"),
+            html.Div(id="explore-live", hidden=True),
+            html.Div(
+                [
+                    html.Button(
+                        "Explore",
+                        id="explore-start",
+                        type="button",
+                        className=button,
+                        title="play on from this step (key: e)",
+                        **Keys({"aria-keyshortcuts": "e"}),
+                    ),
+                    html.Button(
+                        "Back to the game",
+                        id="explore-back",
+                        type="button",
+                        className=button,
+                        hidden=True,
+                    ),
+                    html.Span(id="explore-where", className="explore-where", role="status"),
+                    html.Span(id="table-status", className="table-status"),
+                ],  # fmt: skip
+                className="explore-bar",
+            ),
+            html.P(
+                "Reading only: enter a token in the header to play.",
+                id="table-readonly",
+                className="table-readonly",
+                hidden=True,
+            ),
+            html.Div(
+                [
+                    html.Div(
+                        id="table-controls",
+                        className="table-controls",
+                        role="toolbar",
+                        **Labelled({"aria-label": "actions"}),
+                    ),
+                    html.Div(
+                        id="table-pending",
+                        className="table-pending",
+                        **Live({"aria-live": "polite"}),
+                    ),  # fmt: skip
+                    html.Div(id="table-message", className="table-message", role="alert"),
+                ],
+                id="explore-table",
+                hidden=True,
+            ),
+            html.Div(id="table-position"),
+            html.Div(id="explore-message", className="table-message", role="alert"),
+            html.Div(
+                [
+                    html.Div(id="explore-compare", className="explore-compare"),
+                    html.Div(
+                        [
+                            html.Label("Name", htmlFor="explore-name"),
+                            dcc.Input(
+                                id="explore-name",
+                                type="text",
+                                maxLength=MAX_NAME,
+                                debounce=False,
+                                className="explore-name",
+                            ),
+                            html.Button(
+                                "Rename",
+                                id="explore-rename",
+                                type="button",
+                                className="step-button",
+                            ),
+                            html.Button(
+                                "Delete",
+                                id="explore-delete",
+                                type="button",
+                                className="step-button",
+                            ),
+                            html.Button(
+                                "Main line",
+                                id="explore-main",
+                                type="button",
+                                className="step-button",
+                            ),
+                        ],  # fmt: skip
+                        className="explore-edit",
+                    ),
+                ],
+                id="explore-shown",
+                className="explore-shown",
+                hidden=True,
+            ),
+        ],
+        id="explore",
+        className="explore",
+        **Tokens({"data-tokens": "1" if data.tokens_required() else "0"}),
+    )
+
+
+def lines() -> list[Any]:
+    """The game's variations, by the step they start from (the script fills the list)."""
+    return [
+        html.H3("Variations"),
+        html.Ol(id="explore-lines", className="explore-lines"),
+    ]
+
+
+def chosen_line(want: Any, shown: Any) -> dict[str, Any]:
+    """The line the page asked for (``want``: ``{"vid"}``) of the page's game (``shown``: the
+    ``explore-static`` data), or ``{"vid", "missing": true}`` when it names none of its
+    variations (a deleted one, or another game's)."""
+    asked = text(want.get("vid"), 100) if isinstance(want, dict) else None
+    game = text(shown.get("game_id"), 100) if isinstance(shown, dict) else None
+    gid, vid = data.parse_game_id(game or ""), data.parse_game_id(asked or "")
+    found = line_data(gid, vid) if gid is not None and vid is not None else None
+    return found if found is not None else {"vid": asked, "missing": True}
+
+
+def register(app: Dash) -> None:
+    """The script's start and line callbacks, and the table board's facts and writes on the
+    variation explored (the table page's own callbacks, on this panel's stores)."""
+    from dashboard.pages.table import facts, write  # the table page imports the replay's
+
+    app.clientside_callback(
+        ClientsideFunction("howlExplore", "start"),
+        Output("explore-live", "children"),
+        Input("explore-static", "data"),
+        State("replay-data", "data"),
+    )
+    app.clientside_callback(
+        ClientsideFunction("howlExplore", "line"),
+        Output("explore-live", "lang"),
+        Input("explore-line", "data"),
+    )
+    app.clientside_callback(
+        ClientsideFunction("howlTable", "facts"),
+        Output("explore-live", "title"),
+        Input("explore-facts", "data"),
+    )
+    app.clientside_callback(
+        ClientsideFunction("howlTable", "written"),
+        Output("explore-live", "role"),
+        Input("explore-written", "data"),
+    )
+    app.callback(
+        Output("explore-line", "data"),
+        Input("explore-want", "data"),
+        State("explore-static", "data"),
+        prevent_initial_call=True,
+    )(chosen_line)
+    app.callback(
+        Output("explore-written", "data"),
+        Input("explore-send", "data"),
+        State("explore-id", "data"),
+        State("auth-token", "data"),
+        prevent_initial_call=True,
+    )(write)
+    app.callback(
+        Output("explore-facts", "data"),
+        Input("explore-seen", "data"),
+        State("explore-id", "data"),
+        prevent_initial_call=True,
+    )(facts)

@@ -1,0 +1,294 @@
+"""Explore on the replay page in Chromium, over real HTTP: from a step of a stored fixture
+game, Explore turns the replay's map into the table board of a new variation; two moves
+entered there (W-6.1) extend it; the variation is listed under its step, kept over a reload,
+and showing it moves the board and the step controls onto its line; its comparison is the
+API's. Also: a keyboard-only explore, a phone-width window, rename and delete by the author
+only, and "Show" for a flagged action's suggested line.
+
+The time from the Explore click to a playable board (its first frame painted with the
+board's choices) is printed over 20 tries, not asserted."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.error import HTTPError
+from urllib.request import Request, urlopen
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.conftest import LiveServer
+from tests.dashboard.conftest import FIXTURES
+
+pytestmark = pytest.mark.browser
+TOKENS = {"ana": "explore-ana-token", "bo": "explore-bo-token"}
+GAME = FIXTURES / "2p-03-heuristic.json"
+STEP = 24
+"""A step of the fixture after the drafts, its next action a Move (W-6.1)."""
+
+
+def start(factory: Callable[..., LiveServer], store_url: str) -> LiveServer:
+    """A live server with API tokens on ``store_url`` (a PostgreSQL schema of its own)."""
+    settings: dict[str, Any] = {"api_tokens": TOKENS}
+    if store_url.startswith("postgresql"):
+        settings["database_schema"] = f"t_{uuid.uuid4().hex[:12]}"
+    return factory(store_url, **settings)
+
+
+@pytest.fixture
+def server(live_server_factory: Callable[..., LiveServer], store_url: str) -> LiveServer:
+    """A live server with API tokens, on each backend."""
+    return start(live_server_factory, store_url)
+
+
+@pytest.fixture
+def sqlite_server(live_server_factory: Callable[..., LiveServer], sqlite_url: str) -> LiveServer:
+    """A live server with API tokens on SQLite."""
+    return start(live_server_factory, sqlite_url)
+
+
+def call(server: LiveServer, method: str, path: str, body: Any = None, who: str = "ana") -> Any:
+    """One API call with ``who``'s token: ``(status, JSON body or None)``."""
+    request = Request(
+        f"{server.url}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKENS[who]}"},
+        method=method,
+    )
+    try:
+        with urlopen(request, timeout=60) as response:
+            raw = response.read()
+            return response.status, json.loads(raw) if raw else None
+    except HTTPError as err:
+        return err.code, json.loads(err.read() or b"null")
+
+
+def stored(server: LiveServer, path: Path = GAME) -> str:
+    """Upload a fixture game; its id."""
+    status, summary = call(server, "POST", "/api/games", json.loads(path.read_text()))
+    assert status == 201
+    return str(summary["game_id"])
+
+
+def visit(page: Page, server: LiveServer, game_id: str, query: str, who: str = "ana") -> None:
+    """Open the replay page with ``query``, entering ``who``'s token in the header first."""
+    page.goto(f"{server.url}/replay/{game_id}{query}")
+    page.fill("#auth-input", TOKENS[who])
+    page.click("#auth-use")
+    expect(page.locator(".auth-name")).to_have_text(who)
+    expect(page.locator("#replay-board svg")).to_be_attached()
+    expect(page.locator("#explore-lines[data-count]")).to_be_attached()
+
+
+def ready(page: Page, version: int) -> None:
+    """Wait until the explore board shows the variation at ``version`` with its legal actions."""
+    expect(page.locator(f'#table-status[data-version="{version}"]')).to_be_attached()
+    expect(page.locator(f'#table-controls[data-legal="{version}"]')).to_be_attached()
+    expect(page.locator(f'#replay-board svg[data-version="{version}"]')).to_be_attached()
+
+
+def hexel(page: Page, h: list[int]) -> Any:
+    return page.locator(f'#replay-board [data-hex="{h[0]},{h[1]}"]')
+
+
+def a_move(server: LiveServer, vid: str, avoid: Any = None) -> dict[str, Any]:
+    """A one-wolf Move the engine offers now (W-6.1) onto an empty hex (no push), other than
+    ``avoid``: ``{"from", "wolf", "to"}``."""
+    _, doc = call(server, "GET", f"/api/tables/{vid}")
+    taken = {tuple(p["hex"]) for p in doc["position"]["pieces"]}
+    _, legal = call(server, "GET", f"/api/tables/{vid}/legal")
+    for m in legal["moves"]:
+        for to in m["to"]:
+            step = {"from": m["from"], "wolf": m["wolf"], "to": to}
+            if tuple(to) not in taken and step != avoid:
+                return step
+    raise AssertionError("no Move to an empty hex is offered")
+
+
+def click_move(page: Page, step: dict[str, Any]) -> None:
+    """Enter a one-wolf Move by clicking, with the engine's payment."""
+    page.click('[data-act="move"]')
+    hexel(page, step["from"]).click()
+    options = page.locator("#table-pending [data-choose]")
+    if options.count():
+        options.filter(has_text="the alpha" if step["wolf"] == "alpha" else "the pack wolf").click()
+    expect(page.locator("#replay-board .choice.dest").first).to_be_attached()
+    hexel(page, step["to"]).click()
+    page.click("#table-confirm")
+
+
+def explored(page: Page) -> str:
+    """The variation the page explores (its id, from the URL once the board is playable)."""
+    expect(page.locator("#explore-back")).to_be_visible()
+    ready(page, 0)
+    found = page.evaluate("() => new URLSearchParams(window.location.search).get('line')")
+    assert found
+    return str(found)
+
+
+def pieces(page: Page) -> str:
+    """The pieces drawn on the map now."""
+    return str(page.locator("#replay-board svg").inner_html())
+
+
+def test_explore_two_moves_listed_kept_shown_and_compared(server: LiveServer, page: Page) -> None:
+    game_id = stored(server)
+    visit(page, server, game_id, f"?step={STEP}")
+    expect(page.locator("#explore-lines")).to_contain_text("No variation yet")
+    main_next = json.loads(GAME.read_text())["actions"][STEP]
+    page.click("#explore-start")
+    vid = explored(page)
+    expect(page.locator(".replay-controls")).to_be_hidden()
+    first = a_move(server, vid, avoid=(main_next.get("moves") or [None])[0])
+    click_move(page, first)
+    ready(page, 1)
+    second = a_move(server, vid)
+    click_move(page, second)
+    ready(page, 2)
+    _, doc = call(server, "GET", f"/api/tables/{vid}")
+    assert [a["type"] for a in doc["actions"]] == ["move", "move"]
+    assert doc["variation"]["step"] == STEP and doc["variation"]["author"] == "ana"
+
+    page.click("#explore-back")
+    expect(page.locator(".replay-controls")).to_be_visible()
+    pick = page.locator(f'#explore-lines [data-line="{vid}"]')
+    expect(pick).to_be_visible()
+    expect(page.locator(f'#explore-lines .line-group[data-step="{STEP}"]')).to_contain_text("2 actions")
+    _, listed = call(server, "GET", f"/api/games/{game_id}/branches")
+    assert [b["variation_id"] for b in listed["branches"]] == [vid]
+
+    page.reload()
+    expect(page.locator(f'#explore-lines [data-line="{vid}"]')).to_be_visible()
+    page.goto(f"{server.url}/replay/{game_id}?step={STEP + 2}")
+    expect(page.locator(f'#replay-board svg[data-step="{STEP + 2}"]')).to_be_attached()
+    main_board = pieces(page)
+    page.locator(f'#explore-lines [data-line="{vid}"]').click()
+    expect(page.locator("#replay-step")).to_have_text(
+        f"Step {STEP + 1} / {STEP + 2} · Variation at step {STEP}"
+    )
+    expect(page.locator(f'#replay-board svg[data-version="{STEP + 1}"]')).to_be_attached()
+    page.locator("#replay-next").click()
+    expect(page.locator(f'#replay-board svg[data-version="{STEP + 2}"]')).to_be_attached()
+    assert pieces(page) != main_board  # the line's board, not the game's at the same step
+    assert f"line={vid}" in page.url and f"step={STEP + 2}" in page.url
+    page.locator("#replay-first").click()
+    expect(page.locator('#replay-board svg[data-step="0"]')).to_be_attached()
+
+    _, shown = call(server, "GET", f"/api/variations/{vid}")
+    table = page.locator(f'#explore-compare table[data-variation="{vid}"]')
+    expect(table).to_be_visible()
+    for seat, (was, now) in enumerate(zip(shown["main"]["scores"], shown["end"]["scores"])):
+        row = table.locator(f'tr[data-seat="{seat}"]')
+        expect(row.locator(".score-main")).to_have_text(str(was))
+        expect(row.locator(".score-end")).to_have_text(str(now))
+        if shown["main"]["win"] is not None:
+            expect(row.locator(".win-main")).to_have_text(f"{100 * shown['main']['win'][seat]:.1f} %")
+            expect(row.locator(".win-end")).to_have_text(f"{100 * shown['end']['win'][seat]:.1f} %")
+    expect(page.locator("#explore-compare svg.explore-dots circle")).to_have_count(4)
+
+    page.locator("#explore-main").click()
+    expect(page.locator("#replay-step")).to_have_text(f"Step {STEP + 0} / 52")
+    assert "line=" not in page.url
+
+
+def test_explore_by_keyboard_alone(sqlite_server: LiveServer, page: Page) -> None:
+    server = sqlite_server
+    game_id = stored(server)
+    visit(page, server, game_id, f"?step={STEP}")
+    page.locator("#replay-step").click()
+    page.keyboard.press("e")
+    vid = explored(page)
+    expect(page.locator("#replay-board .choice").first).to_be_focused()
+    page.keyboard.press("m")
+    expect(page.locator('[data-act="move"][aria-pressed="true"]')).to_be_attached()
+    step = a_move(server, vid)
+    hexel(page, step["from"]).focus()
+    page.keyboard.press("Enter")
+    options = page.locator("#table-pending [data-choose]")
+    if options.count():
+        expect(options.first).to_be_focused()
+        want = "the alpha" if step["wolf"] == "alpha" else "the pack wolf"
+        options.filter(has_text=want).focus()
+        page.keyboard.press("Enter")
+    hexel(page, step["to"]).focus()
+    page.keyboard.press("Enter")
+    page.locator("#table-confirm").focus()
+    page.keyboard.press("Enter")
+    ready(page, 1)
+    page.keyboard.press("Control+z")  # the board's own key: the variation's action taken back
+    ready(page, 2)
+    _, doc = call(server, "GET", f"/api/tables/{vid}")
+    assert doc["actions"] == []
+    back = page.locator("#explore-back")
+    back.focus()
+    outline = back.evaluate("el => getComputedStyle(el).outlineStyle")
+    assert outline != "none"  # visible focus
+    page.keyboard.press("Enter")
+    expect(page.locator("#explore-start")).to_be_focused()
+    expect(page.locator(f'#replay-board svg[data-step="{STEP}"]')).to_be_attached()
+
+
+def test_explore_at_phone_width(sqlite_server: LiveServer, page: Page) -> None:
+    server = sqlite_server
+    game_id = stored(server)
+    page.set_viewport_size({"width": 390, "height": 844})
+    visit(page, server, game_id, f"?step={STEP}")
+    page.click("#explore-start")
+    explored(page)
+    expect(page.locator('[data-act="move"]')).to_be_in_viewport(ratio=0.5)
+    choice = page.locator("#replay-board .choice").first
+    choice.scroll_into_view_if_needed()
+    expect(choice).to_be_in_viewport()
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= 390
+
+
+def test_rename_and_delete_by_the_author_only(sqlite_server: LiveServer, page: Page) -> None:
+    server = sqlite_server
+    game_id = stored(server)
+    actions = json.loads(GAME.read_text())["actions"]
+    status, doc = call(server, "POST", f"/api/games/{game_id}/variations",
+                       {"step": 30, "actions": actions[30:32]})  # fmt: skip
+    assert status == 201
+    vid = doc["table_id"]
+    visit(page, server, game_id, f"?step=31&line={vid}", who="bo")
+    expect(page.locator("#replay-step")).to_have_text("Step 31 / 32 · Variation at step 30")
+    page.fill("#explore-name", "Bo's idea")
+    page.click("#explore-rename")
+    expect(page.locator('#explore-message .refused[data-kind="not_author"]')).to_be_visible()
+    assert call(server, "GET", f"/api/variations/{vid}")[1]["name"] == "Variation at step 30"
+
+    page.fill("#auth-input", TOKENS["ana"])
+    page.click("#auth-use")
+    expect(page.locator(".auth-name")).to_have_text("ana")
+    page.fill("#explore-name", "Ana's line")
+    page.click("#explore-rename")
+    expect(page.locator(f'#explore-lines [data-line="{vid}"]')).to_have_text("Ana's line")
+    expect(page.locator("#replay-step")).to_have_text("Step 31 / 32 · Ana's line")
+    page.click("#explore-delete")
+    expect(page.locator("#explore-delete")).to_have_text("Really delete?")
+    page.click("#explore-delete")
+    expect(page.locator("#explore-lines")).to_contain_text("No variation yet")
+    expect(page.locator("#explore-shown")).to_be_hidden()
+    assert call(server, "GET", f"/api/games/{game_id}/branches")[1]["branches"] == []
+
+
+def test_explore_is_playable_within_a_few_hundred_ms(sqlite_server: LiveServer, page: Page) -> None:
+    server = sqlite_server
+    game_id = stored(server)
+    visit(page, server, game_id, f"?step={STEP}")
+    for n in range(20):
+        page.click("#explore-start")
+        expect(page.locator("#explore-back")).to_be_visible()
+        page.wait_for_function(f"() => window.howlExploreTimes.length === {n + 1}")
+        page.click("#explore-back")
+        expect(page.locator("#explore-start")).to_be_visible()
+    times = page.evaluate("() => window.howlExploreTimes")
+    p50, p95 = statistics.median(times), statistics.quantiles(times, n=20)[-1]
+    print(f"\nExplore → playable board: p50 {p50:.0f} ms, p95 {p95:.0f} ms over {len(times)}")
+    assert len(times) == 20 and all(t > 0 for t in times)
