@@ -80,7 +80,7 @@
       who.innerHTML = "Practising as <b>" + esc(r.body.player) + "</b>";
       P.progress = {};
       r.body.positions.forEach(function (x) { P.progress[x.index] = x; });
-      $("practice-body").hidden = false;
+      $("practice-body").classList.remove("waiting");
       var open = P.st.positions.findIndex(function (x) {
         var pr = P.progress[x.index] || {};
         return !pr.solved && !pr.revealed;

@@ -121,7 +121,7 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
             html.Div(
                 [_nav(), _head(), _main(board.board(start) if board else None)],
                 id="practice-body",
-                hidden=True,
+                className="practice-body waiting",  # laid out (the map sized) but not shown
             ),
         ],
         id="practice",

@@ -5,6 +5,7 @@ kept on reload; keys and visible focus in a narrow window."""
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -109,7 +110,10 @@ def test_the_page_works_by_keyboard_in_a_narrow_window(
     first = flagged(reviewed, SEAT)[0]
     at(page, first["index"])
     # the board's layer is drawn at the map's scale once plotly has sized it to the window
-    page.wait_for_function("document.documentElement.scrollWidth <= 390")
+    deadline = time.monotonic() + 10
+    while page.evaluate("document.documentElement.scrollWidth") > 390:
+        assert time.monotonic() < deadline, "the page scrolls sideways at 390 px"
+        page.wait_for_timeout(100)
     board = page.locator("#table-board svg").bounding_box()
     assert board is not None and board["width"] <= 390
     page.focus("#practice-next")
