@@ -25,10 +25,11 @@ from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
 from dashboard import data
 from dashboard.boards import table_board
 from dashboard.game import Game
-from dashboard.inputs import text
+from dashboard.inputs import choice, text
 from domain.games import ruleset
+from domain.store import UnknownGame
 from projections.timeline import follow
-from services import tables
+from services import tables, variations
 from services.refusals import Refusal
 
 Labelled = TypedDict("Labelled", {"aria-label": str})
@@ -36,8 +37,10 @@ Live = TypedDict("Live", {"aria-live": str})
 Tokens = TypedDict("Tokens", {"data-tokens": str})
 Keys = TypedDict("Keys", {"aria-keyshortcuts": str})
 """Attributes with a dash in their name, as Dash components take them."""
-MAX_NAME = 80
-"""A variation's name has at most this many characters (the variations contract)."""
+MAX_NAME = variations.MAX_NAME
+"""A variation's name has at most this many characters."""
+CHANGES = ("open", "rename", "delete")
+"""What the page's script asks the change callback to do."""
 
 
 def requested_line(search: str | None) -> UUID | None:
@@ -147,6 +150,8 @@ def panel(game: Game, marks: dict[int, str]) -> html.Div:
             dcc.Store(id="explore-send"),
             dcc.Store(id="explore-written"),
             dcc.Store(id="explore-want"),
+            dcc.Store(id="explore-ask"),
+            dcc.Store(id="explore-answer"),
             dcc.Store(id="explore-line"),
             html.Div(id="explore-live", hidden=True),
             html.Div(
@@ -262,6 +267,43 @@ def chosen_line(want: Any, shown: Any) -> dict[str, Any]:
     return found if found is not None else {"vid": asked, "missing": True}
 
 
+def _refused(n: Any, status: int, kind: str, message: str) -> dict[str, Any]:
+    return {"n": n, "ok": False, "status": status, "body": {"code": kind, "message": message}}
+
+
+def change(sent: Any, shown: Any, token: Any) -> dict[str, Any]:
+    """Open, rename or delete a variation of the page's game (``shown``: the
+    ``explore-static`` data) for a tab without a token, taking it as uploads do (``sent``:
+    ``{"n", "op", "step"?, "actions"?, "suggested"?, "vid"?, "name"?}`` from the page's
+    script): ``{"n", "ok", "status", "body"}``, ``body`` as the API answers or its problem
+    (``code``, ``message``)."""
+    if not isinstance(sent, dict):
+        return _refused(None, 400, "bad_request", "Not a variation change.")
+    n, op = sent.get("n"), choice(sent.get("op"), CHANGES)
+    game = text(shown.get("game_id"), 100) if isinstance(shown, dict) else None
+    if op is None or game is None:
+        return _refused(n, 400, "bad_request", "Not a variation change.")
+    vid = text(sent.get("vid"), 100) or ""
+    try:
+        by = data.writer(token, "Exploring")
+        if op == "open":
+            suggested, actions = sent.get("suggested") is True, sent.get("actions")
+            body = variations.open_variation(game, sent.get("step"), by, actions=actions,
+                                             suggested=suggested)  # fmt: skip
+            return {"n": n, "ok": True, "status": 201, "body": body}
+        if op == "rename":
+            return {"n": n, "ok": True, "status": 200,
+                    "body": variations.rename(vid, sent.get("name"), by)}  # fmt: skip
+        variations.delete(vid, by)
+    except data.WriteRefused as err:
+        return _refused(n, err.status, err.kind, err.message)
+    except Refusal as err:
+        return _refused(n, err.status, err.kind, err.detail)
+    except UnknownGame:
+        return _refused(n, 404, "unknown_game", "No game with this id is stored.")
+    return {"n": n, "ok": True, "status": 204, "body": {}}
+
+
 def register(app: Dash) -> None:
     """The script's start and line callbacks, and the table board's facts and writes on the
     variation explored (the table page's own callbacks, on this panel's stores)."""
@@ -294,6 +336,18 @@ def register(app: Dash) -> None:
         State("explore-static", "data"),
         prevent_initial_call=True,
     )(chosen_line)
+    app.clientside_callback(
+        ClientsideFunction("howlExplore", "answer"),
+        Output("explore-live", "dir"),
+        Input("explore-answer", "data"),
+    )
+    app.callback(
+        Output("explore-answer", "data"),
+        Input("explore-ask", "data"),
+        State("explore-static", "data"),
+        State("auth-token", "data"),
+        prevent_initial_call=True,
+    )(change)
     app.callback(
         Output("explore-written", "data"),
         Input("explore-send", "data"),

@@ -95,8 +95,8 @@ def _suggested(svc: Services, game_id: UUID, step: int, plies: object) -> list[d
                       f"settings ({svc.analysis_settings.key}).")  # fmt: skip
     reviewed = next((s for s in status["result"]["steps"] if s["index"] == step), None)
     if reviewed is None or reviewed["best"] is None:
-        raise Refusal(409, "not_flagged", f"The review found no better action than the one "
-                      f"played at step {step + 1}.")  # fmt: skip
+        found = "no action reviewed" if reviewed is None else "no better action than the one played"
+        raise Refusal(409, "not_flagged", f"The review found {found} at step {step + 1}.")
     better = rules.read_action(reviewed["best"]["action"], "best")
     after, _ = rules.play(library.state_at(game_id, step), better)
     line = rules.review.continuation(after, plies, svc.analysis_settings, step + 1)

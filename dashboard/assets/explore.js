@@ -14,7 +14,8 @@
    assets/replay.js): the game's steps up to its origin, its own after, drawn by the table
    board reading only. The line's comparison with the main line is
    GET /api/variations/{vid}'s main and end; rename (PATCH) and delete (DELETE) go with the
-   token, and a refusal's message is shown. "Show" beside a flagged action creates the
+   token (without one, as every change, through the page's callback), and a refusal's
+   message is shown. "Show" beside a flagged action creates the
    review's suggested line there ({"step": index, "suggested": true}) and shows it.
 
    window.howlExploreTimes lists, per Explore, the milliseconds from the click (or key) to
@@ -46,12 +47,33 @@
     }).catch(function (e) { return {ok: false, status: 0, body: {message: String(e)}}; });
   }
 
+  /* A change of a variation (op "open", "rename" or "delete"): with the tab's token straight
+     to the API (method, path, body); without one (the dashboard open to anyone) through the
+     page's change callback (explore-ask → explore-answer, dashboard/explore.py), which takes
+     the token as uploads do. */
+  var ASKED = {n: 0, waiting: {}};
+  function ask(op, args, method, path, body) {
+    if (token()) { return api(method, path, body); }
+    var n = ASKED.n = ASKED.n + 1;
+    return new Promise(function (resolve) {
+      ASKED.waiting[n] = resolve;
+      window.dash_clientside.set_props("explore-ask", {data: Object.assign({n: n, op: op}, args)});
+    });
+  }
+
+  function answer(r) {
+    var resolve = r && ASKED.waiting[r.n];
+    if (resolve) { delete ASKED.waiting[r.n]; resolve(r); }
+    return window.dash_clientside.no_update;
+  }
+
   function say(r) {
     var box = $("explore-message");
     if (!box) { return; }
     if (!r) { box.innerHTML = ""; return; }
     var b = r.body || {}, text = b.message || b.detail || b.title || "HTTP " + r.status;
-    box.innerHTML = '<div class="refused" data-status="' + r.status + '" data-kind="' + esc(b.code || "") +
+    var kind = b.code || String(b.type || "").split("#problem-")[1] || "";  // the API's problem kind
+    box.innerHTML = '<div class="refused" data-status="' + r.status + '" data-kind="' + esc(kind) +
       '"><b>Not done: </b>' + esc(text) + "</div>";
   }
 
@@ -118,8 +140,8 @@
 
   /* The parts of the replay page the table board draws on. */
   function parts(playing) {
-    var p = {map: $("replay-map"), board: $("replay-board"), boards: $("replay-boards"),
-      moon: $("replay-moon"), position: $("table-position"), log: null, finish: null, link: null};
+    var p = {map: "replay-map", board: "replay-board", boards: "replay-boards", moon: "replay-moon",
+      position: "table-position", log: null, finish: null, link: null};
     if (!playing) {
       ["controls", "pending", "message", "status", "readonly"].forEach(function (k) { p[k] = null; });
     }
@@ -128,6 +150,7 @@
 
   /* A step of a line's own drawn by the table board, reading only. */
   function showStep(d, s) {
+    if (!E.st || E.st.game_id !== R().game.id) { E.later = function () { showStep(d, s); }; return; }
     var e = d.line[s - d.step - 1], handle = null;
     var replay = $("replay");
     if (replay) { replay.classList.add("own-step"); }
@@ -261,7 +284,7 @@
       body = {step: l.step, actions: l.data.line.slice(0, s - l.step).map(function (e) { return e.doc.actions[0]; })};
     }
     E.busy = true;
-    api("POST", "/api/games/" + gameId() + "/variations", body).then(function (r) {
+    ask("open", body, "POST", "/api/games/" + gameId() + "/variations", body).then(function (r) {
       E.busy = false;
       if (!alive()) { return; }
       if (!r.ok) { say(r); return; }
@@ -315,7 +338,8 @@
   function rename() {
     var l = E.line, input = $("explore-name");
     if (!l || !input) { return; }
-    api("PATCH", "/api/variations/" + l.vid, {name: input.value}).then(function (r) {
+    var body = {name: input.value};
+    ask("rename", {vid: l.vid, name: input.value}, "PATCH", "/api/variations/" + l.vid, body).then(function (r) {
       if (!alive()) { return; }
       if (!r.ok) { say(r); return; }
       say(null);
@@ -337,7 +361,7 @@
     if (!l || !b) { return; }
     if (!E.armed) { E.armed = true; b.textContent = "Really delete?"; return; }
     disarm();
-    api("DELETE", "/api/variations/" + l.vid).then(function (r) {
+    ask("delete", {vid: l.vid}, "DELETE", "/api/variations/" + l.vid).then(function (r) {
       if (!alive()) { return; }
       if (!r.ok) { say(r); return; }
       say(null);
@@ -350,7 +374,8 @@
     if (!alive() || E.playing || E.busy) { return; }
     say(null);
     E.busy = true;
-    api("POST", "/api/games/" + gameId() + "/variations", {step: index, suggested: true}).then(function (r) {
+    var body = {step: index, suggested: true};
+    ask("open", body, "POST", "/api/games/" + gameId() + "/variations", body).then(function (r) {
       E.busy = false;
       if (!alive()) { return; }
       if (!r.ok) { say(r); return; }
@@ -394,8 +419,10 @@
   function onGame(g) {
     E.line = null;
     E.playing = null;
+    E.later = null;
     if (g.line) { E.line = lineOf(g.line); R().line = E.line; }
     else { R().line = null; }
+    opened();
   }
 
   /* The page arrived (explore-static): list the game's lines, show the line it opened on. */
@@ -407,19 +434,27 @@
     E.handle = null;
     R().held = false;
     fetchLines();
-    if (E.line) {
-      var shownEl = $("explore-shown"), name = $("explore-name");
-      if (shownEl) { shownEl.hidden = false; }
-      if (name) { name.value = E.line.name; }
-      compare(E.line.vid);
-    }
+    opened();
     return nu;
+  }
+
+  /* Once both the page's data and explore-static are the same game's: the line it opened
+     on, with its comparison, and its step if it is the line's own. */
+  function opened() {
+    var g = R().game;
+    if (!E.st || !g || E.st.game_id !== g.id || !E.line) { return; }
+    var shownEl = $("explore-shown"), name = $("explore-name"), later = E.later;
+    if (shownEl) { shownEl.hidden = false; }
+    if (name) { name.value = E.line.name; }
+    compare(E.line.vid);
+    E.later = null;
+    if (later) { later(); }
   }
 
   var hooks = window.howlReplay = window.howlReplay || {};  // assets/replay.js keeps them
   hooks.onGame = onGame;
   hooks.onLine = function (vid, s) { if (vid) { want(vid, s); } else { setLine(null); } };
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
-    howlExplore: {start: start, line: line}
+    howlExplore: {start: start, line: line, answer: answer}
   });
 })();

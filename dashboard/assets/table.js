@@ -20,7 +20,9 @@
    {ok, status, body} (body: the API's JSON answer or its problem):
      board                 the game's static board data (TableBoard.data) or null: then the
                            position is shown as fields and the legal actions as buttons;
-     parts                 optional {name: element} overriding the parts found in root;
+     parts                 optional {name: element id, element or null} overriding the parts
+                           found in root (an id is looked up each time: a Dash component
+                           may be drawn anew, a dcc.Graph once plotly has loaded);
      doc()                 the table document now;
      legal()               its legal actions (the tables contract's /legal answer); without
                            legal the board only shows the document (nothing to click);
@@ -63,7 +65,9 @@
   /* A part of the mounted board (see the header), or null. */
   function part(name) {
     if (!T) { return null; }
-    return name in T.parts ? T.parts[name] : T.root.querySelector("#table-" + name);
+    if (!(name in T.parts)) { return T.root.querySelector("#table-" + name); }
+    var given = T.parts[name];
+    return typeof given === "string" ? document.getElementById(given) : given;
   }
   function inPart(el, name) { var p = part(name); return p && p.contains(el) ? el : null; }
   function esc(s) { return window.howlReplay.esc(s); }
@@ -410,11 +414,23 @@
     }).join("") + "</tbody></table>";
   }
 
+  /* Draw the map now, or as soon as plotly has drawn its own (tried every 30 ms, ~20 s at
+     most; one try at a time per board). */
+  function drawMapSoon() {
+    var mine = T, tries = 0;
+    if (T.waiting) { return; }
+    (function again() {
+      if (T !== mine) { return; }
+      T.waiting = !drawMap() && ++tries < 700;
+      if (T.waiting) { window.setTimeout(again, 30); }
+    })();
+  }
+
   function draw() {
     if (!alive()) { return; }
     if (T.b) {
       T.frame = frameOf(T.doc);
-      window.howlReplay.untilDone(drawMap);
+      drawMapSoon();
       drawBoards();
     } else {
       drawPosition();
@@ -434,22 +450,30 @@
     if (!changed) { return; }
     if (moved && T.said && Date.now() - T.said > 2000) { say(""); }  // an old refusal
     T.build = null;
+    fetchLegal();  // asked first: the request goes while the board is drawn
     draw();
-    fetchLegal();
-    if (T.source.seen) { T.source.seen(doc.version); }
   }
 
+  /* The legal actions of the version shown (asked once per version), then its facts: the
+     board is clickable before the server works out the log and the scores. */
   function fetchLegal() {
-    if (!T.source.legal) { return; }  // reading only
-    var mine = T, version = T.doc.version;
+    var mine = T, version = T.doc.version, seen = T.source.seen;
+    if (!T.source.legal) {  // reading only
+      if (seen) { seen(version); }
+      return;
+    }
+    if (T.asked === version) { return; }
+    T.asked = version;
     T.source.legal().then(function (r) {
-      if (T !== mine || !alive() || !r.ok) { return; }
-      if (r.body.version === T.doc.version) {
+      if (T !== mine || !alive()) { return; }
+      if (T.asked === version) { T.asked = null; }
+      if (r.ok && r.body.version === T.doc.version) {
         T.legal = r.body;
         draw();
         if (T.source.playable && !T.played) { T.played = true; T.source.playable(); }
       }
-      else if (r.body.version > version) { refresh(); }
+      else if (r.ok && r.body.version > version) { refresh(); }
+      if (seen) { seen(version); }
     });
   }
 
@@ -731,7 +755,7 @@
 
   /* A page opened behind another draws its map only once it is looked at. */
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && alive() && T.b) { window.howlReplay.untilDone(drawMap); }
+    if (document.visibilityState === "visible" && alive() && T.b) { drawMapSoon(); }
   });
 
   /* Mount the board of ``source`` in ``root`` (see the header); the board mounted before

@@ -148,14 +148,26 @@ def save_branch(library: GameLibrary, parent_id: UUID, step: int, actions: Seque
         raise OtherRules(parent_id, info.rules_version, rules.rules_version)
     played = replay(rules, branch_record(rules, library.record(parent_id), step, actions))
     docs = [rules.write_action(a) for a in actions]
+    return keep_branch(
+        library, parent_id, rules, step, docs, stored_events(rules, played.steps[step:], step)
+    )
+
+
+def keep_branch(
+    library: GameLibrary, parent_id: UUID, rules: Ruleset, step: int,
+    docs: Sequence[dict[str, Any]], events: Sequence[tuple[int, str, dict[str, Any]]],
+) -> UUID:  # fmt: skip
+    """Store a branch the current rules of ``rules`` already checked: its own actions
+    ``docs`` (record JSON) and the events they caused as the store keeps them (their step,
+    type and data); returns its id (stored once)."""
     branch_id = branch_id_for(parent_id, step, docs)
     if library.exists(branch_id):
         return branch_id
     branch = Branch(
-        parent_id=parent_id, game=rules.name, step=step, actions=docs,
+        parent_id=parent_id, game=rules.name, step=step, actions=list(docs),
         rules_version=rules.rules_version,
     )  # fmt: skip
-    for index, kind, data in stored_events(rules, played.steps[step:], first=step):
+    for index, kind, data in events:
         branch.happened(index, kind, data)
     with suppress(IntegrityError):  # saved meanwhile by someone else
         library.save(branch)

@@ -38,7 +38,7 @@ from eventsourcing.utils import get_topic
 from domain import games
 from domain.replays import RecordError
 from domain.ruleset import GameRecord, IllegalAction, Ruleset
-from domain.store.branches import OtherRules, branch_id_for, save_branch
+from domain.store.branches import OtherRules, keep_branch
 from domain.store.library import GameLibrary
 
 CACHED_TABLES = 256
@@ -80,10 +80,6 @@ class NothingToUndo(Exception):
 
 class VariationDeleted(UnknownTable):
     """The variation was deleted by its author: it reads as no table."""
-
-    def __init__(self, table_id: UUID | str) -> None:
-        super().__init__(table_id)
-        self.args = (f"variation {table_id} was deleted",)
 
 
 class Table(Aggregate):
@@ -374,17 +370,19 @@ def open_table(
 
 
 def _branch(
-    library: GameLibrary, table: Table, rules: Ruleset, docs: Sequence[dict[str, Any]]
-) -> UUID | None:
-    """The branch of a variation's own actions ``docs`` (records.md JSON), stored unless it
-    was; None for an ordinary table or no own action."""
-    if table.origin is None or not docs:
+    library: GameLibrary, table: Table, rules: Ruleset,
+    entered: Sequence[tuple[dict[str, Any], list[dict[str, Any]]]],
+) -> UUID | None:  # fmt: skip
+    """The branch of a variation's own actions ``entered`` (each one's records.md JSON and
+    the events it caused, as stored: the rules checked them), stored unless it was; None
+    for an ordinary table or no own action."""
+    if table.origin is None or not entered:
         return None
-    known = branch_id_for(table.origin, table.origin_step, docs)
-    if library.exists(known):
-        return known
-    actions = [rules.read_action(d) for d in docs]
-    return save_branch(library, table.origin, table.origin_step, actions)
+    step = table.origin_step
+    events = [
+        (step + i, e["type"], e["data"]) for i, (_, caused) in enumerate(entered) for e in caused
+    ]
+    return keep_branch(library, table.origin, rules, step, [a for a, _ in entered], events)
 
 
 def open_variation(
@@ -414,7 +412,7 @@ def open_variation(
         players=[s.name for s in rules.players(start)], rules_version=rules.rules_version,
         opened_by=opened_by, title=info.title, origin=origin, step=step, name=name,
     )  # fmt: skip
-    branch_id = _branch(library, table, rules, docs)
+    branch_id = _branch(library, table, rules, list(zip(docs, caused, strict=True)))
     for index, (written, stored) in enumerate(zip(docs, caused, strict=True)):
         table.enter(written, stored, branch_id if index == len(docs) - 1 else None)
     library.save(table)
@@ -473,7 +471,7 @@ def enter_action(
     except IllegalAction as err:
         raise RecordError(index, written, err.rule, err.message) from None
     stored = _stored(rules, events)
-    branch_id = _branch(library, table, rules, [*(a for a, _ in table.entered), written])
+    branch_id = _branch(library, table, rules, [*table.entered, (written, stored)])
     table.enter(written, stored, branch_id)
     _save(library, table, version)
     after = [*states, state]
@@ -493,7 +491,7 @@ def undo_action(
         raise NothingToUndo(f"Table {table_id} has no action to take back.")
     states = _table_states(library, table, rules)[:-1]
     taken = table.entered[-1][0]
-    table.take_back(_branch(library, table, rules, [a for a, _ in table.entered[:-1]]))
+    table.take_back(_branch(library, table, rules, table.entered[:-1]))
     _save(library, table, version)
     _remember(table.id, table.version, states)
     return _view(library, table, states), taken

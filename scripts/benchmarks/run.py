@@ -7,7 +7,10 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-SUITES = ("engine", "store", "projections", "api", "dashboard", "analysis", "robustness", "tables")
+SUITES = (
+    "engine", "store", "projections", "api", "dashboard", "analysis", "robustness", "tables",
+    "explore",
+)  # fmt: skip
 HERE = Path(__file__).resolve().parent
 # The project's packages (and tests' helpers) win over suites named like them.
 sys.path.insert(0, str(HERE.parents[1]))

@@ -11,6 +11,7 @@ board's choices) is printed over 20 tries, not asserted."""
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import uuid
 from collections.abc import Callable
@@ -22,12 +23,18 @@ from urllib.request import Request, urlopen
 import pytest
 from playwright.sync_api import Page, expect
 
+from domain.store import GameLibrary
+from domain.wolves.analysis.review import Settings, review
+from domain.wolves.records import read_record
+from projections.analysis import Analyses
 from tests.conftest import LiveServer
 from tests.dashboard.conftest import FIXTURES
 
 pytestmark = pytest.mark.browser
 TOKENS = {"ana": "explore-ana-token", "bo": "explore-bo-token"}
 GAME = FIXTURES / "2p-03-heuristic.json"
+QUICK = Settings(playouts=2, candidates=1)
+"""A review quick enough for a test (stored as the app's review)."""
 STEP = 24
 """A step of the fixture after the drafts, its next action a Move (W-6.1)."""
 
@@ -53,13 +60,13 @@ def sqlite_server(live_server_factory: Callable[..., LiveServer], sqlite_url: st
 
 
 def call(server: LiveServer, method: str, path: str, body: Any = None, who: str = "ana") -> Any:
-    """One API call with ``who``'s token: ``(status, JSON body or None)``."""
-    request = Request(
-        f"{server.url}{path}",
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKENS[who]}"},
-        method=method,
-    )
+    """One API call with ``who``'s token (none to a server without tokens): ``(status, JSON
+    body or None)``."""
+    headers = {"Content-Type": "application/json"}
+    if server.settings.api_tokens:
+        headers["Authorization"] = f"Bearer {TOKENS[who]}"
+    data = None if body is None else json.dumps(body).encode()
+    request = Request(f"{server.url}{path}", data=data, headers=headers, method=method)
     try:
         with urlopen(request, timeout=60) as response:
             raw = response.read()
@@ -75,13 +82,17 @@ def stored(server: LiveServer, path: Path = GAME) -> str:
     return str(summary["game_id"])
 
 
-def visit(page: Page, server: LiveServer, game_id: str, query: str, who: str = "ana") -> None:
-    """Open the replay page with ``query``, entering ``who``'s token in the header first."""
+def visit(
+    page: Page, server: LiveServer, game_id: str, query: str, who: str = "ana", board: bool = True
+) -> None:
+    """Open the replay page with ``query``, entering ``who``'s token in the header first
+    (``board``: wait for The Wolves' map to be drawn)."""
     page.goto(f"{server.url}/replay/{game_id}{query}")
     page.fill("#auth-input", TOKENS[who])
     page.click("#auth-use")
     expect(page.locator(".auth-name")).to_have_text(who)
-    expect(page.locator("#replay-board svg")).to_be_attached()
+    if board:
+        expect(page.locator("#replay-board svg")).to_be_attached()
     expect(page.locator("#explore-lines[data-count]")).to_be_attached()
 
 
@@ -122,13 +133,15 @@ def click_move(page: Page, step: dict[str, Any]) -> None:
     page.click("#table-confirm")
 
 
-def explored(page: Page) -> str:
-    """The variation the page explores (its id, from the URL once the board is playable)."""
+def explored(page: Page, server: LiveServer) -> tuple[str, int]:
+    """The variation the page explores (its id, from the URL) and its version, once its
+    board is playable."""
     expect(page.locator("#explore-back")).to_be_visible()
-    ready(page, 0)
+    expect(page).to_have_url(re.compile(r"line="))
     found = page.evaluate("() => new URLSearchParams(window.location.search).get('line')")
-    assert found
-    return str(found)
+    version: int = call(server, "GET", f"/api/tables/{found}")[1]["version"]
+    ready(page, version)
+    return str(found), version
 
 
 def pieces(page: Page) -> str:
@@ -142,14 +155,14 @@ def test_explore_two_moves_listed_kept_shown_and_compared(server: LiveServer, pa
     expect(page.locator("#explore-lines")).to_contain_text("No variation yet")
     main_next = json.loads(GAME.read_text())["actions"][STEP]
     page.click("#explore-start")
-    vid = explored(page)
+    vid, version = explored(page, server)
     expect(page.locator(".replay-controls")).to_be_hidden()
     first = a_move(server, vid, avoid=(main_next.get("moves") or [None])[0])
     click_move(page, first)
-    ready(page, 1)
+    ready(page, version + 1)
     second = a_move(server, vid)
     click_move(page, second)
-    ready(page, 2)
+    ready(page, version + 2)
     _, doc = call(server, "GET", f"/api/tables/{vid}")
     assert [a["type"] for a in doc["actions"]] == ["move", "move"]
     assert doc["variation"]["step"] == STEP and doc["variation"]["author"] == "ana"
@@ -158,7 +171,8 @@ def test_explore_two_moves_listed_kept_shown_and_compared(server: LiveServer, pa
     expect(page.locator(".replay-controls")).to_be_visible()
     pick = page.locator(f'#explore-lines [data-line="{vid}"]')
     expect(pick).to_be_visible()
-    expect(page.locator(f'#explore-lines .line-group[data-step="{STEP}"]')).to_contain_text("2 actions")
+    group = page.locator(f'#explore-lines .line-group[data-step="{STEP}"]')
+    expect(group).to_contain_text("2 actions")
     _, listed = call(server, "GET", f"/api/games/{game_id}/branches")
     assert [b["variation_id"] for b in listed["branches"]] == [vid]
 
@@ -175,25 +189,26 @@ def test_explore_two_moves_listed_kept_shown_and_compared(server: LiveServer, pa
     page.locator("#replay-next").click()
     expect(page.locator(f'#replay-board svg[data-version="{STEP + 2}"]')).to_be_attached()
     assert pieces(page) != main_board  # the line's board, not the game's at the same step
-    assert f"line={vid}" in page.url and f"step={STEP + 2}" in page.url
+    expect(page).to_have_url(re.compile(rf"\?step={STEP + 2}&line={vid}$"))
     page.locator("#replay-first").click()
     expect(page.locator('#replay-board svg[data-step="0"]')).to_be_attached()
 
     _, shown = call(server, "GET", f"/api/variations/{vid}")
     table = page.locator(f'#explore-compare table[data-variation="{vid}"]')
     expect(table).to_be_visible()
-    for seat, (was, now) in enumerate(zip(shown["main"]["scores"], shown["end"]["scores"])):
+    main, end = shown["main"], shown["end"]
+    assert main["win"] is not None  # The Wolves have a static evaluator
+    for seat, was in enumerate(main["scores"]):
         row = table.locator(f'tr[data-seat="{seat}"]')
         expect(row.locator(".score-main")).to_have_text(str(was))
-        expect(row.locator(".score-end")).to_have_text(str(now))
-        if shown["main"]["win"] is not None:
-            expect(row.locator(".win-main")).to_have_text(f"{100 * shown['main']['win'][seat]:.1f} %")
-            expect(row.locator(".win-end")).to_have_text(f"{100 * shown['end']['win'][seat]:.1f} %")
+        expect(row.locator(".score-end")).to_have_text(str(end["scores"][seat]))
+        expect(row.locator(".win-main")).to_have_text(f"{100 * main['win'][seat]:.1f} %")
+        expect(row.locator(".win-end")).to_have_text(f"{100 * end['win'][seat]:.1f} %")
     expect(page.locator("#explore-compare svg.explore-dots circle")).to_have_count(4)
 
     page.locator("#explore-main").click()
-    expect(page.locator("#replay-step")).to_have_text(f"Step {STEP + 0} / 52")
-    assert "line=" not in page.url
+    expect(page.locator("#replay-step")).to_have_text("Step 0 / 52")
+    expect(page).to_have_url(re.compile(r"\?step=0$"))
 
 
 def test_explore_by_keyboard_alone(sqlite_server: LiveServer, page: Page) -> None:
@@ -202,7 +217,7 @@ def test_explore_by_keyboard_alone(sqlite_server: LiveServer, page: Page) -> Non
     visit(page, server, game_id, f"?step={STEP}")
     page.locator("#replay-step").click()
     page.keyboard.press("e")
-    vid = explored(page)
+    vid, version = explored(page, server)
     expect(page.locator("#replay-board .choice").first).to_be_focused()
     page.keyboard.press("m")
     expect(page.locator('[data-act="move"][aria-pressed="true"]')).to_be_attached()
@@ -219,9 +234,9 @@ def test_explore_by_keyboard_alone(sqlite_server: LiveServer, page: Page) -> Non
     page.keyboard.press("Enter")
     page.locator("#table-confirm").focus()
     page.keyboard.press("Enter")
-    ready(page, 1)
+    ready(page, version + 1)
     page.keyboard.press("Control+z")  # the board's own key: the variation's action taken back
-    ready(page, 2)
+    ready(page, version + 2)
     _, doc = call(server, "GET", f"/api/tables/{vid}")
     assert doc["actions"] == []
     back = page.locator("#explore-back")
@@ -239,7 +254,7 @@ def test_explore_at_phone_width(sqlite_server: LiveServer, page: Page) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     visit(page, server, game_id, f"?step={STEP}")
     page.click("#explore-start")
-    explored(page)
+    explored(page, server)
     expect(page.locator('[data-act="move"]')).to_be_in_viewport(ratio=0.5)
     choice = page.locator("#replay-board .choice").first
     choice.scroll_into_view_if_needed()
@@ -288,7 +303,75 @@ def test_explore_is_playable_within_a_few_hundred_ms(sqlite_server: LiveServer, 
         page.wait_for_function(f"() => window.howlExploreTimes.length === {n + 1}")
         page.click("#explore-back")
         expect(page.locator("#explore-start")).to_be_visible()
+        page.wait_for_timeout(400)  # a person's pause before the next Explore
     times = page.evaluate("() => window.howlExploreTimes")
     p50, p95 = statistics.median(times), statistics.quantiles(times, n=20)[-1]
     print(f"\nExplore → playable board: p50 {p50:.0f} ms, p95 {p95:.0f} ms over {len(times)}")
     assert len(times) == 20 and all(t > 0 for t in times)
+
+
+def test_a_moonlight_game_is_explored_by_its_legal_actions(
+    sqlite_server: LiveServer, page: Page
+) -> None:
+    server = sqlite_server
+    path = FIXTURES.parent / "moonlight" / "00-greedy.json"
+    game_id = stored(server, path)
+    visit(page, server, game_id, "?step=2", board=False)
+    page.click("#explore-start")
+    expect(page.locator("#explore-back")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"line="))
+    vid = page.evaluate("() => new URLSearchParams(window.location.search).get('line')")
+    version = call(server, "GET", f"/api/tables/{vid}")[1]["version"]
+    expect(page.locator(f'#table-controls[data-legal="{version}"]')).to_be_attached()
+    expect(page.locator("#table-position")).to_contain_text("rounds_won")  # M-3: the grid
+    expect(page.locator(".ml-board")).to_be_hidden()
+    page.locator("#table-controls [data-generic]").first.click()
+    expect(page.locator(f'#table-controls[data-legal="{version + 1}"]')).to_be_attached()
+    _, doc = call(server, "GET", f"/api/tables/{vid}")
+    assert len(doc["actions"]) == 1 and doc["variation"]["step"] == 2
+
+
+def test_show_plays_the_suggested_line_of_a_flagged_action(
+    sqlite_server: LiveServer, page: Page
+) -> None:
+    server = sqlite_server
+    game_id = stored(server)
+    result = review(read_record(GAME.read_bytes()), QUICK, workers=1).to_json()
+    Analyses(server.settings.database_url).save(game_id, Settings(), result)
+    flagged = next(s for s in result["steps"] if s["classification"] and s["best"])
+    step = flagged["step"]  # the review's step: the action's index + 1
+    visit(page, server, game_id, f"?step={step}")
+    item = page.locator(f'#analysis-flagged [data-step="{step}"]')
+    expect(item).to_contain_text(flagged["best"]["label"])
+    item.locator("[data-show]").click()
+    expect(page.locator("#replay-step")).to_contain_text(f"· Suggested at step {step}")
+    expect(page.locator(f'#replay-board svg[data-version="{step}"]')).to_be_attached()
+    _, listed = call(server, "GET", f"/api/games/{game_id}/branches")
+    (line,) = listed["branches"]
+    assert line["name"] == f"Suggested at step {step}" and line["step"] == step - 1
+    expect(page.locator(f'#explore-lines [data-line="{line["variation_id"]}"]')).to_be_visible()
+    _, doc = call(server, "GET", f"/api/tables/{line['variation_id']}")
+    assert doc["actions"][0] == flagged["best"]["action"]  # the review's better action first
+
+
+def test_an_open_dashboard_explores_without_a_token(
+    live_server_factory: Callable[..., LiveServer], sqlite_url: str, page: Page
+) -> None:
+    server = live_server_factory(sqlite_url)  # no API tokens: the dashboard writes for anyone
+    with GameLibrary.open(server.settings.database_url) as library:
+        game_id = str(library.upload(GAME.read_bytes()).game_id)
+    page.goto(f"{server.url}/replay/{game_id}?step={STEP}")
+    expect(page.locator(".auth-open")).to_be_visible()
+    expect(page.locator("#replay-board svg")).to_be_attached()
+    page.click("#explore-start")
+    vid, version = explored(page, server)
+    click_move(page, a_move(server, vid))  # through the page's write callback
+    ready(page, version + 1)
+    _, doc = call(server, "GET", f"/api/tables/{vid}")
+    assert [a["type"] for a in doc["actions"]] == ["move"]
+    assert doc["variation"]["author"] == "dashboard"
+    page.click("#explore-back")
+    page.locator(f'#explore-lines [data-line="{vid}"]').click()
+    page.fill("#explore-name", "Open line")
+    page.click("#explore-rename")
+    expect(page.locator(f'#explore-lines [data-line="{vid}"]')).to_have_text("Open line")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from domain.store.tables import TableView
 from tests.api.client import Client
 from tests.api.conftest import TOKENS, contract, fresh_server  # noqa: F401 (fixtures)
 from tests.tables.conftest import FIXTURES, enter
 
 ANA, BO = TOKENS["ana"], TOKENS["bo"]
-__all__ = ["ANA", "BO", "enter", "explore", "legal", "undo", "upload"]
+__all__ = ["ANA", "BO", "enter", "explore", "legal", "legal_actions", "undo", "upload"]
 
 
 def upload(client: Client, game: str, name: str) -> tuple[str, list[dict[str, Any]]]:
@@ -37,3 +38,8 @@ def legal(client: Client, table_id: str) -> dict[str, Any]:
 def undo(client: Client, table_id: str, version: int) -> Any:
     """POST an undo to the table; the reply."""
     return client.request("POST", f"/api/tables/{table_id}/undo", json_body={"version": version})
+
+
+def legal_actions(view: TableView) -> list[dict[str, Any]]:
+    """A table view's legal actions now, as records.md writes them."""
+    return [view.rules.write_action(a) for a in view.rules.legal_actions(view.state)]

@@ -11,9 +11,8 @@ from typing import Any
 from uuid import UUID
 
 from domain.store.tables import variations_of
-
 from tests.api.conftest import Server
-from tests.tables.conftest import FIXTURES
+from tests.tables.conftest import FIXTURES, watch
 from tests.variations.conftest import ANA, BO, enter, explore, legal, undo, upload
 
 StartServer = Callable[..., Server]
@@ -60,6 +59,12 @@ def test_a_variation_is_a_table_from_the_step_and_a_branch_after_every_write(
     assert one and two and one != two and table["variation"]["steps"] == STEP + 2
 
     branch = server.client.get(f"/api/branches/{two}").json
+    same = ana.request(
+        "POST",
+        f"/api/games/{game_id}/branches",
+        json_body={"step": STEP, "actions": [first, second]},
+    )
+    assert same.status == 200 and same.json == branch  # one line, one branch
     assert branch["parent_id"] == game_id and branch["step"] == STEP
     assert branch["actions"] == [first, second]
     assert server.client.get(f"/api/branches/{two}/states/{STEP + 2}").json == table["position"]
@@ -128,8 +133,12 @@ def test_only_its_author_changes_a_variation_and_a_deleted_one_is_gone(
     listed = server.client.get(f"/api/games/{game_id}/branches").json["branches"]
     assert [b["name"] for b in listed] == ["Hunt first"]
 
+    conn, watched = watch(server.live.url, vid)
+    assert next(watched)["variation"]["name"] == "Hunt first"
     gone = ana.request("DELETE", f"/api/variations/{vid}")
     assert gone.status == 204 and gone.body == b""
+    assert list(watched) == []  # the stream of a deleted variation ends
+    conn.close()
     assert server.client.get(f"/api/games/{game_id}/branches").json["branches"] == []
     for reply in (
         server.client.get(f"/api/variations/{vid}"),
