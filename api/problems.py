@@ -62,6 +62,9 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "too_large": ("Too large", "The record has more bytes than the server accepts (`limit`)."),
     "store_cannot_write": ("The store cannot write", "The database is full or read-only: "
                            "nothing was stored (reads still work; `/api/health` says so)."),
+    "too_many_tries": ("Too many tries", "The player has tried this position as often as "
+                       "it is kept (`limit`): show the solution."),
+    "busy": ("Busy", "The server is judging as many actions as it does at once; try again."),
 }  # fmt: skip
 """Problem kinds Howl answers with: kind → (title, meaning)."""
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="howl"'}

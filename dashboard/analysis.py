@@ -157,7 +157,11 @@ def status_line(status: dict[str, Any]) -> list[Any]:
         accuracy = [
             f"{s['name']} {s['accuracy']:.0f}" for s in seats if s.get("accuracy") is not None
         ]
-        return ["Reviewed." + (" Accuracy: " + ", ".join(accuracy) if accuracy else "")]
+        game = status.get("game_id")  # practice of the seats that made mistakes (practice.py)
+        practise = [html.A(f"Practise {s['name']}", href=f"/practice/{game}?seat={s['seat']}",
+                           className="practise") for s in seats
+                    if game and s["mistakes"] + s["blunders"]]  # fmt: skip
+        return ["Reviewed." + (" Accuracy: " + ", ".join(accuracy) if accuracy else ""), *practise]
     return ["Not analysed yet: the win chances shown are the static evaluator's estimate."]
 
 

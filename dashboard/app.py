@@ -14,7 +14,7 @@ from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
 from dashboard import token
 from dashboard.inputs import text
-from dashboard.pages import library, new, player, replay, statistics, table
+from dashboard.pages import library, new, player, practice, replay, statistics, table
 from services.shared import services
 
 PAGES = {"/": "Library", "/new": "New game", "/statistics": "Statistics"}
@@ -40,6 +40,8 @@ def render_page(pathname: Any, search: Any = None) -> html.Div:
         return replay.layout(rest, search)
     if head == "table" and rest and "/" not in rest:
         return table.layout(rest)
+    if head == "practice" and rest and "/" not in rest:
+        return practice.layout(rest, search)
     if head == "player" and rest:
         return player.layout(unquote(rest))
     return not_found_page(path)
@@ -147,7 +149,7 @@ def create_dash(server: Flask) -> Dash:
     app.callback(Output("page", "children"), Input("url", "pathname"), State("url", "search"))(
         render_page
     )
-    for page in (token, library, new, replay, statistics, player, table):
+    for page in (token, library, new, replay, statistics, player, table, practice):
         page.register(app)
     server.before_request(lambda: check_callback_request(app))
     server.register_error_handler(DependencyException, unknown_asset)

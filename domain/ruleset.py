@@ -306,6 +306,19 @@ class Review(Protocol):
         (``win`` per seat rounded as stored: :meth:`win` unrounded)."""
         ...
 
+    def practice_position(self, before: Any, played: Any) -> Any:
+        """The position the mover chose ``played`` from, the state ``before`` it given."""
+        ...
+
+    def judge(
+        self, at: Any, step: Mapping[str, JSON], settings: ReviewSettings, action: Any
+    ) -> dict[str, JSON]:
+        """Judge ``action`` at the practice position ``at`` of a stored review's ``step`` (its
+        JSON, reviewed with ``settings``) as that review scored the actions there:
+        ``accepted``, ``win``, ``loss``, ``threshold``, ``label``, ``best``, ``best_label``
+        (``IllegalAction`` for an illegal one)."""
+        ...
+
     def continuation(
         self, state: Any, plies: int, settings: ReviewSettings, index: int
     ) -> Sequence[Any]:

@@ -17,7 +17,7 @@ from uuid import UUID
 from eventsourcing.persistence import PersistenceError
 
 from domain.replays import RecordError
-from domain.ruleset import InvalidRecord
+from domain.ruleset import InvalidRecord, Ruleset
 from domain.store import tables as store
 from domain.store.tables import (
     BotsTurn,
@@ -35,8 +35,8 @@ from services.shared import Services, services
 from services.uploads import read_upload
 
 __all__ = [
-    "UnknownTable", "VariationDeleted", "enter", "finish", "legal", "list_tables", "open_table",
-    "table_doc", "undo", "watch",
+    "UnknownTable", "VariationDeleted", "enter", "finish", "legal", "legal_in", "list_tables",
+    "open_table", "table_doc", "undo", "watch",
 ]  # fmt: skip
 
 MAX_LEGAL = 5000
@@ -201,11 +201,16 @@ def _touches(doc: Any, hex: list[int]) -> bool:
 
 def legal(table_id: UUID | str, hex: str | tuple[int, int] | None = None,
           svc: Services | None = None) -> dict[str, Any]:  # fmt: skip
-    """The legal actions now (at most :data:`MAX_LEGAL`), and a game's own move choices
-    (``move_options`` of its ruleset: The Wolves' wolves, spread and speed); with ``hex``
-    ("x,y") only those that start from or target that hex."""
+    """The table's version and its :func:`legal_in` now."""
     view = store.load_table(_svc(svc).library, table_uuid(table_id))
-    rules, state = view.rules, view.state
+    return {"version": view.version, **legal_in(view.rules, view.state, hex)}
+
+
+def legal_in(rules: Ruleset, state: Any, hex: str | tuple[int, int] | None = None
+             ) -> dict[str, Any]:  # fmt: skip
+    """The legal actions in ``state`` (at most :data:`MAX_LEGAL`), and a game's own move
+    choices (``move_options`` of its ruleset: The Wolves' wolves, spread and speed); with
+    ``hex`` ("x,y") only those that start from or target that hex."""
     at = None if hex is None else list(parse_hex(hex) if isinstance(hex, str) else hex)
     actions: list[dict[str, Any]] = []
     truncated = False
@@ -217,8 +222,8 @@ def legal(table_id: UUID | str, hex: str | tuple[int, int] | None = None,
             truncated = True
             break
         actions.append(doc)
-    answer: dict[str, Any] = {"version": view.version, "turn": rules.turn(state),
-                              "actions": actions, "truncated": truncated, "moves": []}  # fmt: skip
+    answer: dict[str, Any] = {"turn": rules.turn(state), "actions": actions,
+                              "truncated": truncated, "moves": []}  # fmt: skip
     options = getattr(rules, "move_options", None)
     if callable(options):
         found = options(state)

@@ -117,6 +117,7 @@ def analysis_view(library: GameLibrary, game_id: UUID, status: dict[str, Any]) -
     game: Game = shown["game"]
     review = game.rules.review
     assert review is not None  # the page shows an analysis only for a game with a review
+    status = {**status, "game_id": str(game_id)}  # the status line links to practice
     return analysis.view(review, status, shown["win"], game.rows, shown["log"], game.names,
                          game.colors, shown["marks"])  # fmt: skip
 

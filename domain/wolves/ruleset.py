@@ -11,6 +11,7 @@ from domain.statistics import Statistics
 from domain.wolves import codec
 from domain.wolves import components as box
 from domain.wolves.actions import Action
+from domain.wolves.analysis import practice
 from domain.wolves.analysis.evaluation import StaticEvaluator
 from domain.wolves.analysis.playouts import PlayoutBot
 from domain.wolves.analysis.review import THRESHOLDS, TURNING_POINTS, Settings, review
@@ -62,6 +63,19 @@ class WolvesReview:
 
     def outcome(self, state: State, actions: int) -> dict[str, Any]:
         return outcome(state, actions, 0, 0).to_json()
+
+    def practice_position(self, before: State, played: Action) -> State:
+        return practice.position(before, played)
+
+    def judge(
+        self, at: State, step: Mapping[str, Any], settings: Any, action: Action
+    ) -> dict[str, Any]:
+        known = [practice.Known(action_from_json(step["action"]), step["label"], step["win_after"])]
+        known += [
+            practice.Known(action_from_json(a["action"]), a["label"], a["win"])
+            for a in step["alternatives"]
+        ]
+        return practice.judge(at, step["index"], settings, known, action).to_json()
 
     def continuation(self, state: State, plies: int, settings: Any, index: int) -> list[Action]:
         """The playouts' policy (:class:`PlayoutBot`, one per seat), seeded as the review

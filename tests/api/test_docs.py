@@ -28,6 +28,9 @@ ENDPOINTS = {
     ("post", "/api/games/{game_id}/variations"), ("get", "/api/games/{game_id}/branches"),
     ("get", "/api/variations/{variation_id}"), ("patch", "/api/variations/{variation_id}"),
     ("delete", "/api/variations/{variation_id}"),
+    ("get", "/api/games/{game_id}/practice"), ("post", "/api/games/{game_id}/practice"),
+    ("get", "/api/games/{game_id}/practice/legal"),
+    ("post", "/api/games/{game_id}/practice/reveal"),
 }  # fmt: skip
 
 
