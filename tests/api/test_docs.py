@@ -25,6 +25,8 @@ ENDPOINTS = {
     ("get", "/api/tables/{table_id}/legal"), ("post", "/api/tables/{table_id}/actions"),
     ("post", "/api/tables/{table_id}/undo"), ("post", "/api/tables/{table_id}/finish"),
     ("get", "/api/tables/{table_id}/stream"),
+    ("get", "/api/games/{game_id}/comments"), ("post", "/api/games/{game_id}/comments"),
+    ("get", "/api/comments/{comment_id}"), ("delete", "/api/comments/{comment_id}"),
 }  # fmt: skip
 
 
