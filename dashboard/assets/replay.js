@@ -109,6 +109,7 @@
         (m ? " " + markHtml(m) : "") + extra + "</li>";
     }).join("");
     log.setAttribute("data-game", drawn);
+    if (window.howlShare) { window.howlShare.log(); }  /* the comments (share.js) */
   }
 
   function markLog(s) {
@@ -149,6 +150,7 @@
     });
     drawAdvice(g, s);
     drawLog(g);
+    if (window.howlShare) { window.howlShare.step(g, s); }
     var push = R.push;
     R.push = false;
     window.clearTimeout(R.later);

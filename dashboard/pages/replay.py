@@ -17,7 +17,7 @@ from uuid import UUID
 
 from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from dashboard import analysis, boards, charts, data
+from dashboard import analysis, boards, charts, data, share
 from dashboard.game import Game, load, payload, rules_of
 from dashboard.inputs import text
 from dashboard.token import refused
@@ -241,6 +241,7 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                             *review,
                             html.H3("Steps"),
                             html.Ol(id="replay-log", className="step-log"),
+                            *share.panel(gid),
                         ],
                         className="replay-right",
                     ),
@@ -301,6 +302,7 @@ def register(app: Dash) -> None:
         State("auth-token", "data"),
         prevent_initial_call=True,
     )(refresh_analysis)
+    share.register(app)
 
 
 def refresh_analysis(_ticks: Any, _clicks: Any, game_id: Any, token: Any) -> tuple[Any, ...]:

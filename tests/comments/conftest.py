@@ -46,10 +46,9 @@ def elsewhere(
     contract: Contract,  # noqa: F811 (the fixture above)
 ) -> Iterator[Server]:
     """A second server on a store of its own (of the test's backend), with the API tokens."""
-    url = f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}"
-    schema: dict[str, str] = {}
+    url, schema = f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}", "public"
     if store_url.startswith("postgresql"):
-        url, schema = store_url, {"database_schema": f"e_{uuid.uuid4().hex[:12]}"}
-    settings = Settings(url, port=0, api_tokens=TOKENS, analysis=False, **schema)
+        url, schema = store_url, f"e_{uuid.uuid4().hex[:12]}"
+    settings = Settings(url, port=0, api_tokens=TOKENS, analysis=False, database_schema=schema)
     with serving(settings, contract) as (server, _):
         yield server

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from api.cli import main
 from domain import games
 from domain.documents import Annotation
+from domain.ruleset import InvalidRecord
 from domain.store import GameLibrary, game_id_for, record_digest
 from domain.store.comments import add_comments
 from domain.wolves import records as wolves_records
@@ -84,7 +85,7 @@ def test_an_exported_record_uploaded_elsewhere_brings_the_same_comments(
 )
 def test_the_reader_bounds_annotations_naming_the_path(notes: object, path: str) -> None:
     record = json.loads(record_of(GAME))
-    with pytest.raises(games.InvalidRecord) as caught:
+    with pytest.raises(InvalidRecord) as caught:
         games.read_record({**record, "annotations": notes})
     assert caught.value.path == path
 
