@@ -14,6 +14,7 @@ Event topics are this module's paths (eventsourcing's default).
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, PersistenceError
 
 from domain.documents import (
     MAX_AUTHOR,
@@ -42,6 +43,10 @@ MAX_WRITTEN = 2000
 """Comments a game's stream may take in all, removed ones included (its length bound)."""
 RETRIES = 5
 """Saves tried again when another writer saved on the same game first."""
+SNAPSHOT_EVERY = 50
+"""Events of a game's comments between two snapshots of them."""
+
+log = logging.getLogger(__name__)
 
 
 def comments_id(game_id: UUID) -> UUID:
@@ -120,10 +125,10 @@ class Comments(Aggregate):
         text: str
 
         def apply(self, aggregate: Any) -> None:
-            aggregate.live[self.comment_id] = Comment(
-                self.comment_id, aggregate.game_id, self.step, self.author, self.text,
-                self.timestamp,
-            )  # fmt: skip
+            aggregate.live[str(self.comment_id)] = {
+                "step": self.step, "author": self.author, "text": self.text,
+                "created_at": self.timestamp,
+            }  # fmt: skip
             aggregate.written += 1
 
     class Removed(Aggregate.Event):
@@ -133,17 +138,32 @@ class Comments(Aggregate):
         comment_id: UUID
 
         def apply(self, aggregate: Any) -> None:
-            aggregate.live.pop(self.comment_id, None)
+            aggregate.live.pop(str(self.comment_id), None)
 
     def __init__(self, game_id: UUID) -> None:
         self.game_id = game_id
-        self.live: dict[UUID, Comment] = {}
+        self.live: dict[str, dict[str, Any]] = {}
+        """Each live comment's fields by its id (plain data, so snapshots can hold it)."""
         self.written = 0
 
     @staticmethod
     def create_id(game_id: UUID) -> UUID:
         """A game's comments are named by the game."""
         return comments_id(game_id)
+
+    def comments(self) -> list[Comment]:
+        """The live comments, in the order they were made."""
+        return [
+            Comment(UUID(cid), self.game_id, f["step"], f["author"], f["text"], f["created_at"])
+            for cid, f in self.live.items()
+        ]
+
+    def get(self, comment_id: UUID) -> Comment | None:
+        """The live comment ``comment_id``, if any."""
+        f = self.live.get(str(comment_id))
+        if f is None:
+            return None
+        return Comment(comment_id, self.game_id, f["step"], f["author"], f["text"], f["created_at"])
 
     def comment(self, comment_id: UUID, step: int, author: str | None, text: str) -> None:
         """Add a comment."""
@@ -188,7 +208,7 @@ def game_comments(library: GameLibrary, game_id: UUID) -> list[Comment]:
     no stored game)."""
     library.steps(game_id)  # raises for no game
     found = _load(library, game_id)
-    live = [] if found is None else list(found.live.values())
+    live = [] if found is None else found.comments()
     return sorted(live, key=lambda c: c.step)
 
 
@@ -246,7 +266,8 @@ def add_comments(
             library.save(comments, *filed)
         except IntegrityError:  # another writer saved on this game first: again
             continue
-        return [comments.live[i] for i in ids]
+        _snapshot(library, comments, len(ids))
+        return [c for c in map(comments.get, ids) if c is not None]
     raise IntegrityError(f"the comments of game {game_id} kept changing while saving")
 
 
@@ -266,7 +287,7 @@ def annotate(
 
 def _unknown(comments: Comments, notes: list[Annotation]) -> list[Annotation]:
     """The ``notes`` no live comment says already, each once."""
-    known = {c.annotation() for c in comments.live.values()}
+    known = {c.annotation() for c in comments.comments()}
     todo = []
     for note in notes:
         if note not in known:
@@ -275,33 +296,50 @@ def _unknown(comments: Comments, notes: list[Annotation]) -> list[Annotation]:
     return todo
 
 
-def find_comment(library: GameLibrary, comment_id: UUID) -> Comment:
-    """A live comment by its id; ``UnknownComment`` for none."""
+def _filed(library: GameLibrary, comment_id: UUID) -> tuple[Comments, Comment]:
+    """The comments holding the live comment ``comment_id``, and it; ``UnknownComment``."""
     first = list(library.events.get(comment_id, lte=CommentFiled.INITIAL_VERSION))
     if not first or not isinstance(first[0], CommentFiled.Filed):
         raise UnknownComment(comment_id)
     comments = _load(library, first[0].game_id)
-    if comments is None or comment_id not in comments.live:
+    found = None if comments is None else comments.get(comment_id)
+    if comments is None or found is None:
         raise UnknownComment(comment_id)
-    return comments.live[comment_id]
+    return comments, found
+
+
+def find_comment(library: GameLibrary, comment_id: UUID) -> Comment:
+    """A live comment by its id; ``UnknownComment`` for none."""
+    return _filed(library, comment_id)[1]
 
 
 def remove_comment(library: GameLibrary, comment_id: UUID, by: str | None, anyone: bool) -> None:
     """Take a comment away: only its author ``by`` may (``NotAuthor``), or anyone when
     ``anyone``. ``UnknownComment`` for none (a comment removed is gone)."""
     for _ in range(RETRIES):
-        comment = find_comment(library, comment_id)
+        comments, comment = _filed(library, comment_id)
         if not anyone and comment.author != by:
             raise NotAuthor(f"Only {comment.author or 'its author'} may remove this comment.")
-        comments = _load(library, comment.game_id)
-        assert comments is not None  # find_comment found the comment there
         comments.remove(comment_id)
         try:
             library.save(comments)
         except IntegrityError:
             continue
+        _snapshot(library, comments, 1)
         return
     raise IntegrityError(f"the comments of comment {comment_id}'s game kept changing")
+
+
+def _snapshot(library: GameLibrary, comments: Comments, saved: int) -> None:
+    """Snapshot a game's comments when the ``saved`` events just saved crossed a multiple of
+    :data:`SNAPSHOT_EVERY`, so reading them folds at most that many events."""
+    if comments.version // SNAPSHOT_EVERY == (comments.version - saved) // SNAPSHOT_EVERY:
+        return
+    assert library.snapshots is not None  # the library keeps snapshots
+    try:
+        library.snapshots.put([Comments.Snapshot.take(comments)])
+    except PersistenceError as exc:  # the comments are stored; a snapshot only saves time
+        log.warning("no snapshot of the comments of game %s: %s", comments.game_id, exc)
 
 
 def exported_record(library: GameLibrary, game_id: UUID) -> bytes:
