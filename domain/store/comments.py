@@ -153,17 +153,18 @@ class Comments(Aggregate):
 
     def comments(self) -> list[Comment]:
         """The live comments, in the order they were made."""
-        return [
-            Comment(UUID(cid), self.game_id, f["step"], f["author"], f["text"], f["created_at"])
-            for cid, f in self.live.items()
-        ]
+        return [self._comment(cid, fields) for cid, fields in self.live.items()]
 
     def get(self, comment_id: UUID) -> Comment | None:
         """The live comment ``comment_id``, if any."""
-        f = self.live.get(str(comment_id))
-        if f is None:
-            return None
-        return Comment(comment_id, self.game_id, f["step"], f["author"], f["text"], f["created_at"])
+        fields = self.live.get(str(comment_id))
+        return None if fields is None else self._comment(str(comment_id), fields)
+
+    def _comment(self, cid: str, fields: dict[str, Any]) -> Comment:
+        return Comment(
+            UUID(cid), self.game_id, fields["step"], fields["author"], fields["text"],
+            fields["created_at"],
+        )  # fmt: skip
 
     def comment(self, comment_id: UUID, step: int, author: str | None, text: str) -> None:
         """Add a comment."""
