@@ -9,7 +9,7 @@
    and drawn on a canvas for PNG, all in the browser. */
 (function () {
   "use strict";
-  var S = {game: null, comments: [], me: {}, sent: 0, busy: false, step: 0};
+  var S = {game: null, comments: [], me: {}, sent: 0, busy: false, at: 0};
   var STYLE = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity",
     "stroke-dasharray", "opacity", "font-family", "font-size", "font-weight", "text-anchor",
     "dominant-baseline", "visibility", "display"];
@@ -90,7 +90,7 @@
         say("Not done: " + data.error.message, data.error);
       } else if (data.made) {
         window.dash_clientside.set_props("share-text", {value: ""});
-        say("Comment added on step " + S.step + ".");
+        say("Comment added on step " + S.at + ".");
       } else {
         say("Comment removed.");
       }
@@ -103,6 +103,10 @@
     if (S.busy || !S.game) { return; }
     S.busy = true;
     S.sent += 1;
+    var n = S.sent;
+    window.setTimeout(function () {  /* a write that never came back does not block the next */
+      if (S.busy && S.sent === n) { S.busy = false; say("No answer from the server: try again."); }
+    }, 20000);
     say("Saving…");
     window.dash_clientside.set_props("share-send", {data: Object.assign({n: S.sent, game: S.game}, request)});
   }
@@ -111,7 +115,8 @@
     var field = byId("share-text");
     var text = field ? field.value : "";
     if (!text.trim()) { say("Write the comment first."); if (field) { field.focus(); } return; }
-    send({op: "add", step: frame().step || 0, text: text});
+    S.at = frame().step || 0;
+    send({op: "add", step: S.at, text: text});
   }
 
   function remove(id) { send({op: "remove", comment: id}); }
@@ -248,7 +253,6 @@
   /* --- the frame's hooks -------------------------------------------------------------- */
 
   function step(g, s) {
-    S.step = s;
     var label = byId("share-label"), position = byId("share-position");
     if (label) { label.textContent = "Comment on step " + s; }
     if (position) {
