@@ -99,6 +99,7 @@ def test_a_comment_shows_under_its_step_and_is_kept_on_reload(
         (5, "ana", "Ana's den here\nsets up the crescent."), (6, "ana", "Bold."),
     ]  # fmt: skip
 
+    page.wait_for_url(f"**/replay/{game_id}?step=6")  # the URL follows the step shown
     page.reload()
     expect(step5.locator(".note-text")).to_have_text("Ana's den here\nsets up the crescent.")
     expect(page.locator("#replay-log .note-mark")).to_have_count(2)
