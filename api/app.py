@@ -15,7 +15,7 @@ from api.caching import CachedAnswers
 from api.headers import SecurityHeaders, page_policy
 from api.openapi import create_api
 from api.problems import Problem, problem, problem_of
-from api.routes import branches, games, meta, practice, stats, tables, variations
+from api.routes import branches, comments, games, meta, practice, stats, tables, variations
 from api.schemas import TEXT_RULE, text_errors
 from api.uploads import SizedBodies
 from dashboard.app import body_limit, create_dash
@@ -106,6 +106,7 @@ def create_app(settings: Settings | None = None, analysis_worker: bool = True) -
     app.before_request(api_only)
     for blueprint in (
         meta.blp, games.blp, branches.blp, stats.blp, tables.blp, variations.blp, practice.blp,
+        comments.blp,
     ):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.bp)

@@ -52,13 +52,18 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
                      "`unfinished: true` to store it as an unfinished game."),
     "unknown_variation": ("Unknown variation", "No live variation with this id is stored "
                           "(or it was deleted)."),
-    "not_author": ("Not the author", "Only the variation's author (`author`) may change it."),
     "is_variation": ("Is a variation", "A variation is kept as a branch of its game, not "
                      "finished into the library."),
     "not_flagged": ("Not flagged", "The review found no better action than the one played "
                     "at this step."),
     "too_many_streams": ("Too many streams", "The server watches as many tables as it can "
                          "at once; try again later."),
+    "unknown_comment": ("Unknown comment", "No comment with this id is stored (a removed "
+                        "one is gone)."),
+    "not_author": ("Not the author", "Only its author may change or remove this (a comment, "
+                   "a variation)."),
+    "too_many_comments": ("Too many comments", "The game has as many comments as it takes "
+                          "(`limit`); nothing was stored."),
     "too_large": ("Too large", "The record has more bytes than the server accepts (`limit`)."),
     "store_cannot_write": ("The store cannot write", "The database is full or read-only: "
                            "nothing was stored (reads still work; `/api/health` says so)."),

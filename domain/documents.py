@@ -9,7 +9,9 @@ canonical bytes (:func:`canonical_json`), so one game always serialises the same
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from domain import bounds
@@ -19,6 +21,10 @@ RECORD_FORMAT, RECORD_VERSION = "howl.game", 1
 """The header of every game record (records.md)."""
 MAX_META_KEYS, MAX_META_KEY, MAX_META_VALUE = 32, 64, 1000
 """A record's ``meta``: how many entries, how long a key and a value may be."""
+MAX_ANNOTATIONS, MAX_NOTE, MAX_AUTHOR = 500, 2000, 64
+"""A record's ``annotations``: how many, how long a text and an author's name may be."""
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Control characters (Unicode's ``Cc``) but tab and newline."""
 
 
 def join(path: str, key: str | int) -> str:
@@ -95,3 +101,76 @@ def record_document(
         doc["meta"] = dict(meta)
     doc.update({key: value for key, value in parts.items() if value is not None})
     return doc
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    """A comment on the position after ``step`` actions, by ``author`` (None: not named)."""
+
+    step: int
+    author: str | None
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"step", "author", "text"}`` as records.md writes it."""
+        return {"step": self.step, "author": self.author, "text": self.text}
+
+
+def note_problem(value: object, most: int) -> str | None:
+    """Why ``value`` is not the text of a comment (1 to ``most`` characters, no control
+    character but newline and tab, no lone surrogate), or None.
+
+    >>> note_problem("Good move.\\nReally.", 2000) is None
+    True
+    >>> note_problem("bell\\x07", 2000)
+    'contains a control character (U+0007)'
+    """
+    if not isinstance(value, str):
+        return "Not a valid string."
+    if not value.strip():
+        return "must not be empty"
+    problem = bounds.text_problem(value, most)
+    if problem is not None:
+        return problem
+    control = CONTROL.search(value)
+    if control is not None:
+        return f"contains a control character (U+{ord(control.group()):04X})"
+    return None
+
+
+def read_annotations(doc: Mapping[str, Any], steps: int) -> tuple[Annotation, ...]:
+    """A record's optional ``annotations`` (records.md): at most ``MAX_ANNOTATIONS`` of
+    ``{"step": 0…steps, "author"?: name or null, "text": …}``; ``InvalidRecord`` naming the
+    path (``annotations[3].text``) otherwise. Other fields of an entry are ignored."""
+    found = doc.get("annotations")
+    if found is None:
+        return ()
+    notes = []
+    for i, entry in enumerate(bounds.items(found, "annotations", MAX_ANNOTATIONS)):
+        at = join("annotations", i)
+        entry = bounds.mapping(entry, at)
+        if "step" not in entry:
+            raise InvalidRecord(join(at, "step"), bounds.REQUIRED)
+        step = bounds.integer(entry["step"], join(at, "step"), 0, steps)
+        author = entry.get("author")
+        if author is not None:
+            problem = note_problem(author, MAX_AUTHOR)
+            if problem is not None:
+                raise InvalidRecord(join(at, "author"), problem)
+        if "text" not in entry:
+            raise InvalidRecord(join(at, "text"), bounds.REQUIRED)
+        problem = note_problem(entry["text"], MAX_NOTE)
+        if problem is not None:
+            raise InvalidRecord(join(at, "text"), problem)
+        notes.append(Annotation(step, author, entry["text"]))
+    return tuple(notes)
+
+
+def annotated(record: bytes, notes: Iterable[Annotation]) -> bytes:
+    """A record's canonical bytes with ``annotations`` (the record as it is without any)."""
+    listed = [note.to_json() for note in notes]
+    if not listed:
+        return record
+    doc = json.loads(record)
+    doc["annotations"] = listed
+    return canonical_json(doc)

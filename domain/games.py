@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from domain.documents import check_header, parse
+from domain.documents import check_header, parse, read_annotations
 from domain.ruleset import GameRecord, InvalidRecord, Ruleset
 
 _RULESETS: dict[str, Ruleset] = {}
@@ -55,12 +55,15 @@ def of_document(doc: Mapping[str, Any]) -> Ruleset:
 
 def read_record(data: bytes | str | Mapping[str, Any]) -> tuple[Ruleset, GameRecord]:
     """The ruleset and the record of a ``howl.game`` document of any registered game (JSON
-    or parsed): its ``format`` and ``version`` first, then its ``"game"`` picks the reader.
-    ``InvalidRecord`` (``UnknownGame`` at path ``game``) when it is not such a record."""
+    or parsed): its ``format`` and ``version`` first, then its ``"game"`` picks the reader;
+    its ``annotations``, if any, are checked too (the record holds none). ``InvalidRecord``
+    (``UnknownGame`` at path ``game``) when it is not such a record."""
     doc = parse(data)
     check_header(doc, (("format", "howl.game"), ("version", 1)))
     rules = of_document(doc)
-    return rules, rules.read_record(doc)
+    record = rules.read_record(doc)
+    read_annotations(doc, len(record.actions))
+    return rules, record
 
 
 def rulesets() -> Iterator[Ruleset]:

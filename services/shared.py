@@ -16,6 +16,7 @@ from flask import Flask, current_app
 
 from domain.ruleset import ReviewSettings
 from domain.store import GameLibrary, UploadResult
+from domain.store.comments import TooManyComments, annotate
 from projections.analysis_worker import AnalysisWorker, enqueue, start_worker
 from projections.readmodels import ReadModels
 from services.bodies import BodyCache
@@ -124,14 +125,19 @@ class Services:
     def upload(self, doc: Mapping[str, Any], uploader: str | None, **fields: Any) -> UploadResult:
         """Store a record (``InvalidRecord``/``RecordError`` for a bad one, a 422
         :class:`Refusal` ``too_costly`` past ``HOWL_MAX_CHECK_SECONDS``: nothing is stored),
-        project it, and queue its review when it is new and its game has a review
-        (``HOWL_ANALYSIS``).
+        store its ``annotations`` as comments (those the game has not: a 409 ``too_many_comments``
+        past the limit), project it, and queue its review when it is new and its game has a
+        review (``HOWL_ANALYSIS``).
 
         Once stored, the game is the answer: catching up never raises (a game that cannot
         be projected is recorded as such, see :meth:`catch_up`)."""
         budget = work_budget(self.settings.max_check_seconds)
         with self.writing():
             result = self.library.upload(doc, uploaded_by=uploader, check=budget, **fields)
+            try:
+                annotate(self.library, result.game_id, doc, uploader)
+            except TooManyComments as exc:
+                raise Refusal(409, "too_many_comments", str(exc), limit=exc.limit) from None
         self.catch_up()
         queue = result.created and self.settings.analysis
         if queue and self.library.rules(result.game_id).review is not None:

@@ -26,6 +26,7 @@ from domain.documents import canonical_json
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
 from domain.store import GameLibrary, UnknownGame
+from domain.store.comments import exported_record
 from domain.store.uploads import PreparedGame, prepare_record
 from services.library import open_library
 
@@ -181,11 +182,12 @@ def import_records(paths: tuple[str, ...], jobs: int) -> None:
     "--at", "step", type=click.IntRange(min=0), help="The position after the first N actions."
 )
 def export_game(game_id: UUID, step: int | None) -> None:
-    """Print a stored game's record, or its position after N actions, as canonical JSON."""
+    """Print a stored game's record (with its comments as annotations), or its position
+    after N actions, as canonical JSON."""
     with open_library() as library:
         try:
             if step is None:
-                data = library.record(game_id)
+                data = exported_record(library, game_id)
             else:
                 data = canonical_json(library.position_at(game_id, step))
         except UnknownGame as exc:

@@ -16,9 +16,12 @@ from api.caching import (
     NO_CACHE,
     NO_STORE,
     REVALIDATE,
+    etag_of,
     immutable_json,
     json_response,
+    not_modified,
     revalidated_json,
+    tagged,
 )
 from api.openapi import ApiBlueprint
 from api.problems import Problem
@@ -43,6 +46,7 @@ from domain.ruleset import InvalidRecord
 from domain.store import UnknownGame
 from projections.analysis_worker import analysis_status, enqueue
 from projections.games import BadCursor
+from services import comments
 from services.shared import services
 
 log = logging.getLogger(__name__)
@@ -212,14 +216,21 @@ def game(game_id: UUID) -> Response:
 
 
 @blp.route("/<uuid:game_id>/record")
-@blp.response(200, {"type": "object", "description": "records.md"}, **_immutable(
-    "The record as stored (canonical JSON, byte for byte)."))  # fmt: skip
+@blp.response(200, {"type": "object", "description": "records.md"}, description="The record "
+              "as stored (canonical JSON, byte for byte), with the game's comments as "
+              "`annotations` when it has any. Its ETag changes with the comments; "
+              f"Cache-Control: `{NO_CACHE}`.", headers=CACHED)  # fmt: skip
 @blp.alt_response(304, description=NOT_MODIFIED)
 @blp.problems(404)
 def record(game_id: UUID) -> Response:
-    """The game's record (any game), as stored."""
+    """The game's record (any game), as stored, and its comments as records.md's
+    `annotations` (readers that do not know them ignore them)."""
     svc = services()
-    return immutable_json(svc.bodies, lambda: svc.library.record(game_id), "record", game_id)
+    etag = etag_of("record", game_id, comments.version(game_id))
+    if not_modified(etag):
+        return tagged(None, etag, NO_CACHE, "application/json")
+    body = svc.bodies.get_or_render(etag, lambda: comments.record(game_id))
+    return tagged(body, etag, NO_CACHE, "application/json")
 
 
 @blp.route("/<uuid:game_id>/events")

@@ -122,6 +122,7 @@
         (m ? " " + markHtml(m) : "") + extra + "</li>";
     }).join("");
     log.setAttribute("data-game", drawn);
+    if (window.howlShare) { window.howlShare.log(); }  /* the comments (share.js) */
   }
 
   function markLog(s) {
@@ -165,6 +166,7 @@
     });
     drawAdvice(g, s);
     drawLog(g);
+    if (window.howlShare) { window.howlShare.step(g, s); }
     var push = R.push;
     R.push = false;
     window.clearTimeout(R.later);

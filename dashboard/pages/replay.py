@@ -19,7 +19,7 @@ from uuid import UUID
 
 from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from dashboard import analysis, boards, charts, data, explore
+from dashboard import analysis, boards, charts, data, explore, share
 from dashboard.game import Game, load, payload, rules_of
 from dashboard.inputs import text
 from dashboard.token import refused
@@ -252,6 +252,7 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                             *explore.lines(),
                             html.H3("Steps"),
                             html.Ol(id="replay-log", className="step-log"),
+                            *share.panel(gid),
                         ],
                         className="replay-right",
                     ),
@@ -314,6 +315,7 @@ def register(app: Dash) -> None:
         prevent_initial_call=True,
     )(refresh_analysis)
     explore.register(app)
+    share.register(app)
 
 
 def refresh_analysis(_ticks: Any, _clicks: Any, game_id: Any, token: Any) -> tuple[Any, ...]:

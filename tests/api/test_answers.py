@@ -172,7 +172,7 @@ def assert_secured(reply: Reply) -> str:
 
 def test_every_answer_carries_security_headers(shared: Shared) -> None:
     client, game = shared.client, shared.ids[GAME]
-    record = f"/api/games/{game}/record"
+    record = f"/api/games/{game}/events"  # immutable: answered again without Flask
     first = client.get(record)
     again = client.get(record)  # from the in-memory answers, without Flask
     etag = first.headers["etag"]

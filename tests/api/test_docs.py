@@ -31,6 +31,8 @@ ENDPOINTS = {
     ("get", "/api/games/{game_id}/practice"), ("post", "/api/games/{game_id}/practice"),
     ("get", "/api/games/{game_id}/practice/legal"),
     ("post", "/api/games/{game_id}/practice/reveal"),
+    ("get", "/api/games/{game_id}/comments"), ("post", "/api/games/{game_id}/comments"),
+    ("get", "/api/comments/{comment_id}"), ("delete", "/api/comments/{comment_id}"),
 }  # fmt: skip
 
 
