@@ -104,10 +104,8 @@ def create_app(settings: Settings | None = None, analysis_worker: bool = True) -
     app.register_error_handler(Refusal, refused)
     app.before_request(start_analysis)
     app.before_request(api_only)
-    for blueprint in (
-        meta.blp, games.blp, branches.blp, stats.blp, tables.blp, variations.blp, practice.blp,
-        comments.blp,
-    ):
+    blueprints = (meta, games, branches, stats, tables, variations, practice, comments)
+    for blueprint in (module.blp for module in blueprints):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.bp)
     app.register_blueprint(bp)
