@@ -25,7 +25,7 @@ from domain.store import practice as store
 from projections.analysis_worker import analysis_status
 from services.refusals import Refusal
 from services.shared import Services, services
-from services.tables import _record_refusal, legal_in
+from services.tables import legal_in, record_refusal
 
 __all__ = ["FLAGGED", "JUDGES", "judge", "legal", "position", "positions", "reveal"]
 
@@ -168,7 +168,7 @@ def judge(game_id: UUID, index: object, action: object, player: object, by: str 
     try:
         entered = game.rules.read_action(dict(action), "action")
     except InvalidRecord as exc:
-        raise _record_refusal(exc) from None
+        raise record_refusal(exc) from None
     settings = game.review.settings(
         **{k: v for k, v in game.result["settings"].items() if k != "key"}
     )
@@ -179,7 +179,7 @@ def judge(game_id: UUID, index: object, action: object, player: object, by: str 
         verdict = game.review.judge(at, step, settings, entered)
     except IllegalAction as err:
         written = game.rules.write_action(entered)
-        raise _record_refusal(RecordError(step["index"], written, err.rule, err.message)) from None
+        raise record_refusal(RecordError(step["index"], written, err.rule, err.message)) from None
     finally:
         _judging.release()
     try:

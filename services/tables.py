@@ -53,7 +53,7 @@ def _svc(svc: Services | None) -> Services:
     return svc if svc is not None else services()
 
 
-def _record_refusal(exc: InvalidRecord | RecordError) -> Refusal:
+def record_refusal(exc: InvalidRecord | RecordError) -> Refusal:
     """The 422 refusal of a malformed or illegal record or action (nothing was stored)."""
     if isinstance(exc, RecordError):
         return Refusal(422, "illegal_action", f"Action {exc.index} breaks {exc.rule}: "
@@ -152,7 +152,7 @@ def open_table(record_bytes: bytes, by: str | None, svc: Services | None = None)
         with svc.writing():
             view = store.open_table(svc.library, rules, record, by)
     except (InvalidRecord, RecordError) as exc:
-        raise _record_refusal(exc) from None
+        raise record_refusal(exc) from None
     bots.kick(svc, view)
     return document(view)
 
@@ -239,7 +239,7 @@ def _written(view: TableView, events: list[dict[str, Any]]) -> dict[str, Any]:
     return {"version": view.version, "events": events, "table": document(view)}
 
 
-def _write_refusal(exc: Exception) -> Refusal:
+def write_refusal(exc: Exception) -> Refusal:
     """The 409 refusal of a write the table's state forbids."""
     if isinstance(exc, StaleVersion):
         return Refusal(409, "stale_version", f"The table is at version {exc.version}, not "
@@ -265,9 +265,9 @@ def enter(table_id: UUID | str, action: Any, version: object, by: str | None,
                 svc.library, table_uuid(table_id), dict(action), named, svc.settings.max_actions
             )
     except (InvalidRecord, RecordError) as exc:
-        raise _record_refusal(exc) from None
+        raise record_refusal(exc) from None
     except (StaleVersion, TableClosed) as exc:
-        raise _write_refusal(exc) from None
+        raise write_refusal(exc) from None
     except TableFull as exc:
         raise Refusal(422, "too_many_actions", f"{exc}", limit=exc.limit) from None
     except BotsTurn as exc:
@@ -287,7 +287,7 @@ def undo(table_id: UUID | str, version: object, by: str | None,
         with svc.writing():
             view, action = store.undo_action(svc.library, table_uuid(table_id), named)
     except (StaleVersion, TableClosed, NothingToUndo) as exc:
-        raise _write_refusal(exc) from None
+        raise write_refusal(exc) from None
     taken = [{"type": "taken_back", "data": {"index": len(view.actions), "action": action}}]
     view = bots.take_back_bots(svc, view, taken)
     return _written(view, taken)
@@ -303,7 +303,7 @@ def finish(table_id: UUID | str, unfinished: bool | None, by: str | None,
         raise Refusal(409, "is_variation", "A variation is not finished into the library: its "
                       "own actions are kept as a branch of its game.")  # fmt: skip
     if view.game_id is not None:
-        raise _write_refusal(TableClosed(f"Table {table_id} is finished into game "
+        raise write_refusal(TableClosed(f"Table {table_id} is finished into game "
                                          f"{view.game_id}."))  # fmt: skip
     over = view.rules.finished(view.state)
     if not over and not unfinished:
@@ -314,9 +314,9 @@ def finish(table_id: UUID | str, unfinished: bool | None, by: str | None,
         with svc.writing():
             closed = store.close_table(svc.library, table_uuid(table_id), result.game_id, not over)
     except (InvalidRecord, RecordError) as exc:
-        raise _record_refusal(exc) from None
+        raise record_refusal(exc) from None
     except (StaleVersion, TableClosed) as exc:
-        raise _write_refusal(TableClosed(str(exc))) from None
+        raise write_refusal(TableClosed(str(exc))) from None
     return {"game_id": str(result.game_id), "table": document(closed)}
 
 

@@ -23,7 +23,7 @@ from projections.analysis_worker import analysis_status
 from services.branches import compare
 from services.refusals import Refusal
 from services.shared import Services, services
-from services.tables import _record_refusal, _write_refusal, check_author, document, table_uuid
+from services.tables import check_author, document, record_refusal, table_uuid, write_refusal
 
 __all__ = [
     "delete", "game_variations", "name_problem", "open_variation", "rename", "variation_doc",
@@ -141,7 +141,7 @@ def open_variation(
         with svc.writing():
             view = store.open_variation(library, gid, step, played, by, title, limit)
     except (InvalidRecord, RecordError) as exc:
-        raise _record_refusal(exc) from None
+        raise record_refusal(exc) from None
     except OtherRules as exc:
         raise Refusal(409, "other_rules_version", f"{exc}.",
                       rules_version=exc.rules_version) from None  # fmt: skip
@@ -222,7 +222,7 @@ def rename(
         with svc.writing():
             view = store.rename_variation(svc.library, vid, title)
     except StaleVersion as exc:
-        raise _write_refusal(exc) from None
+        raise write_refusal(exc) from None
     return describe(view, svc)
 
 
@@ -234,7 +234,7 @@ def delete(variation_id: UUID | str, by: str | None, svc: Services | None = None
         with svc.writing():
             store.delete_variation(svc.library, vid)
     except StaleVersion as exc:
-        raise _write_refusal(exc) from None
+        raise write_refusal(exc) from None
 
 
 def game_variations(game_id: UUID | str, svc: Services | None = None) -> list[dict[str, Any]]:

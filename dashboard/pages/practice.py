@@ -23,7 +23,7 @@ from dash import ClientsideFunction, Dash, Input, NoUpdate, Output, State, dcc, 
 from dashboard import data
 from dashboard.boards import table_board
 from dashboard.inputs import choice, integer, text
-from dashboard.pages.table import _facts
+from dashboard.pages.table import record_facts
 from domain.games import ruleset
 from domain.store import UnknownGame
 from domain.store.practice import MAX_NAME
@@ -215,7 +215,7 @@ def _facts_at(game_id: UUID, index: int) -> dict[str, Any]:
     library = data.library()
     record = orjson.loads(library.record(game_id))
     record["actions"] = record["actions"][:index]
-    return _facts({"game": library.info(game_id).game, "record": record, "version": 0})
+    return record_facts({"game": library.info(game_id).game, "record": record, "version": 0})
 
 
 def facts(seen: Any, game_id: Any) -> dict[str, Any] | NoUpdate:

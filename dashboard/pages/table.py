@@ -143,7 +143,7 @@ def _bots(doc: dict[str, Any]) -> html.P | None:
                   id="table-bots", className="table-bots")  # fmt: skip
 
 
-def _facts(doc: dict[str, Any]) -> dict[str, Any]:
+def record_facts(doc: dict[str, Any]) -> dict[str, Any]:
     """The log of a table document's actions as ``[step, what the action did, the scorings
     it caused, the game's end or None]`` (hunts and Moonlight dates are in its text), every
     seat's score and the board's payments now, from its record replayed."""
@@ -169,11 +169,11 @@ def _facts(doc: dict[str, Any]) -> dict[str, Any]:
 
 @lru_cache(maxsize=256)
 def _facts_at(table_id: UUID, version: int) -> dict[str, Any] | None:
-    """:func:`_facts` of a table at ``version``, computed once for all its watchers (a
+    """:func:`record_facts` of a table at ``version``, computed once for all its watchers (a
     version names one state: undoing is a new version too); None when the table is not at
     that version now."""
     doc = tables.table_doc(table_id)
-    return _facts(doc) if doc["version"] == version else None
+    return record_facts(doc) if doc["version"] == version else None
 
 
 def facts(seen: Any, table_id: Any) -> dict[str, Any] | NoUpdate:
@@ -185,7 +185,7 @@ def facts(seen: Any, table_id: Any) -> dict[str, Any] | NoUpdate:
     version = seen.get("version") if isinstance(seen, dict) else None
     try:
         shown = _facts_at(tid, version) if type(version) is int else None
-        return shown if shown is not None else _facts(tables.table_doc(tid))
+        return shown if shown is not None else record_facts(tables.table_doc(tid))
     except (Refusal, tables.UnknownTable):
         return no_update
 
