@@ -261,7 +261,23 @@
     }
   }
 
+  /* The position of step s of the variation shown, when s is one of its own steps (the
+     position link names the game's). */
+  function linePosition(s) {
+    var line = window.howlReplay && window.howlReplay.line;
+    var own = line && s > line.step && line.data && line.data.line[s - line.step - 1];
+    return own ? own.doc.position : null;
+  }
+
   document.addEventListener("click", function (e) {
+    var link = e.target && e.target.closest && e.target.closest("#share-position");
+    var position = link && linePosition(window.howlReplay.step);
+    if (position) {
+      e.preventDefault();
+      save(new Blob([JSON.stringify(position, null, 2)], {type: "application/json"}), base() + ".json");
+      say("Position saved.");
+      return;
+    }
     var t = e.target && e.target.closest && e.target.closest("#share-add, #share-copy, #share-svg, #share-png");
     if (!t) { return; }
     ({"share-add": add, "share-copy": copy, "share-svg": svgFile, "share-png": pngFile})[t.id]();

@@ -385,7 +385,7 @@
       status.setAttribute("data-version", doc.version);
       status.setAttribute("data-turn", doc.turn === null ? "" : doc.turn);
     }
-    var thinking = $("table-bot-thinking");
+    var thinking = document.getElementById("table-bot-thinking");
     if (thinking) { thinking.hidden = !botTurn(); }
     if (!fin) { return; }
     var html = "";

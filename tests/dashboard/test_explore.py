@@ -400,3 +400,29 @@ def test_explore_from_a_line_continues_it_at_its_end(sqlite_server: LiveServer, 
     click_move(page, a_move(server, vid))
     ready(page, version + 1)
     assert len(call(server, "GET", f"/api/tables/{vid}")[1]["actions"]) == 3
+
+
+def test_the_position_downloaded_on_a_lines_own_step_is_the_lines(
+    sqlite_server: LiveServer, page: Page
+) -> None:
+    server = sqlite_server
+    game_id = stored(server)
+    played = json.loads(GAME.read_text())["actions"][STEP]
+    _, doc = call(server, "POST", f"/api/games/{game_id}/variations", {"step": STEP})
+    vid, version = doc["table_id"], doc["version"]
+    _, legal = call(server, "GET", f"/api/tables/{vid}/legal")
+    other = next(a for a in legal["actions"] if a != played)  # not the game's own action
+    assert call(server, "POST", f"/api/tables/{vid}/actions",
+                {"action": other, "version": version})[0] == 201  # fmt: skip
+    visit(page, server, game_id, f"?step={STEP + 1}&line={vid}")
+    expect(page.locator("#replay-step")).to_contain_text(f"Step {STEP + 1} / {STEP + 1}")
+    with page.expect_download() as position_file:
+        page.click("#share-position")
+    downloaded = json.loads(Path(str(position_file.value.path())).read_text())
+    assert downloaded == call(server, "GET", f"/api/tables/{vid}")[1]["position"]
+    assert downloaded != call(server, "GET", f"/api/games/{game_id}/states/{STEP + 1}")[1]
+    page.locator("#replay-first").click()  # the game's own steps: the game's positions
+    with page.expect_download() as start_file:
+        page.click("#share-position")
+    shown = json.loads(Path(str(start_file.value.path())).read_text())
+    assert shown == call(server, "GET", f"/api/games/{game_id}/states/0")[1]
