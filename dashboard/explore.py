@@ -26,15 +26,13 @@ from dashboard import data
 from dashboard.boards import table_board
 from dashboard.game import Game
 from dashboard.inputs import choice, text
+from dashboard.table_parts import Tokens, controls, readonly_note
 from domain.games import ruleset
 from domain.store import UnknownGame
 from projections.timeline import follow
 from services import tables, variations
 from services.refusals import Refusal
 
-Labelled = TypedDict("Labelled", {"aria-label": str})
-Live = TypedDict("Live", {"aria-live": str})
-Tokens = TypedDict("Tokens", {"data-tokens": str})
 Keys = TypedDict("Keys", {"aria-keyshortcuts": str})
 """Attributes with a dash in their name, as Dash components take them."""
 MAX_NAME = variations.MAX_NAME
@@ -176,30 +174,8 @@ def panel(game: Game, marks: dict[int, str]) -> html.Div:
                 ],  # fmt: skip
                 className="explore-bar",
             ),
-            html.P(
-                "Reading only: enter a token in the header to play.",
-                id="table-readonly",
-                className="table-readonly",
-                hidden=True,
-            ),
-            html.Div(
-                [
-                    html.Div(
-                        id="table-controls",
-                        className="table-controls",
-                        role="toolbar",
-                        **Labelled({"aria-label": "actions"}),
-                    ),
-                    html.Div(
-                        id="table-pending",
-                        className="table-pending",
-                        **Live({"aria-live": "polite"}),
-                    ),  # fmt: skip
-                    html.Div(id="table-message", className="table-message", role="alert"),
-                ],
-                id="explore-table",
-                hidden=True,
-            ),
+            readonly_note("play"),
+            html.Div(controls(), id="explore-table", hidden=True),
             html.Div(id="table-position"),
             html.Div(id="explore-message", className="table-message", role="alert"),
             html.Div(

@@ -13,7 +13,7 @@ the seats' scores at a position come from :func:`facts`.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, TypedDict
+from typing import Any
 from urllib.parse import parse_qs
 from uuid import UUID
 
@@ -24,16 +24,13 @@ from dashboard import data
 from dashboard.boards import table_board
 from dashboard.inputs import choice, integer, text
 from dashboard.pages.table import record_facts
+from dashboard.table_parts import Labelled, Live, Tokens, controls, readonly_note
 from domain.games import ruleset
 from domain.store import UnknownGame
 from domain.store.practice import MAX_NAME
 from services import practice
 from services.refusals import Refusal
 
-Labelled = TypedDict("Labelled", {"aria-label": str})
-Live = TypedDict("Live", {"aria-live": str})
-Tokens = TypedDict("Tokens", {"data-tokens": str})
-"""Attributes with a dash in their name, as Dash components take them."""
 WRITES = ("try", "reveal")
 """What the page's script asks the write callback to do."""
 MAX_INDEX = 1_000_000
@@ -171,12 +168,7 @@ def _head() -> html.Div:
     return html.Div(
         [
             html.Span(id="table-status", className="table-status"),
-            html.P(
-                "Reading only: enter a token in the header to practise.",
-                id="table-readonly",
-                className="table-readonly",
-                hidden=True,
-            ),  # fmt: skip
+            readonly_note("practise"),
         ],
         className="table-head",
         **Tokens({"data-tokens": "1" if data.tokens_required() else "0"}),
@@ -189,14 +181,7 @@ def _main(board: Any) -> html.Div:
         html.Div(
             id="practice-verdict", className="practice-verdict", **Live({"aria-live": "polite"})
         ),
-        html.Div(
-            id="table-controls",
-            className="table-controls",
-            role="toolbar",
-            **Labelled({"aria-label": "actions"}),
-        ),  # fmt: skip
-        html.Div(id="table-pending", className="table-pending", **Live({"aria-live": "polite"})),
-        html.Div(id="table-message", className="table-message", role="alert"),
+        *controls(),
         html.Div(id="table-moon", className="moonlight"),
         html.Div(id="table-boards", className="player-boards"),
         html.H3("The game so far"),

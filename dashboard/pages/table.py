@@ -15,7 +15,7 @@ so far, with what each one caused, and the seats' scores come from the server he
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, TypedDict
+from typing import Any
 from uuid import UUID
 
 from dash import ClientsideFunction, Dash, Input, NoUpdate, Output, State, dcc, html, no_update
@@ -24,6 +24,7 @@ from dashboard import data
 from dashboard.boards import table_board
 from dashboard.inputs import choice, text
 from dashboard.pages.replay import log_entry
+from dashboard.table_parts import Tokens, controls, readonly_note
 from domain.games import ruleset
 from domain.replays import replay
 from domain.ruleset import GameRecord, Ruleset
@@ -31,10 +32,6 @@ from projections.timeline import follow
 from services import tables
 from services.refusals import Refusal
 
-Labelled = TypedDict("Labelled", {"aria-label": str})
-Live = TypedDict("Live", {"aria-live": str})
-Tokens = TypedDict("Tokens", {"data-tokens": str})
-"""Attributes with a dash in their name, as Dash components take them."""
 WRITES = ("action", "undo", "finish")
 """What the page's script asks the write callback to do."""
 
@@ -82,12 +79,7 @@ def layout(table_id: str) -> html.Div:
                     html.Span(id="table-status", className="table-status", role="status"),
                     html.Span("connecting…", id="table-link", className="table-link"),
                     _bots(doc),
-                    html.P(
-                        "Reading only: enter a token in the header to play.",
-                        id="table-readonly",
-                        className="table-readonly",
-                        hidden=True,
-                    ),
+                    readonly_note("play"),
                 ],
                 className="table-head",
                 **Tokens({"data-tokens": "1" if data.tokens_required() else "0"}),
@@ -100,18 +92,7 @@ def layout(table_id: str) -> html.Div:
                     ),
                     html.Div(
                         [
-                            html.Div(
-                                id="table-controls",
-                                className="table-controls",
-                                role="toolbar",
-                                **Labelled({"aria-label": "actions"}),
-                            ),
-                            html.Div(
-                                id="table-pending",
-                                className="table-pending",
-                                **Live({"aria-live": "polite"}),
-                            ),
-                            html.Div(id="table-message", className="table-message", role="alert"),
+                            *controls(),
                             html.Div(id="table-finish", className="table-finish"),
                             html.Div(id="table-moon", className="moonlight"),
                             html.Div(id="table-boards", className="player-boards"),
