@@ -32,9 +32,10 @@ Its chart numbers (``StepFacts.numbers``) are the timeline's Wolves columns, as
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from itertools import compress
-from operator import add, is_not, sub
+from operator import is_not
 from typing import Any
 
 from domain.hexes import Hex
@@ -45,7 +46,6 @@ from domain.wolves import events as ev
 from domain.wolves.codec import ACTION_NAMES, EVENT_TYPES, Stored
 from domain.wolves.describe import stored_label
 from domain.wolves.evolve import handler
-from domain.wolves.records import MAX_PLAYERS
 from domain.wolves.scoring import (
     Unplaced,
     control,
@@ -148,7 +148,10 @@ class WolvesFollower:
         self._index = {region: i for i, region in enumerate(self._regions)}
         self._slot = {h: self._index[region] for h, region in table.map.region_of.items()}
         self._wolves = [wolves_on_map(state, seat) for seat in seats]
-        self._held = [_vector(control(state, region)) for region in self._regions]
+        self._held = [
+            {who: (who, c, a) for who, (c, a) in control(state, region).items()}
+            for region in self._regions
+        ]
         self._control = [self._control_row(i) for i in range(len(self._regions))]
         self._boards = state.boards
         self._rows = [seat_score(state.boards[s], self._wolves[s], self._two) for s in seats]
@@ -239,23 +242,28 @@ class WolvesFollower:
         those whose control changed, and return the seats whose wolves did."""
         pieces = self._state.pieces
         counted: set[int] = set()
-        before: dict[int, Held] = {}
-        slot, held, changes = self._slot, self._held, _CHANGES
+        before: dict[int, dict[int | None, tuple[int | None, int, int]]] = {}
+        slot, held, wolves, changes = self._slot, self._held, self._wolves, _CHANGES
         for h, was in named.items():
             now = pieces.get(h, ())
             if now is was:  # the engine puts a new stack on every hex it changes
                 continue
-            control, wolves, seats = changes.get((was, now)) or _change(was, now)
+            control, counts = changes.get((was, now)) or _change(was, now)
             i = slot.get(h)
-            if control is not None and i is not None:
+            if control and i is not None:
+                region = held[i]
                 if i not in before:
-                    before[i] = held[i]
-                held[i] = tuple(map(add, held[i], control))
-            if wolves is not None:
-                self._wolves = list(map(add, self._wolves, wolves))
-                counted |= seats
-        if before:
-            regions += [i for i, was in before.items() if held[i] != was and i not in regions]
+                    before[i] = region.copy()
+                for who, dc, da in control:
+                    _, c, a = region.get(who, (who, 0, 0))
+                    if c + dc:
+                        region[who] = (who, c + dc, a + da)
+                    else:  # every piece has some control: none is left
+                        del region[who]
+            for seat, n in counts:
+                wolves[seat] += n
+                counted.add(seat)
+        regions += [i for i, was in before.items() if held[i] != was and i not in regions]
         return counted
 
     def _turn(self) -> int | None:
@@ -272,7 +280,7 @@ class WolvesFollower:
         """The control row of the region at index ``i``, as :func:`shown` takes it."""
         region = self._regions[i]
         stack = self._state.scoring.get(region)
-        return [region, stack[0] if stack else None, _contenders(self._held[i])]
+        return [region, stack[0] if stack else None, list(self._held[i].values())]
 
     def _read_control(self, regions: Iterable[int], numbers: dict[str, Any]) -> None:
         """Read the control rows of the regions at indexes ``regions`` again into
@@ -331,60 +339,25 @@ class WolvesFollower:
         return Milestone("phase_scored", event.phase)
 
 
-CONTENDERS = MAX_PLAYERS + 1
-"""The contenders for a region's control (W-8): every seat there can be, then the
-two-player automaton pack."""
-Held = tuple[int, ...]
-"""A region's control and alphas per contender (:func:`~domain.wolves.scoring.control`) as
-one vector: the control of each of the ``CONTENDERS``, then their alphas."""
-Change = tuple[Held | None, tuple[int, ...] | None, frozenset[int]]
-"""What a hex's new stack of pieces changes: the difference it makes to its region's
-:data:`Held` and to each seat's wolves on the map (None when it makes none), and the seats
-whose wolves it changes."""
+Change = tuple[tuple[tuple[int | None, int, int], ...], tuple[tuple[int, int], ...]]
+"""What a hex's new stack of pieces changes: per contender its control and alphas there
+(W-8) and per seat its wolves on the map, as ``(who, control, alphas)`` and ``(seat,
+wolves)`` differences (none of them zero)."""
 
 _CHANGES: dict[tuple[tuple[Piece, ...], tuple[Piece, ...]], Change] = {}
 """Every change of a hex's stack seen so far: a few thousand at most (two pieces to a hex)."""
 
 
-def _slot(who: int | None) -> int:
-    """The index of a contender in a :data:`Held` vector."""
-    return CONTENDERS - 1 if who is None else who
-
-
-def _vector(held: Mapping[int | None, tuple[int, int]]) -> Held:
-    """The :data:`Held` vector of control and alphas per contender."""
-    out = [0] * (2 * CONTENDERS)
-    for who, (c, a) in held.items():
-        out[_slot(who)] += c
-        out[CONTENDERS + _slot(who)] += a
-    return tuple(out)
-
-
-_WHO = (*range(MAX_PLAYERS), None)
-"""The contenders of a :data:`Held` vector, in its order."""
-
-
-def _contenders(held: Held) -> list[tuple[int | None, int, int]]:
-    """The contenders with some control in a :data:`Held` vector as ``(who, control,
-    alphas)``, seats first."""
-    control = held[:CONTENDERS]
-    return list(compress(zip(_WHO, control, held[CONTENDERS:], strict=True), control))
-
-
 def _change(was: tuple[Piece, ...], now: tuple[Piece, ...]) -> Change:
     """What a hex's stack going from ``was`` to ``now`` changes, kept in ``_CHANGES``."""
-    before = _vector(dict(hex_control(was)))
-    after = _vector(dict(hex_control(now)))
-    control = tuple(map(sub, after, before))
-    wolves = [0] * MAX_PLAYERS
+    held = Counter[int | None]()
+    alphas = Counter[int | None]()
     for sign, pieces in ((-1, was), (1, now)):
-        for p in pieces:
-            if p.player is not None and p.kind in WOLF_KINDS:
-                wolves[p.player] += sign
-    seats = frozenset(seat for seat, n in enumerate(wolves) if n)
-    found = _CHANGES[was, now] = (
-        control if any(control) else None,
-        tuple(wolves) if seats else None,
-        seats,
-    )
+        for who, (c, a) in hex_control(pieces):
+            held[who] += sign * c
+            alphas[who] += sign * a
+    wolves = Counter(p.player for p in now if p.player is not None and p.kind in WOLF_KINDS)
+    wolves.subtract(p.player for p in was if p.player is not None and p.kind in WOLF_KINDS)
+    control = tuple((who, c, alphas[who]) for who, c in held.items() if c or alphas[who])
+    found = _CHANGES[was, now] = (control, tuple((s, n) for s, n in wolves.items() if n))
     return found
