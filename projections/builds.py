@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 from uuid import UUID
 
@@ -77,10 +79,10 @@ class Build:
     def steps(self) -> list[list[Stored]]:
         """The stored events of each action."""
         steps: list[list[Stored]] = [[] for _ in range(self.actions)]
-        for e in self.events():
-            while len(steps) <= e["step"]:
-                steps.append([])
-            steps[e["step"]].append(e)
+        for step, events in groupby(self.events(), itemgetter("step")):
+            if step >= len(steps):
+                steps += [[] for _ in range(step + 1 - len(steps))]
+            steps[step] += events
         return steps
 
 

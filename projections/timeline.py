@@ -50,7 +50,7 @@ from operator import is_not
 from typing import Any
 
 from domain.games import ruleset
-from domain.ruleset import Follower, Ruleset, StepFacts, Stored
+from domain.ruleset import Follower, Ruleset, SeatScore, StepFacts, Stored
 
 _UNSET = object()
 
@@ -71,7 +71,7 @@ class Timeline:
         self.rules = rules
         self.follower = follow(rules, start)
         self._stored = getattr(self.follower, "step_stored", None)
-        self._scores: tuple[Any, ...] = ()
+        self._scores: Sequence[SeatScore] = ()
         self._numbers: dict[str, Any] = {}
         self.rows: list[list[Any]] = []
         self.add(self.follower.first())
@@ -88,38 +88,42 @@ class Timeline:
 
     def add(self, facts: StepFacts) -> None:
         """Keep the next step's facts (what changed of them)."""
-        old, scores = self._scores, []
-        if facts.scores is not old:
-            for score in (
-                facts.scores if len(old) != len(facts.scores) else _changed(facts.scores, old)
-            ):
-                was = old[score.seat] if score.seat < len(old) else None
-                if score != was:
-                    parts = _values(score.parts, None if was is None else was.parts)
-                    scores.append([score.seat, score.total, score.place, parts])
-            self._scores = facts.scores
+        scores = facts.scores
+        changed = [] if scores is self._scores else self._rescored(scores)
         numbers, patches = {}, {}
         current = self._numbers
         for key, value in facts.numbers.items():
             before = current.get(key, _UNSET)
             if value is before:
                 continue
+            current[key] = value
             if type(value) is list and type(before) is list and len(value) == len(before):
                 patch = []  # a follower gives the items it did not change as they were
                 for i in compress(range(len(value)), map(is_not, value, before)):
-                    item, was = value[i], before[i]
-                    values = _values(item, was)
+                    item = value[i]
+                    values = _values(item, before[i]) if type(item) is dict else item
                     patch.append([i, item] if values is item else [i, values, 1])
                 if patch:
                     patches[key] = patch
             elif value != before:
                 numbers[key] = value
-            current[key] = value
-        marks = [[m.kind, m.text, list(m.seats)] for m in facts.milestones]
+        marks = facts.milestones
         self.rows.append([
-            facts.player, facts.action, facts.label, facts.turn, facts.finished, scores, marks,
-            numbers, patches,
+            facts.player, facts.action, facts.label, facts.turn, facts.finished, changed,
+            [[m.kind, m.text, list(m.seats)] for m in marks] if marks else [], numbers, patches,
         ])  # fmt: skip
+
+    def _rescored(self, scores: Sequence[SeatScore]) -> list[list[Any]]:
+        """The seats' scores that are not those of the step before, as stored; ``scores``
+        are the step's from now on."""
+        old, out = self._scores, []
+        for score in scores if len(old) != len(scores) else _changed(scores, old):
+            was = old[score.seat] if score.seat < len(old) else None
+            if score != was:
+                parts = _values(score.parts, None if was is None else was.parts)
+                out.append([score.seat, score.total, score.place, parts])
+        self._scores = scores
+        return out
 
     def doc(self) -> dict[str, Any]:
         """The compact document of the timeline so far (JSON-able; see :func:`expand`)."""

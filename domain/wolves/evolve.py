@@ -5,14 +5,29 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import fields
 from functools import singledispatch
+from operator import attrgetter
 from typing import Any
 
 from domain.hexes import Hex
 from domain.wolves import components as box
 from domain.wolves import events as ev
+from domain.wolves.components import PieceKind, Track
 from domain.wolves.state import MoonlightPiece, Piece, PlayerBoard, State
 
 _BOARD_FIELDS = tuple(f.name for f in fields(PlayerBoard))
+_BOARD_VALUES = attrgetter(*_BOARD_FIELDS)
+_BOARD_INDEX = {name: i for i, name in enumerate(_BOARD_FIELDS)}
+
+
+class _Pieces(dict[tuple[int | None, PieceKind], Piece]):
+    """Each piece made once (the handlers place the same few again and again)."""
+
+    def __missing__(self, key: tuple[int | None, PieceKind]) -> Piece:
+        piece = self[key] = Piece(*key)
+        return piece
+
+
+_PIECES = _Pieces()
 
 
 def evolve(state: State, event: ev.Event) -> State:
@@ -45,16 +60,26 @@ def handler(kind: type[ev.Event]) -> Callable[[Any, State], None]:
 def _replace(board: PlayerBoard, **changes: Any) -> PlayerBoard:
     """``dataclasses.replace`` of a board, without its checks on every call (a board changes
     at most events)."""
-    return PlayerBoard(*[changes[n] if n in changes else getattr(board, n) for n in _BOARD_FIELDS])
+    values = list(_BOARD_VALUES(board))
+    for name, value in changes.items():
+        values[_BOARD_INDEX[name]] = value
+    return PlayerBoard(*values)
 
 
-def _add(state: State, h: Hex, piece: Piece) -> None:
-    state.pieces[h] = (*state.pieces.get(h, ()), piece)
+def _dens(board: PlayerBoard, track: Track) -> tuple[int, int, int]:
+    """A board's dens taken per track after taking the leftmost den of ``track`` (W-6.2)."""
+    dens = list(board.dens)
+    dens[box.TRACKS.index(track)] += 1
+    return dens[0], dens[1], dens[2]
 
 
-def _remove(state: State, h: Hex, piece: Piece) -> None:
+def _add(state: State, h: Hex, player: int | None, kind: PieceKind) -> None:
+    state.pieces[h] = (*state.pieces.get(h, ()), _PIECES[player, kind])
+
+
+def _remove(state: State, h: Hex, player: int | None, kind: PieceKind) -> None:
     here = list(state.pieces[h])
-    here.remove(piece)
+    here.remove(_PIECES[player, kind])
     if here:
         state.pieces[h] = tuple(here)
     else:
@@ -67,20 +92,22 @@ def _set_board(state: State, seat: int, board: PlayerBoard) -> None:
     state.boards = tuple(boards)
 
 
-def _pay(state: State, seat: int, paid: ev.Paid) -> None:
+def _pay(state: State, seat: int, paid: ev.Paid, **changes: Any) -> None:
+    """Settle a payment (W-5) with the action's other ``changes`` of the seat's board, in
+    one new board; one action fewer is left."""
     board = state.boards[seat]
-    flipped = list(board.flipped)
-    for slot in paid.tiles:
-        if slot:  # the faction tile shows the home terrain on both sides: never flipped (W-5)
-            flipped[slot] = not flipped[slot]
+    flipped = board.flipped
+    if paid.tiles:
+        turned = list(flipped)
+        for slot in paid.tiles:
+            if slot:  # the faction tile shows the home terrain on both sides: never flipped (W-5)
+                turned[slot] = not turned[slot]
+        flipped = tuple(turned)
+    spent = paid.bonus_terrain
     _set_board(
         state,
         seat,
-        _replace(
-            board,
-            flipped=tuple(flipped),
-            bonus_terrain=board.bonus_terrain - paid.bonus_terrain,
-        ),
+        _replace(board, flipped=flipped, bonus_terrain=board.bonus_terrain - spent, **changes),
     )
     state.actions_left -= 1
 
@@ -92,8 +119,8 @@ def _apply(event: object, state: State) -> None:
 
 @_apply.register
 def _(event: ev.WolvesDrafted, state: State) -> None:
-    _add(state, event.hex, Piece(event.player, "alpha"))
-    _add(state, event.hex, Piece(event.player, "pack"))
+    _add(state, event.hex, event.player, "alpha")
+    _add(state, event.hex, event.player, "pack")
     state.draft_picks += 1
     if state.drafting:
         state.player = state.table.draft_order[state.draft_picks]
@@ -113,54 +140,48 @@ def _(event: ev.BonusActionSpent, state: State) -> None:
 def _(event: ev.WolvesMoved, state: State) -> None:
     _pay(state, event.player, event.paid)
     for m in event.moves:
-        _remove(state, m.src, Piece(event.player, m.kind))
-        _add(state, m.dst, Piece(event.player, m.kind))
+        _remove(state, m.src, event.player, m.kind)
+        _add(state, m.dst, event.player, m.kind)
 
 
 @_apply.register
 def _(event: ev.WolfPushed, state: State) -> None:
-    _remove(state, event.src, Piece(event.player, event.kind))
-    _add(state, event.dst, Piece(event.player, event.kind))
+    _remove(state, event.src, event.player, event.kind)
+    _add(state, event.dst, event.player, event.kind)
 
 
 @_apply.register
 def _(event: ev.DenBuilt, state: State) -> None:
-    _pay(state, event.player, event.paid)
-    _add(state, event.hex, Piece(event.player, "den"))
-    _set_board(state, event.player, state.boards[event.player].with_den(event.track))
+    board = state.boards[event.player]
+    _pay(state, event.player, event.paid, dens=_dens(board, event.track))
+    _add(state, event.hex, event.player, "den")
 
 
 @_apply.register
 def _(event: ev.LairBuilt, state: State) -> None:
-    _pay(state, event.player, event.paid)
-    _remove(state, event.hex, Piece(event.player, "den"))
-    _add(state, event.hex, Piece(event.player, "lair"))
-    board = state.boards[event.player]
-    _set_board(state, event.player, _replace(board, lairs=board.lairs + 1))
+    _pay(state, event.player, event.paid, lairs=state.boards[event.player].lairs + 1)
+    _remove(state, event.hex, event.player, "den")
+    _add(state, event.hex, event.player, "lair")
     state.moonlight = (*state.moonlight, MoonlightPiece("den", event.player))
 
 
 @_apply.register
 def _(event: ev.LoneWolfHowled, state: State) -> None:
-    _pay(state, event.player, event.paid)
+    _pay(state, event.player, event.paid, wolves=state.boards[event.player].wolves + 1)
     state.lone_wolves = state.lone_wolves - {event.hex}
-    _add(state, event.hex, Piece(event.player, event.wolf))
-    board = state.boards[event.player]
-    _set_board(state, event.player, _replace(board, wolves=board.wolves + 1))
+    _add(state, event.hex, event.player, event.wolf)
     state.moonlight = (*state.moonlight, MoonlightPiece("lone_wolf"))
 
 
 @_apply.register
 def _(event: ev.PieceDominated, state: State) -> None:
-    _pay(state, event.player, event.paid)
-    _remove(state, event.hex, Piece(event.victim, event.piece))
-    _add(state, event.hex, Piece(event.player, event.replacement))
     board = state.boards[event.player]
     if event.track is not None:
-        board = board.with_den(event.track)
+        _pay(state, event.player, event.paid, dens=_dens(board, event.track))
     else:
-        board = _replace(board, wolves=board.wolves + 1)
-    _set_board(state, event.player, board)
+        _pay(state, event.player, event.paid, wolves=board.wolves + 1)
+    _remove(state, event.hex, event.victim, event.piece)
+    _add(state, event.hex, event.player, event.replacement)
     state.moonlight = (*state.moonlight, MoonlightPiece(event.piece, event.victim))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from domain.hexes import Hex
@@ -65,13 +65,6 @@ class PlayerBoard:
     def next_wolf(self) -> WolfKind | None:
         """Kind of the next pack-track wolf, or None when the track is empty."""
         return box.PACK_TRACK[self.wolves] if self.wolves < len(box.PACK_TRACK) else None
-
-    def with_den(self, name: Track) -> PlayerBoard:
-        """The board after taking the leftmost den of a track."""
-        i = box.TRACKS.index(name)
-        dens = list(self.dens)
-        dens[i] += 1
-        return replace(self, dens=(dens[0], dens[1], dens[2]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,6 +69,12 @@ COUNTED = (
 """The seat columns counted over a game's events."""
 OPEN_NO_TURN = frozenset(("WolvesDrafted", "GameEnded"))
 """The events after which no turn is under way (the draft's, the game's end)."""
+COUNT_OF = {kind: f"n_{action}" for kind, action in ACTION_NAMES.items()}
+"""The column counting each action event (by stored type name)."""
+COUNTED_EVENTS = frozenset(
+    ("BonusActionSpent", "BonusTokenGained", "PieceDominated", "RegionScored", "GameEnded")
+)
+"""The events counted beside the actions (or read, for the game's end)."""
 
 
 def _value(value: bool | int | None) -> int | None:
@@ -96,19 +102,22 @@ def summarize(
     open_turn = False
     for step in steps:
         for stored in step:
-            kind, e = stored["type"], stored["data"]
-            action = ACTION_NAMES.get(kind)
-            if action is not None:
-                seat = e["player"]
-                count[f"n_{action}"][seat] += 1
-                paid = e.get("paid")
-                if paid is not None and paid["bonus_terrain"]:
-                    count["terrain_tokens_spent"][seat] += paid["bonus_terrain"]
+            kind = stored["type"]
             if kind == "TurnEnded":
                 turns, open_turn = turns + 1, False
                 continue
+            e = stored["data"]
+            counted = COUNT_OF.get(kind)
+            if counted is not None:  # an action
+                seat = e["player"]
+                count[counted][seat] += 1
+                paid = e.get("paid")
+                if paid is not None and paid["bonus_terrain"]:
+                    count["terrain_tokens_spent"][seat] += paid["bonus_terrain"]
             if kind not in OPEN_NO_TURN:
                 open_turn = True
+            if kind not in COUNTED_EVENTS:
+                continue
             if kind == "BonusActionSpent":
                 count["action_tokens_spent"][e["player"]] += 1
             elif kind == "BonusTokenGained":

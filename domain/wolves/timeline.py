@@ -79,18 +79,18 @@ _NAMED: dict[str, Callable[[Any], Iterable[Hex]]] = {
 change."""
 _MARKED = frozenset(("RegionScored", "PhaseScored", "GameEnded"))
 """The events a timeline marks as milestones."""
-_KINDS: dict[str, tuple[Callable[[Any], Iterable[Hex]] | None, bool, bool, Any, Any]] = {
+_KINDS: dict[str, tuple[Any, Callable[[Any], Iterable[Hex]] | None, bool, bool, Any]] = {
     name: (
-        _NAMED.get(name),
-        name in _MARKED,
-        name in ACTION_NAMES,
-        handler(cls),
         codec.viewer(name),
+        _NAMED.get(name),
+        name in ACTION_NAMES,
+        name in _MARKED,
+        handler(cls),
     )
     for name, cls in EVENT_TYPES.items()
 }
-"""Per stored type name: the hexes its events name, whether they are milestones, whether
-they are actions, how they are applied and how their fields are viewed."""
+"""Per stored type name: how its fields are viewed, the hexes its events name, whether
+they are actions, whether they are milestones and how they are applied."""
 
 
 def shown(key: str, item: Any) -> Any:
@@ -148,7 +148,10 @@ class WolvesFollower:
         self._index = {region: i for i, region in enumerate(self._regions)}
         self._slot = {h: self._index[region] for h, region in table.map.region_of.items()}
         self._wolves = [wolves_on_map(state, seat) for seat in seats]
-        self._held = [control(state, region) for region in self._regions]
+        self._held = [
+            {who: (who, c, a) for who, (c, a) in control(state, region).items()}
+            for region in self._regions
+        ]
         self._control = [self._control_row(i) for i in range(len(self._regions))]
         self._boards = state.boards
         self._rows = [seat_score(state.boards[s], self._wolves[s], self._two) for s in seats]
@@ -156,6 +159,7 @@ class WolvesFollower:
         self._scores: tuple[SeatScore, ...] = ()
         self._vp: list[list[int]] = []
         self._place_seats()
+        self._moonlight = state.moonlight
         self._date = state.date
         self._phases = state.phases_scored
         self._scored = False
@@ -178,7 +182,7 @@ class WolvesFollower:
 
     def step_stored(self, stored: Sequence[Stored]) -> StepFacts:
         """:meth:`step` from the events as the store keeps them (``{"type", "data"}``)."""
-        return self._step([_KINDS[e["type"]][4](e["data"]) for e in stored], stored)
+        return self._step([_KINDS[e["type"]][0](e["data"]) for e in stored], stored)
 
     def _step(self, events: Sequence[Any], stored: Sequence[Stored]) -> StepFacts:
         """The step of ``events`` (events, or views of their fields), ``stored`` as the
@@ -186,54 +190,35 @@ class WolvesFollower:
         state = self._state
         pieces = state.pieces
         named: dict[Hex, tuple[Piece, ...]] = {}  # the hexes the events name: their pieces
-        regions: set[int] = set()  # the indexes of the regions whose control row may change
         acted: Stored | None = None
         scored: list[dict[str, Any]] = []
+        regions: list[int] = []  # the indexes of the regions whose top token was scored
         marks: list[Milestone] = []
         for event, kept in zip(events, stored, strict=True):
-            kind = kept["type"]
-            hexes, marked, action, apply, _ = _KINDS[kind]
+            _, hexes, action, marked, apply = _KINDS[kept["type"]]
             if hexes is not None:  # a hex's pieces before the first event naming it
                 for h in hexes(event):
                     if h not in named:
                         named[h] = pieces.get(h, ())
+            if action:
                 if acted is None:
                     acted = kept
             elif marked:
-                if kind == "RegionScored":
-                    regions.add(self._index[event.region])
+                marks.append(self._milestone(kept["type"], event, kept))
+                if kept["type"] == "RegionScored":
+                    regions.append(self._index[event.region])
                     scored.append(kept["data"])
-                marks.append(self._milestone(kind, event, kept))
-            elif acted is None and action:
-                acted = kept
             apply(event, state)
-        counted: set[int] = set()  # the seats whose wolves on the map changed
-        slot, held, wolves, changes = self._slot, self._held, self._wolves, _CHANGES
-        for h, was in named.items():
-            now = pieces.get(h, ())
-            if now is was:  # the engine puts a new stack on every hex it changes
-                continue
-            control, counts = changes.get((was, now)) or _change(was, now)
-            i = slot.get(h)
-            if control and i is not None:
-                region = held[i]
-                for who, dc, da in control:
-                    c, a = region.get(who, (0, 0))
-                    if c + dc:
-                        region[who] = (c + dc, a + da)
-                    else:  # every piece has some control: none is left
-                        del region[who]
-                regions.add(i)
-            for seat, n in counts:
-                wolves[seat] += n
-                counted.add(seat)
         numbers: dict[str, Any] = {}
+        counted = self._count(named, regions)
         if regions:
             self._read_control(regions, numbers)
         if counted or state.boards is not self._boards:
             self._read_scores(numbers, counted)
-        if state.date != self._date:
-            self._date = numbers["moonlight"] = state.date
+        if state.moonlight is not self._moonlight:
+            self._moonlight = state.moonlight
+            if state.date != self._date:
+                self._date = numbers["moonlight"] = state.date
         if state.phases_scored != self._phases:
             self._phases = state.phases_scored
             numbers["next_phase"] = self._next_phase()
@@ -251,6 +236,36 @@ class WolvesFollower:
             numbers,
         )
 
+    def _count(self, named: dict[Hex, tuple[Piece, ...]], regions: list[int]) -> set[int]:
+        """Count the changes of the ``named`` hexes' pieces (their stacks before the step)
+        into the regions' control and the seats' wolves on the map; add to ``regions``
+        those whose control changed, and return the seats whose wolves did."""
+        pieces = self._state.pieces
+        counted: set[int] = set()
+        before: dict[int, dict[int | None, tuple[int | None, int, int]]] = {}
+        slot, held, wolves, changes = self._slot, self._held, self._wolves, _CHANGES
+        for h, was in named.items():
+            now = pieces.get(h, ())
+            if now is was:  # the engine puts a new stack on every hex it changes
+                continue
+            control, counts = changes.get((was, now)) or _change(was, now)
+            i = slot.get(h)
+            if control and i is not None:
+                region = held[i]
+                if i not in before:
+                    before[i] = region.copy()
+                for who, dc, da in control:
+                    _, c, a = region.get(who, (who, 0, 0))
+                    if c + dc:
+                        region[who] = (who, c + dc, a + da)
+                    else:  # every piece has some control: none is left
+                        del region[who]
+            for seat, n in counts:
+                wolves[seat] += n
+                counted.add(seat)
+        regions += [i for i, was in before.items() if held[i] != was and i not in regions]
+        return counted
+
     def _turn(self) -> int | None:
         state = self._state
         return None if state.finished else state.player
@@ -265,8 +280,7 @@ class WolvesFollower:
         """The control row of the region at index ``i``, as :func:`shown` takes it."""
         region = self._regions[i]
         stack = self._state.scoring.get(region)
-        held = [[who, c, a] for who, (c, a) in self._held[i].items()]
-        return [region, stack[0] if stack else None, held]
+        return [region, stack[0] if stack else None, list(self._held[i].values())]
 
     def _read_control(self, regions: Iterable[int], numbers: dict[str, Any]) -> None:
         """Read the control rows of the regions at indexes ``regions`` again into
