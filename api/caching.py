@@ -79,6 +79,13 @@ def json_response(data: Any, status: int = 200, cache_control: str = NO_CACHE) -
     return response
 
 
+def created(data: Any, location: str) -> Response:
+    """A 201 answer that is not cached: what a write made, and where it is read."""
+    response = json_response(data, 201, NO_STORE)
+    response.headers["Location"] = location
+    return response
+
+
 def not_modified(etag: str) -> bool:
     """True when the request's ``If-None-Match`` matches ``etag`` (weak comparison)."""
     return request.if_none_match.contains_weak(etag)

@@ -14,7 +14,7 @@ from flask import url_for
 from werkzeug.wrappers import Response
 
 from api.auth import required_user
-from api.caching import NO_STORE, json_response
+from api.caching import NO_STORE, created, json_response
 from api.comment_schemas import Comment, CommentList, CommentRequest
 from api.openapi import ApiBlueprint
 from services import comments
@@ -47,9 +47,7 @@ def add_comment(body: dict[str, Any], game_id: UUID) -> Response:
     a 409 `too_many_comments`."""
     by = required_user(services().settings.api_tokens)
     made = comments.add(game_id, body["step"], body["text"], by)
-    response = json_response(made, 201, NO_STORE)
-    response.headers["Location"] = url_for(".comment", comment_id=made["comment_id"])
-    return response
+    return created(made, url_for(".comment", comment_id=made["comment_id"]))
 
 
 @blp.route("/comments/<uuid:comment_id>", methods=["GET"])

@@ -16,7 +16,7 @@ from flask import json, url_for
 from werkzeug.wrappers import Response
 
 from api.auth import required_user
-from api.caching import NO_STORE, json_response
+from api.caching import NO_STORE, created, json_response
 from api.openapi import ApiBlueprint
 from api.problems import Problem, problem
 from api.table_schemas import (
@@ -57,9 +57,7 @@ def _writer() -> str:
 
 
 def _written(data: dict[str, Any], table_id: UUID) -> Response:
-    response = json_response(data, 201, NO_STORE)
-    response.headers["Location"] = url_for(".table", table_id=table_id)
-    return response
+    return created(data, url_for(".table", table_id=table_id))
 
 
 @blp.route("", methods=["POST"])
@@ -142,9 +140,7 @@ def finish(body: dict[str, Any], table_id: UUID) -> Response:
     close the table; 409 `not_finished` for a game not over unless `unfinished` is true."""
     by = _writer()
     done = tables.finish(table_id, body.get("unfinished"), by)
-    response = json_response(done, 201, NO_STORE)
-    response.headers["Location"] = url_for("games.game", game_id=done["game_id"])
-    return response
+    return created(done, url_for("games.game", game_id=done["game_id"]))
 
 
 def _message(doc: dict[str, Any] | None) -> bytes:

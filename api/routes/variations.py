@@ -16,7 +16,7 @@ from flask import url_for
 from werkzeug.wrappers import Response
 
 from api.auth import required_user
-from api.caching import NO_STORE, json_response
+from api.caching import NO_STORE, created, json_response
 from api.openapi import ApiBlueprint
 from api.table_schemas import TableDocument
 from api.variation_schemas import GameBranches, RenameRequest, VariationDocument, VariationRequest
@@ -51,9 +51,7 @@ def open_variation(body: dict[str, Any], game_id: UUID) -> Response:
         game_id, body["step"], by, body.get("name"), body.get("actions"), body["suggested"],
         body["plies"],
     )  # fmt: skip
-    response = json_response(doc, 201, NO_STORE)
-    response.headers["Location"] = url_for("tables.table", table_id=doc["table_id"])
-    return response
+    return created(doc, url_for("tables.table", table_id=doc["table_id"]))
 
 
 @blp.route("/games/<uuid:game_id>/branches", methods=["GET"])

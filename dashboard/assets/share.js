@@ -115,6 +115,7 @@
     var field = byId("share-text");
     var text = field ? field.value : "";
     if (!text.trim()) { say("Write the comment first."); if (field) { field.focus(); } return; }
+    if (linePosition(frame().step || 0)) { say("Comments are on the game's own steps: go back to the main line."); return; }
     S.at = frame().step || 0;
     send({op: "add", step: S.at, text: text});
   }
@@ -254,7 +255,12 @@
 
   function step(g, s) {
     var label = byId("share-label"), position = byId("share-position");
-    if (label) { label.textContent = "Comment on step " + s; }
+    var own = !!linePosition(s), add = byId("share-add"), text = byId("share-text");
+    if (label) {  /* comments are on the game's own steps: a variation's step is none */
+      label.textContent = own ? "Comments are on the game's own steps, not a variation's" : "Comment on step " + s;
+    }
+    if (add) { add.disabled = own; }
+    if (text) { text.disabled = own; }
     if (position) {
       position.setAttribute("href", "/api/games/" + g.id + "/states/" + s);
       position.setAttribute("download", base() + ".json");

@@ -402,7 +402,7 @@ def test_explore_from_a_line_continues_it_at_its_end(sqlite_server: LiveServer, 
     assert len(call(server, "GET", f"/api/tables/{vid}")[1]["actions"]) == 3
 
 
-def test_the_position_downloaded_on_a_lines_own_step_is_the_lines(
+def test_a_lines_own_step_downloads_its_position_and_takes_no_comment(
     sqlite_server: LiveServer, page: Page
 ) -> None:
     server = sqlite_server
@@ -416,6 +416,7 @@ def test_the_position_downloaded_on_a_lines_own_step_is_the_lines(
                 {"action": other, "version": version})[0] == 201  # fmt: skip
     visit(page, server, game_id, f"?step={STEP + 1}&line={vid}")
     expect(page.locator("#replay-step")).to_contain_text(f"Step {STEP + 1} / {STEP + 1}")
+    expect(page.locator("#share-add")).to_be_disabled()  # comments are on the game's steps
     with page.expect_download() as position_file:
         page.click("#share-position")
     downloaded = json.loads(Path(str(position_file.value.path())).read_text())
@@ -424,5 +425,6 @@ def test_the_position_downloaded_on_a_lines_own_step_is_the_lines(
     page.locator("#replay-first").click()  # the game's own steps: the game's positions
     with page.expect_download() as start_file:
         page.click("#share-position")
+    expect(page.locator("#share-add")).to_be_enabled()
     shown = json.loads(Path(str(start_file.value.path())).read_text())
     assert shown == call(server, "GET", f"/api/games/{game_id}/states/0")[1]
