@@ -225,12 +225,19 @@
 
   /* --- the page's callbacks ------------------------------------------------------------- */
 
+  /* Whether the person is typing somewhere (the token in the header): the page then leaves
+     the focus where it is. */
+  function typing() {
+    var el = document.activeElement;
+    return !!el && el !== document.body && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName);
+  }
+
   function start(st) {
     if (!st) { return noUpdate(); }
     if (P && P.handle) { P.handle.unmount(); }
     P = {st: st, at: 0, progress: {}, version: 0, handle: null, waiting: {}, sent: 0, verdict: null, player: null};
     var name = storedName();
-    if (name) { begin(name); } else { $("practice-name").focus(); }
+    if (name) { begin(name); } else if (!typing()) { $("practice-name").focus(); }
     return noUpdate();
   }
 

@@ -140,6 +140,7 @@ def test_copy_link_gives_the_step_and_keeps_the_line(page: Page, live_server: Li
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     open_replay(page, live_server, game_id, "?step=4")
     page.keyboard.press("ArrowRight")
+    page.wait_for_url(f"**/replay/{game_id}?step=5")  # the page took the key
     page.click("#share-copy")
     expect(page.locator("#share-status")).to_have_text("Link copied.")
     want = f"{live_server.url}/replay/{game_id}?step=5"
