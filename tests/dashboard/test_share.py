@@ -14,11 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.request import urlopen
+from uuid import UUID
 
 import pytest
 from playwright.sync_api import Browser, Download, Page, expect
 
+from domain.games import ruleset
 from domain.store import GameLibrary
+from domain.store import tables as store
 from tests.conftest import LiveServer
 from tests.dashboard.conftest import FIXTURES, SCREENSHOTS
 
@@ -140,21 +143,23 @@ def test_copy_link_gives_the_step_and_keeps_the_line(page: Page, live_server: Li
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     open_replay(page, live_server, game_id, "?step=4")
     page.keyboard.press("ArrowRight")
-    page.wait_for_url(f"**/replay/{game_id}?step=5")  # the page took the key
+    expect(page.locator("#replay-step")).to_contain_text("Step 5 /")  # the page took the key
     page.click("#share-copy")
     expect(page.locator("#share-status")).to_have_text("Link copied.")
     want = f"{live_server.url}/replay/{game_id}?step=5"
     expect(page.locator("#share-link")).to_have_value(want)
     assert page.evaluate("() => navigator.clipboard.readText()") == want
-    line = "0b4f7d52-3c1e-5a8e-b2d4-6e9a1c7f3b20"  # a variation shown puts its id in the URL
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_url(f"**/replay/{game_id}?step=4")
-    page.evaluate(f"() => history.replaceState(null, '', '?line={line}&step=4')")
+    played = ruleset("the-wolves").read_action(json.loads(GAME.read_text())["actions"][4])
+    with GameLibrary.open(live_server.settings.database_url) as library:
+        line = store.open_variation(library, UUID(game_id), 4, [played], None, "Again", 5000)
+    vid = str(line.table_id)
+    open_replay(page, live_server, game_id, f"?step=5&line={vid}")  # the variation shown
+    expect(page.locator("#replay-step")).to_contain_text("Again")
     page.click("#share-copy")
     expect(page.locator("#share-link")).not_to_have_value(want)
     copied = page.locator("#share-link").input_value()
     assert copied.startswith(f"{live_server.url}/replay/{game_id}?")
-    assert "step=4" in copied and f"line={line}" in copied
+    assert "step=5" in copied and f"line={vid}" in copied
 
 
 def test_the_downloads_are_a_record_a_position_and_the_board(
