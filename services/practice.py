@@ -190,6 +190,8 @@ def judge(game_id: UUID, index: object, action: object, player: object, by: str 
             )  # fmt: skip
     except store.PracticeFull as exc:
         raise Refusal(409, "too_many_tries", str(exc)) from None
+    except store.PracticeContended as exc:
+        raise Refusal(503, "busy", f"{exc}: try again.") from None
     if not (now.solved or now.revealed):
         verdict = {**verdict, "best": None, "best_label": None}
     return {"index": step["index"], **verdict, **_progress(now)}
@@ -209,5 +211,7 @@ def reveal(game_id: UUID, index: object, player: object, by: str | None,
             now = store.record_reveal(svc.library, name, game_id, step["index"], by)
     except store.PracticeFull as exc:
         raise Refusal(409, "too_many_tries", str(exc)) from None
+    except store.PracticeContended as exc:
+        raise Refusal(503, "busy", f"{exc}: try again.") from None
     return {"index": step["index"], "best": best["action"], "best_label": best["label"],
             "win": best["win"], **_progress(now)}  # fmt: skip

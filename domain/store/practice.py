@@ -32,12 +32,17 @@ MAX_TRIES = 50
 """Tries kept per player and position."""
 MAX_EVENTS = 5_000
 """Events one player's stream takes at most."""
-SAVE_ATTEMPTS = 3
-"""Saves tried when another process wrote the same player's stream meanwhile."""
+SAVE_ATTEMPTS = 20
+"""Saves tried when another request wrote the same player's stream meanwhile (each lost
+save means another one won: this many lost in a row is a :class:`PracticeContended`)."""
 
 
 class PracticeFull(Exception):
     """The player's stream, or their tries at this position, reached its bound."""
+
+
+class PracticeContended(Exception):
+    """Other writers of the player's stream won :data:`SAVE_ATTEMPTS` saves in a row."""
 
 
 def normalised(name: str) -> str:
@@ -164,7 +169,7 @@ def _write(
         except IntegrityError:
             attempts += 1
             if attempts == SAVE_ATTEMPTS:
-                raise
+                raise PracticeContended(f"{name}'s practice is being written by others") from None
             continue
         return practice.progress[game_id, index]
 
