@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 import statistics
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from domain.wolves.records import read_record
 from projections.analysis import Analyses
 from tests.conftest import LiveServer
 from tests.dashboard.conftest import FIXTURES
+from tests.dashboard.test_table_page import start
 
 pytestmark = pytest.mark.browser
 TOKENS = {"ana": "explore-ana-token", "bo": "explore-bo-token"}
@@ -39,24 +39,16 @@ STEP = 24
 """A step of the fixture after the drafts, its next action a Move (W-6.1)."""
 
 
-def start(factory: Callable[..., LiveServer], store_url: str) -> LiveServer:
-    """A live server with API tokens on ``store_url`` (a PostgreSQL schema of its own)."""
-    settings: dict[str, Any] = {"api_tokens": TOKENS}
-    if store_url.startswith("postgresql"):
-        settings["database_schema"] = f"t_{uuid.uuid4().hex[:12]}"
-    return factory(store_url, **settings)
-
-
 @pytest.fixture
 def server(live_server_factory: Callable[..., LiveServer], store_url: str) -> LiveServer:
     """A live server with API tokens, on each backend."""
-    return start(live_server_factory, store_url)
+    return start(live_server_factory, store_url, TOKENS)
 
 
 @pytest.fixture
 def sqlite_server(live_server_factory: Callable[..., LiveServer], sqlite_url: str) -> LiveServer:
     """A live server with API tokens on SQLite."""
-    return start(live_server_factory, sqlite_url)
+    return start(live_server_factory, sqlite_url, TOKENS)
 
 
 def call(server: LiveServer, method: str, path: str, body: Any = None, who: str = "ana") -> Any:

@@ -32,9 +32,11 @@ GAME = FIXTURES / "2p-03-heuristic.json"
 bonus actions, paid with tiles and bonus terrain tokens."""
 
 
-def start(factory: Callable[..., LiveServer], store_url: str) -> LiveServer:
-    """A live server with API tokens on ``store_url`` (a PostgreSQL schema of its own)."""
-    settings: dict[str, Any] = {"api_tokens": TOKENS}
+def start(
+    factory: Callable[..., LiveServer], store_url: str, tokens: dict[str, str] = TOKENS
+) -> LiveServer:
+    """A live server with API ``tokens`` on ``store_url`` (a PostgreSQL schema of its own)."""
+    settings: dict[str, Any] = {"api_tokens": tokens}
     if store_url.startswith("postgresql"):
         settings["database_schema"] = f"t_{uuid.uuid4().hex[:12]}"
     return factory(store_url, **settings)
