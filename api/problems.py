@@ -54,6 +54,8 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
                           "(or it was deleted)."),
     "is_variation": ("Is a variation", "A variation is kept as a branch of its game, not "
                      "finished into the library."),
+    "game_over": ("Game over", "The game is over at this step: a variation needs a "
+                  "position with a move left to play, or its own actions."),
     "not_flagged": ("Not flagged", "The review found no better action than the one played "
                     "at this step."),
     "too_many_streams": ("Too many streams", "The server watches as many tables as it can "

@@ -24,7 +24,7 @@ from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
 
 from dashboard import data
 from dashboard.boards import table_board
-from dashboard.game import Game
+from dashboard.game import Game, log_entry
 from dashboard.inputs import choice, text
 from dashboard.table_parts import Tokens, controls, readonly_note
 from domain.games import ruleset
@@ -37,6 +37,8 @@ Keys = TypedDict("Keys", {"aria-keyshortcuts": str})
 """Attributes with a dash in their name, as Dash components take them."""
 MAX_NAME = variations.MAX_NAME
 """A variation's name has at most this many characters."""
+BRANCH = "↳"
+"""The slider's mark of the step a line branches from."""
 CHANGES = ("open", "rename", "delete")
 """What the page's script asks the change callback to do."""
 
@@ -64,13 +66,16 @@ def _line(vid: UUID, version: int) -> dict[str, Any]:
     board = table_board(doc["game"])
     state = rules.start(record)
     follower = follow(rules, state)
-    follower.first()
+    facts = follower.first()
     origin, steps = shown["step"], []
+    scores = [seat.total for seat in facts.scores]
     for n, action in enumerate(record.actions, start=1):
         state, events = rules.play(state, action)
         facts = follower.step(list(events))
         if n <= origin:
+            scores = [seat.total for seat in facts.scores]
             continue
+        marks = [{"kind": m.kind, "text": m.text} for m in facts.milestones]
         steps.append({
             "doc": {
                 "version": n, "position": rules.write_position(state), "turn": rules.turn(state),
@@ -79,20 +84,26 @@ def _line(vid: UUID, version: int) -> dict[str, Any]:
             },
             "v": board.scores(facts) if board else None,
             "label": facts.label,
+            "scores": [seat.total for seat in facts.scores],
+            "log": log_entry({"step": n, "player": facts.player, "label": facts.label,
+                              "milestones": marks}),
         })  # fmt: skip
     return {
         "vid": str(vid), "game_id": shown["game_id"], "step": origin,
         "steps": origin + len(steps), "name": shown["name"], "author": shown["author"],
-        "version": doc["version"], "line": steps,
+        "version": doc["version"], "origin_scores": scores, "line": steps,
     }  # fmt: skip
 
 
 def line_data(game_id: UUID, vid: UUID) -> dict[str, Any] | None:
     """The line of the variation ``vid`` of the game ``game_id`` as the page steps through
     it: ``{"vid", "game_id", "step" (its origin), "steps", "name", "author", "version",
-    "line": one entry per step after the origin: {"doc" (the position as a table document:
-    version = the step, its action as ``actions``), "v" (the seats' scores as the player
-    boards show them, or None), "label"}}``; None when ``vid`` is no variation of this game."""
+    "origin_scores" (each seat's total at the origin), "line": one entry per step after the
+    origin: {"doc" (the position as a table document: version = the step, its action as
+    ``actions``), "v" (the seats' scores as the player boards show them, or None), "label",
+    "scores" (each seat's total, as the score chart draws them), "log" (its step log entry,
+    :func:`~dashboard.game.log_entry`)}}``; None when ``vid`` is no variation of this
+    game."""
     try:
         doc = tables.table_doc(vid)
     except (Refusal, tables.UnknownTable):
@@ -108,12 +119,12 @@ def slider_marks(marks: dict[int, str], line: dict[str, Any] | None) -> dict[int
     and the line's end.
 
     >>> slider_marks({0: "start", 5: "C", 9: "end"}, {"step": 4, "steps": 7})
-    {0: 'start', 4: '⑂', 7: 'end'}
+    {0: 'start', 4: '↳', 7: 'end'}
     """
     if line is None:
         return marks
     found = {s: m for s, m in marks.items() if s < line["step"]}
-    found[line["step"]] = "⑂"
+    found[line["step"]] = BRANCH
     found.setdefault(line["steps"], "end")
     return found
 
@@ -130,6 +141,7 @@ def static(game: Game, marks: dict[int, str]) -> dcc.Store:
             "board": board.data(game.first) if board else None,
             "last": game.last,
             "marks": marks,
+            "branch": BRANCH,
         },
     )
 
@@ -161,6 +173,14 @@ def panel(game: Game, marks: dict[int, str]) -> html.Div:
                         className=button,
                         title="play on from this step (key: e)",
                         **Keys({"aria-keyshortcuts": "e"}),
+                    ),
+                    html.Button(
+                        "Continue the line",
+                        id="explore-continue",
+                        type="button",
+                        className=button,
+                        title="play on from the last step of the line shown",
+                        hidden=True,
                     ),
                     html.Button(
                         "Back to the game",

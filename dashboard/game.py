@@ -72,3 +72,31 @@ def payload(game: Game, view: BoardView, log: list[list[Any]], charts: list[str]
         "charts": charts,
         "board": view.data(game),
     }
+
+
+GAME_ENDED = "game_ended"
+"""The milestone kind of a game's end: the step log shows it last."""
+
+
+def log_entry(row: dict[str, Any]) -> list[Any]:
+    """One step of the log as ``[step, seat, what happened, milestones, game end]``: the
+    parts of its label that are the step's milestones go under its line, the game's end
+    last.
+
+    >>> log_entry({"step": 3, "player": 1, "label": "Bo passes; crescent scoring of region 2: "
+    ...            "Bo 4; the game ends", "milestones": [
+    ...            {"kind": "region_scored", "text": "crescent scoring of region 2: Bo 4"},
+    ...            {"kind": "game_ended", "text": "the game ends"}]})
+    [3, 1, 'Bo passes', ['crescent scoring of region 2: Bo 4'], 'the game ends']
+    """
+    kinds = {m["text"]: m["kind"] for m in row["milestones"]}
+    lines, marked, end = [], [], None
+    for part in row["label"].split("; ") if row["label"] else []:
+        kind = kinds.get(part)
+        if kind == GAME_ENDED:
+            end = part
+        elif kind is not None:
+            marked.append(part)
+        else:
+            lines.append(part)
+    return [row["step"], row["player"], "; ".join(lines), marked, end]

@@ -136,6 +136,9 @@ def open_variation(
                       limit=limit)  # fmt: skip
     title = default if name is None else _name(name)
     rules = library.rules(gid)
+    if not docs and rules.finished(library.state_at(gid, step)):
+        raise Refusal(409, "game_over", f"The game is over at step {step}: there is nothing "
+                      "to play from there.")  # fmt: skip
     try:
         played = [rules.read_action(doc, f"actions[{i}]") for i, doc in enumerate(docs)]
         with svc.writing():

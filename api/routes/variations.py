@@ -44,7 +44,8 @@ def open_variation(body: dict[str, Any], game_id: UUID) -> Response:
     first `step` actions, with its own first `actions`, or `suggested`: the review's better
     alternative to the action at index `step` then `plies` actions of the review's
     continuation (409 `no_review` without a stored review at the current settings, 409
-    `not_flagged` where the review found nothing better). An illegal action is a 422
+    `not_flagged` where the review found nothing better; 409 `game_over` at a step where
+    the game is over, without actions). An illegal action is a 422
     `illegal_action` whose `index` counts the variation's actions; nothing is stored then."""
     by = _writer()
     doc = variations.open_variation(

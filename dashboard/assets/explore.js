@@ -24,6 +24,7 @@
   "use strict";
   var E = {st: null, line: null, handle: null, playing: null, lines: [], asked: 0, at: null, armed: false};
   var times = window.howlExploreTimes = [];
+  var MAX_NAME = 80;  // a variation's name (dashboard/explore.py's MAX_NAME)
 
   function $(id) { return document.getElementById(id); }
   function R() { return window.howlReplay; }
@@ -75,6 +76,7 @@
     var kind = b.code || String(b.type || "").split("#problem-")[1] || "";  // the API's problem kind
     box.innerHTML = '<div class="refused" data-status="' + r.status + '" data-kind="' + esc(kind) +
       '"><b>Not done: </b>' + esc(text) + "</div>";
+    box.scrollIntoView({block: "nearest"});  // where the person looks, wherever they asked
   }
 
   function gameId() { return E.st.game_id; }
@@ -120,8 +122,11 @@
   /* A line for the replay's controls (assets/replay.js) from explore-line's data. */
   function lineOf(d) {
     return {
-      vid: d.vid, step: d.step, steps: d.steps, name: d.name, data: d,
+      vid: d.vid, step: d.step, steps: d.steps, name: d.name, version: d.version, data: d,
       label: function (s) { var e = d.line[s - d.step - 1]; return e ? e.label : ""; },
+      log: function () { return d.line.map(function (e) { return e.log; }); },
+      scores: function () { return d.line.map(function (e) { return e.scores; }); },
+      origin: function () { return d.origin_scores; },
       draw: function (s) {
         if (s <= d.step) { still(); return false; }
         showStep(d, s);
@@ -133,7 +138,7 @@
   function marksOf(d) {
     var marks = {};
     Object.keys(E.st.marks).forEach(function (k) { if (+k < d.step) { marks[k] = E.st.marks[k]; } });
-    marks[d.step] = "⑂";
+    marks[d.step] = E.st.branch;
     if (!marks[d.steps]) { marks[d.steps] = "end"; }
     return marks;
   }
@@ -201,9 +206,29 @@
     var nu = window.dash_clientside.no_update;
     if (!d || !alive()) { return nu; }
     if (d.missing) { say({status: 404, body: {message: "This variation is no longer stored."}}); return nu; }
+    if (E.playing) { grown(d); return nu; }
     say(null);
     setLine(d, E.at);
     return nu;
+  }
+
+  /* While exploring, the variation played as it grows: the step count, slider, log, charts and
+     URL (?step=its end&line=VID&explore=1, so that a reload explores on) follow its end. */
+  function grown(d) {
+    if (!E.playing || d.vid !== E.playing.vid) { return; }
+    E.line = lineOf(d);
+    R().show(E.line, d.steps, marksOf(d), true);
+  }
+
+  /* After a write while exploring: the lines and the variation's steps asked anew, once the
+     writes pause. */
+  function wrote() {
+    window.clearTimeout(E.grow);
+    E.grow = window.setTimeout(function () {
+      if (!E.playing) { return; }
+      fetchLines();
+      want(E.playing.vid);
+    }, 250);
   }
 
   /* --- the comparison ------------------------------------------------------------------- */
@@ -267,7 +292,7 @@
     if (start) { start.hidden = playing; }
     if (back) { back.hidden = !playing; }
     if (table) { table.hidden = !playing; }
-    R().held = playing;
+    R().held = playing ? E.playing.vid : false;
   }
 
   function where(text) { var w = $("explore-where"); if (w) { w.textContent = text; } }
@@ -281,7 +306,9 @@
     if (l && s === l.steps) { play(l.vid, null, t0, s, l.name); return; }
     var body = {step: s};
     if (l && s > l.step) {
-      body = {step: l.step, actions: l.data.line.slice(0, s - l.step).map(function (e) { return e.doc.actions[0]; })};
+      var suffix = ", branched at step " + s;
+      body = {step: l.step, name: l.name.slice(0, MAX_NAME - suffix.length) + suffix,
+        actions: l.data.line.slice(0, s - l.step).map(function (e) { return e.doc.actions[0]; })};
     }
     E.busy = true;
     ask("open", body, "POST", "/api/games/" + gameId() + "/variations", body).then(function (r) {
@@ -290,6 +317,21 @@
       if (!r.ok) { say(r); return; }
       play(r.body.table_id, r.body, t0, s, r.body.variation ? r.body.variation.name : "");
     });
+  }
+
+  /* "Continue the line": the line shown at its last step, explored from there. */
+  function onwards(byKey, t0) {
+    var l = E.line;
+    if (!alive() || !l || E.playing || E.busy) { return; }
+    R().show(l, l.steps, marksOf(l.data));
+    E.focusBoard = byKey;
+    explore(t0);
+  }
+
+  /* The step shown changed: "Continue the line" is offered inside a line, off its end. */
+  function onStep(s) {
+    var go = $("explore-continue");
+    if (go) { go.hidden = !(E.st && E.line && !E.playing && s !== E.line.steps); }
   }
 
   /* Mount the table board on the variation vid (``doc``: its document when known). */
@@ -307,9 +349,16 @@
       return now ? Promise.resolve({ok: true, status: 201, body: now}) : read();
     };
     still();
-    E.playing = {vid: vid, from: from, line: E.line ? E.line.vid : null};
+    E.playing = {vid: vid, from: from, line: E.line ? E.line.vid : null, version: null};
     window.dash_clientside.set_props("explore-id", {data: vid});
     source.parts = parts(true);
+    var seen = source.seen;
+    source.seen = function (version) {
+      seen(version);
+      var was = E.playing && E.playing.version;
+      if (E.playing) { E.playing.version = version; }
+      if (was !== null && was !== version) { wrote(); }
+    };
     source.playable = function () {
       window.requestAnimationFrame(function () {
         times.push(window.performance.now() - t0);
@@ -321,8 +370,8 @@
     overlay(true);
     where("Exploring " + (name || "a variation") + " from step " + from);
     source.handle = E.handle = window.howlTable.mount($("explore"), source);
-    var url = window.location.pathname + "?step=" + from + "&line=" + vid;
-    window.history.replaceState(null, "", url);
+    window.history.replaceState(null, "", window.location.pathname + "?step=" + from + "&line=" + vid + "&explore=1");
+    want(vid);
   }
 
   /* Leave exploring: the line shown before, again (its steps read anew: it may have grown). */
@@ -330,11 +379,12 @@
     if (!E.playing) { return; }
     var was = E.playing;
     E.playing = null;
+    window.clearTimeout(E.grow);
     still();
     setMode(false);
     where("");
     fetchLines();
-    if (was.line) { want(was.line, was.from); } else { R().show(null, was.from, E.st.marks); }
+    if (was.line) { want(was.line, was.from); } else { E.line = null; R().show(null, was.from, E.st.marks); }
     var start = $("explore-start");
     if (start) { start.focus(); }
   }
@@ -399,6 +449,7 @@
     var el;
     if (t.closest("#explore-start")) { E.focusBoard = e.detail === 0; explore(e.timeStamp); }
     else if (t.closest("#explore-back")) { back(); }
+    else if (t.closest("#explore-continue")) { onwards(e.detail === 0, e.timeStamp); }
     else if (t.closest("#explore-main")) { setLine(null); }
     else if (t.closest("#explore-rename")) { rename(); }
     else if (t.closest("#explore-delete")) { remove(); }
@@ -428,6 +479,10 @@
     E.later = null;
     if (g.line) { E.line = lineOf(g.line); R().line = E.line; }
     else { R().line = null; }
+    if (g.line_missing) {
+      say({status: 404, body: {code: "unknown_variation",
+        message: "The variation this link names is no longer stored: the game is shown."}});
+    }
     opened();
   }
 
@@ -455,10 +510,16 @@
     compare(E.line.vid);
     E.later = null;
     if (later) { later(); }
+    if (/[?&]explore=1(&|$)/.test(window.location.search)) {  // reloaded while exploring: on
+      window.setTimeout(function () {
+        if (E.line && !E.playing && R().step === E.line.steps) { explore(window.performance.now()); }
+      }, 0);
+    }
   }
 
   var hooks = window.howlReplay = window.howlReplay || {};  // assets/replay.js keeps them
   hooks.onGame = onGame;
+  hooks.onStep = onStep;
   hooks.onLine = function (vid, s) { if (vid) { want(vid, s); } else { setLine(null); } };
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     howlExplore: {start: start, line: line, answer: answer}

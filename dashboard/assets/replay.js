@@ -7,11 +7,14 @@
    game). The game's review (dashboard/analysis.py) marks the log and the advice line.
 
    A variation's line (assets/explore.js) is shown on the same controls: R.line =
-   {vid, step (its origin), steps, name, draw(s) (true when it drew step s itself: the
-   line's own steps), label(s)} makes the
-   slider run to the line's last step and the URL carry ?line=VID; R.held (exploring) leaves
-   the board to the table board and the keys to it. R.onGame(g), when set, sees the page's
-   data first (its ``line`` is the line the page opened on). */
+   {vid, step (its origin), steps, name, version, draw(s) (true when it drew step s itself:
+   the line's own steps), label(s), log() (its own steps' log entries), scores() (each own
+   step's seat totals), origin() (the totals at its origin)} makes the slider run to the
+   line's last step, the log list the game's steps up to the origin and the line's after it,
+   the score and margin charts draw it dashed, and the URL carry ?line=VID; R.held (the id
+   of the variation explored, or false) leaves the board to the table board and the keys to
+   it (the URL then carries line=R.held&explore=1). R.onGame(g), when set, sees the page's data first (its ``line`` is the line
+   the page opened on); R.onStep(s) sees every step shown. */
 (function () {
   "use strict";
   var R = window.howlReplay = Object.assign(window.howlReplay || {},  // its hooks may be set first
@@ -68,6 +71,13 @@
     return true;
   }
 
+  /* The step a chart's cursor marks: the step shown on the charts that draw the line shown,
+     on the others the game's step (the line's origin for a step of its own). */
+  function cursorAt(id, g) {
+    if (id === g.score_chart || id === "replay-margin") { return R.step; }
+    return own(R.step) ? R.line.step : Math.min(R.step, g.last);
+  }
+
   /* A click on a timeline chart jumps to the step under it. */
   function hookClick(id) {
     var gd = document.querySelector("#" + id + " .js-plotly-plot");
@@ -108,21 +118,70 @@
     if (box.__html !== html) { box.innerHTML = html; box.__html = html; }
   }
 
+  function logItem(g, e, own) {
+    var m = own ? null : flagged(e[0]);
+    var dot = e[1] === null ? "" : '<span class="dot" style="background:' + g.players[e[1]].color + '"></span>';
+    var extra = e[3].map(function (line) { return '<div class="log-scoring">' + esc(line) + "</div>"; }).join("") +
+      (e[4] ? '<div class="log-end">' + esc(e[4]) + "</div>" : "");
+    return '<li class="log-step' + (e[3].length ? " scoring" : "") + (own ? " own" : "") + '" data-step="' + e[0] +
+      '"><span class="log-n">' + e[0] + "</span>" + dot + "<span>" + esc(e[2]) + "</span>" +
+      (m ? " " + markHtml(m) : "") + extra + "</li>";
+  }
+
+  /* The step log of the line shown: the game's steps, or with a line the game's up to its
+     origin and the line's own after it (its entries: R.line.log(), as the game's). */
   function drawLog(g) {
-    var log = document.getElementById("replay-log");
-    var drawn = g.id + ":" + (R.review && R.review.key || "");
+    var log = document.getElementById("replay-log"), l = R.line;
+    var drawn = g.id + ":" + (R.review && R.review.key || "") + (l ? ":" + l.vid + ":" + l.version : "");
     if (!log || log.getAttribute("data-game") === drawn) { return; }
-    log.innerHTML = g.log.map(function (e) {
-      var m = flagged(e[0]);
-      var dot = e[1] === null ? "" : '<span class="dot" style="background:' + g.players[e[1]].color + '"></span>';
-      var extra = e[3].map(function (line) { return '<div class="log-scoring">' + esc(line) + "</div>"; }).join("") +
-        (e[4] ? '<div class="log-end">' + esc(e[4]) + "</div>" : "");
-      return '<li class="log-step' + (e[3].length ? " scoring" : "") + '" data-step="' + e[0] + '">' +
-        '<span class="log-n">' + e[0] + "</span>" + dot + "<span>" + esc(e[2]) + "</span>" +
-        (m ? " " + markHtml(m) : "") + extra + "</li>";
-    }).join("");
+    var main = l ? g.log.filter(function (e) { return e[0] <= l.step; }) : g.log;
+    var html = main.map(function (e) { return logItem(g, e, false); }).join("");
+    if (l) {
+      html += '<li class="log-line" data-line="' + esc(l.vid) + '">' + esc(l.name) + ", from step " + l.step + "</li>" +
+        l.log().map(function (e) { return logItem(g, e, true); }).join("");
+    }
+    log.innerHTML = html;
     log.setAttribute("data-game", drawn);
     if (window.howlShare) { window.howlShare.log(); }  /* the comments (share.js) */
+  }
+
+  /* The line shown on the score and margin charts: each seat's score (and lead) over the
+     line's own steps, dashed, from its origin; the charts' steps run to the line's end. */
+  function drawLineCharts(g) {
+    var l = R.line, key = l ? l.vid + ":" + l.version : "";
+    [g.score_chart, "replay-margin"].forEach(function (id) {
+      untilDone(function () {
+        var gd = document.querySelector("#" + id + " .js-plotly-plot");
+        if (!gd || !gd._fullLayout || !window.Plotly) { return !document.getElementById(id); }
+        if ((gd.__howlLine || "") === key) { return true; }
+        var n = gd.data.length, had = gd.__howlLineTraces || 0, traces = [];
+        if (had) { window.Plotly.deleteTraces(gd, range(n - had, n)); }
+        if (l) { traces = lineTraces(g, l, id === "replay-margin"); window.Plotly.addTraces(gd, traces); }
+        window.Plotly.relayout(gd, {"xaxis.range": [-0.5, Math.max(g.last, l ? l.steps : 0) + 0.5]});
+        gd.__howlLine = key;
+        gd.__howlLineTraces = traces.length;
+        placeCursor(id, R.step);
+        return true;
+      });
+    });
+  }
+
+  function range(a, b) { var out = []; for (var i = a; i < b; i++) { out.push(i); } return out; }
+
+  /* A dashed trace per seat of the line's scores (or leads over the best other seat). */
+  function lineTraces(g, l, margin) {
+    var rows = [l.origin()].concat(l.scores()), xs = range(l.step, l.steps + 1);
+    function value(row, s) {
+      if (!margin) { return row[s]; }
+      var others = row.filter(function (_, o) { return o !== s; });
+      return row[s] - Math.max.apply(null, others.length ? others : [0]);
+    }
+    return g.players.map(function (p, s) {
+      return {type: "scatter", mode: "lines", name: p.name + " · " + l.name, x: xs,
+        y: rows.map(function (row) { return value(row, s); }),
+        line: {color: p.color, width: 2, dash: "dash", shape: "hv"},
+        hovertemplate: "<b>" + esc(p.name) + "</b> %{y} (" + esc(l.name) + ")<extra></extra>"};
+    });
   }
 
   function markLog(s) {
@@ -130,7 +189,7 @@
     if (!log) { return; }
     var old = log.querySelector(".log-step.current");
     if (old) { old.classList.remove("current"); }
-    var cur = own(s) ? null : log.querySelector('[data-step="' + s + '"]');
+    var cur = log.querySelector('[data-step="' + s + '"]');
     if (cur) {
       cur.classList.add("current");
       var top = cur.offsetTop;  /* the log is positioned: offsets are within it */
@@ -143,7 +202,8 @@
   /* The URL follows the step: a jump (first, last, a click) is a new history entry, a
      step to a neighbour replaces the current one. Written just after the step shows. */
   function followUrl(s, push) {
-    var want = "?step=" + s + (R.line ? "&line=" + R.line.vid : "");
+    var vid = R.held || (R.line ? R.line.vid : null);
+    var want = "?step=" + s + (vid ? "&line=" + vid : "") + (R.held ? "&explore=1" : "");
     if (window.location.pathname !== R.path || window.location.search === want) { return; }
     var url = R.path + want;
     if (push) { window.history.pushState(null, "", url); }
@@ -158,14 +218,17 @@
     R.game = g; R.last = end(g); R.step = s; R.path = window.location.pathname;
     var out = ["Step " + s + " / " + R.last + (R.line ? " · " + R.line.name : ""),
       own(s) ? R.line.label(s) : g.labels[s]];
-    if (R.held) { return out; }
-    if (!(R.line && R.line.draw(s))) { view(g).draw(g, s); }
+    if (!R.held) {
+      if (!(R.line && R.line.draw(s))) { view(g).draw(g, s); }
+      drawAdvice(g, s);
+    }
     g.charts.forEach(function (id) {
-      untilDone(function () { return placeCursor(id, Math.min(R.step, g.last)); });
+      untilDone(function () { return placeCursor(id, cursorAt(id, g)); });
       untilDone(function () { return hookClick(id); });
     });
-    drawAdvice(g, s);
+    drawLineCharts(g);
     drawLog(g);
+    if (R.onStep) { R.onStep(s); }
     if (window.howlShare) { window.howlShare.step(g, s); }
     var push = R.push;
     R.push = false;
@@ -210,13 +273,14 @@
   }
 
   /* Show ``line`` (null: the game's own) at step s, the slider running over its steps with
-     ``marks``; drawn now, even when the slider's value does not change. */
-  function show(line, s, marks) {
+     ``marks``; drawn now, even when the slider's value does not change; ``replace``: the URL
+     replaces its history entry rather than adding one. */
+  function show(line, s, marks, replace) {
     var g = R.game, set = window.dash_clientside.set_props;
     if (!g) { return; }
     R.line = line;
     s = clamp(s, g);
-    R.push = true;
+    R.push = !replace;
     set("replay-slider", {max: end(g), marks: marks, value: s});
     var out = render(s, g);
     set("replay-step", {children: out[0]});
@@ -265,7 +329,7 @@
     window.setTimeout(function () {
       var g = R.game, shown = view(g);
       if (!R.held && !own(R.step)) { (shown.resize || shown.draw)(g, R.step); }
-      g.charts.forEach(function (id) { placeCursor(id, Math.min(R.step, g.last)); });
+      g.charts.forEach(function (id) { placeCursor(id, cursorAt(id, g)); });
     }, 150);
   });
 

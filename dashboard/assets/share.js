@@ -57,7 +57,7 @@
     var steps = {};
     S.comments.forEach(function (c) { (steps[c.step] = steps[c.step] || []).push(c); });
     Object.keys(steps).forEach(function (s) {
-      var item = log.querySelector('.log-step[data-step="' + s + '"]'), listed = steps[s];
+      var item = log.querySelector('.log-step:not(.own)[data-step="' + s + '"]'), listed = steps[s];  // the game's steps
       if (!item) { return; }
       var mark = document.createElement("span");
       mark.className = "note-mark";

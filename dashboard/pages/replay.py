@@ -20,7 +20,7 @@ from uuid import UUID
 from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from dashboard import analysis, boards, charts, data, explore, share
-from dashboard.game import Game, load, payload, rules_of
+from dashboard.game import Game, load, log_entry, payload, rules_of
 from dashboard.inputs import text
 from dashboard.token import refused
 from domain.store import GameLibrary, UnknownGame
@@ -28,8 +28,6 @@ from projections.analysis_worker import analysis_status, enqueue
 
 SPEEDS = {0.5: "½×", 1: "1×", 2: "2×", 4: "4×"}
 NO_REVIEW = "No review for this game yet."
-GAME_ENDED = "game_ended"
-"""The milestone kind of a game's end: the step log shows it last."""
 
 
 def requested_step(search: str | None, last: int) -> int:
@@ -40,30 +38,6 @@ def requested_step(search: str | None, last: int) -> int:
     """
     found = re.search(r"(?:^\?|&)step=(\d+)", search or "")
     return min(int(found.group(1)), last) if found else 0
-
-
-def log_entry(row: dict[str, Any]) -> list[Any]:
-    """One step of the log as ``[step, seat, what happened, milestones, game end]``: the
-    parts of its label that are the step's milestones go under its line, the game's end
-    last.
-
-    >>> log_entry({"step": 3, "player": 1, "label": "Bo passes; crescent scoring of region 2: "
-    ...            "Bo 4; the game ends", "milestones": [
-    ...            {"kind": "region_scored", "text": "crescent scoring of region 2: Bo 4"},
-    ...            {"kind": "game_ended", "text": "the game ends"}]})
-    [3, 1, 'Bo passes', ['crescent scoring of region 2: Bo 4'], 'the game ends']
-    """
-    kinds = {m["text"]: m["kind"] for m in row["milestones"]}
-    lines, marked, end = [], [], None
-    for part in row["label"].split("; ") if row["label"] else []:
-        kind = kinds.get(part)
-        if kind == GAME_ENDED:
-            end = part
-        elif kind is not None:
-            marked.append(part)
-        else:
-            lines.append(part)
-    return [row["step"], row["player"], "; ".join(lines), marked, end]
 
 
 def slider_marks(marks: charts.Marks, last: int) -> dict[int, str]:
@@ -182,7 +156,9 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
     step = requested_step(search, last)
     review, win = analysis_panel(library, gid, game)
     board = view.board(game)
-    payload = {**shown["payload"], "title": title, "line": line}
+    missing = str(vid) if vid is not None and line is None else None
+    payload = {**shown["payload"], "title": title, "line": line, "line_missing": missing,
+               "score_chart": view.score.id}  # fmt: skip
     return html.Div(
         [
             dcc.Store(id="replay-data", data=payload),

@@ -382,16 +382,92 @@ def test_explore_from_a_line_continues_it_at_its_end(sqlite_server: LiveServer, 
     assert inner != vid
     _, shown = call(server, "GET", f"/api/tables/{inner}")
     assert shown["variation"]["step"] == 30 and shown["actions"] == actions[30:31]
+    assert shown["variation"]["name"] == "Variation at step 30, branched at step 31"
     page.click("#explore-back")
     expect(page.locator("#replay-step")).to_have_text("Step 31 / 32 · Variation at step 30")
     page.locator("#replay-last").click()
     expect(page.locator('#replay-board svg[data-version="32"]')).to_be_attached()
+    expect(page.locator("#explore-continue")).to_be_hidden()  # at its end, Explore continues
     page.click("#explore-start")  # at its end: the same variation, extended
     again, version = explored(page, server)
     assert again == vid
     click_move(page, a_move(server, vid))
     ready(page, version + 1)
     assert len(call(server, "GET", f"/api/tables/{vid}")[1]["actions"]) == 3
+
+    page.click("#explore-back")  # from inside the line, "Continue the line" plays on its end
+    expect(page.locator("#replay-step")).to_have_text("Step 32 / 33 · Variation at step 30")
+    page.locator("#replay-prev").click()
+    expect(page.locator("#replay-step")).to_have_text("Step 31 / 33 · Variation at step 30")
+    page.click("#explore-continue")
+    again, version = explored(page, server)
+    assert again == vid and version == call(server, "GET", f"/api/tables/{vid}")[1]["version"]
+    expect(page).to_have_url(re.compile(rf"\?step=33&line={vid}&explore=1$"))
+
+
+def test_exploring_shows_the_line_in_the_log_list_and_charts_and_a_reload_plays_on(
+    sqlite_server: LiveServer, page: Page
+) -> None:
+    server = sqlite_server
+    game_id = stored(server)
+    visit(page, server, game_id, f"?step={STEP}")
+    score = page.locator("#replay-vp .js-plotly-plot")
+    traces = score.evaluate("gd => gd.data.length")
+    page.click("#explore-start")
+    vid, version = explored(page, server)
+    for n in (1, 2):
+        click_move(page, a_move(server, vid))
+        ready(page, version + n)
+        # the log: the game's steps up to the origin, then the variation's own, as they come
+        expect(page.locator("#replay-log .log-step.own")).to_have_count(n)
+        expect(page.locator(f'#explore-lines [data-line="{vid}"]')).to_be_visible()
+        expect(page.locator(f'#explore-lines .line-group[data-step="{STEP}"]')).to_contain_text(
+            f"{n} action"
+        )
+        expect(page).to_have_url(re.compile(rf"\?step={STEP + n}&line={vid}&explore=1$"))
+    log = page.locator("#replay-log")
+    expect(log.locator(".log-line")).to_have_text(f"Variation at step {STEP}, from step {STEP}")
+    expect(log.locator(".log-step:not(.own)")).to_have_count(STEP + 1)  # steps 0 to the origin
+    own = log.locator(".log-step.own").last
+    expect(own).to_have_attribute("data-step", str(STEP + 2))
+
+    page.reload()  # mid-variation: exploring it again, at its end
+    again, now = explored(page, server)
+    assert (again, now) == (vid, version + 2)
+    click_move(page, a_move(server, vid))
+    ready(page, version + 3)
+    assert len(call(server, "GET", f"/api/tables/{vid}")[1]["actions"]) == 3
+
+    page.click("#explore-back")
+    page.locator(f'#explore-lines [data-line="{vid}"]').click()
+    expect(page.locator("#replay-step")).to_have_text(
+        f"Step {STEP + 1} / {STEP + 3} · Variation at step {STEP}"
+    )
+    # the score chart draws the line dashed over its own steps, from its origin
+    page.wait_for_function(f"() => document.querySelector('#replay-vp .js-plotly-plot')"
+                           f".data.length === {traces + 2}")  # fmt: skip
+    drawn = score.evaluate("gd => gd.data.slice(-2).map(t => [t.line.dash, t.x[0], t.x.at(-1)])")
+    assert drawn == [["dash", STEP, STEP + 3]] * 2
+    page.locator("#explore-main").click()
+    page.wait_for_function(f"() => document.querySelector('#replay-vp .js-plotly-plot')"
+                           f".data.length === {traces}")  # fmt: skip
+    expect(log.locator(".log-step.own")).to_have_count(0)
+
+
+def test_a_finished_game_and_a_deleted_line_say_so(sqlite_server: LiveServer, page: Page) -> None:
+    server = sqlite_server
+    game_id = stored(server)
+    last = len(json.loads(GAME.read_text())["actions"])
+    _, doc = call(server, "POST", f"/api/games/{game_id}/variations", {"step": 3})
+    assert call(server, "DELETE", f"/api/variations/{doc['table_id']}")[0] == 204
+    visit(page, server, game_id, f"?step={last}&line={doc['table_id']}")
+    message = page.locator('#explore-message .refused[data-kind="unknown_variation"]')
+    expect(message).to_contain_text("no longer stored")
+    expect(page.locator("#replay-step")).to_have_text(f"Step {last} / {last}")
+    page.click("#explore-start")  # the game is over at its last step: nothing to explore
+    expect(page.locator('#explore-message .refused[data-kind="game_over"]')).to_be_in_viewport()
+    expect(page.locator("#explore-back")).to_be_hidden()
+    assert call(server, "GET", f"/api/games/{game_id}/branches")[1]["branches"] == []
 
 
 def test_a_lines_own_step_downloads_its_position_and_takes_no_comment(

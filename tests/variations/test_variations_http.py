@@ -215,6 +215,7 @@ def test_bad_variations_are_refused_naming_the_place_and_nothing_is_stored(
         ({"step": STEP, "actions": [actions[STEP], actions[STEP]]}, 422, "illegal_action", "1"),
         ({"step": last - 1, "actions": [actions[-1], actions[0]]}, 422, "too_many_actions",
          str(last)),
+        ({"step": last}, 409, "game_over", f"step {last}"),  # the game is over there
     ]  # fmt: skip
     for body, status, kind, where in cases:
         reply = explore(ana, game_id, **body)
