@@ -458,6 +458,16 @@
     if (!t.closest("#explore-delete")) { disarm(); }
   });
 
+  /* A name typed or pasted up to the input's limit says so (the browser cuts the rest). */
+  document.addEventListener("input", function (e) {
+    var t = e.target, box = $("explore-message");
+    if (!alive() || !t || t.id !== "explore-name" || !box) { return; }
+    var full = t.value.length >= MAX_NAME;
+    if (full || box.querySelector(".name-limit")) {
+      box.innerHTML = full ? '<div class="note name-limit">A name has at most ' + MAX_NAME + " characters.</div>" : "";
+    }
+  });
+
   document.addEventListener("keydown", function (e) {
     if (!alive() || e.ctrlKey || e.metaKey || e.altKey) { return; }
     var t = e.target;

@@ -269,10 +269,16 @@
     });
     if (focusMap) {
       T.focus = null;
-      var first = layer.querySelector(".choice");
-      if (first) { first.focus(); }
+      focusFirst();
     }
     return true;
+  }
+
+  /* The keyboard's place on the board: its first choice on the map, else its first action. */
+  function focusFirst() {
+    var layer = part("board"), controls = part("controls");
+    var first = layer && layer.querySelector(".choice") || controls && controls.querySelector("button:not([disabled])");
+    if (first) { first.focus(); }
   }
 
   function enabled(kind) {
@@ -522,11 +528,17 @@
     try { return JSON.parse(window.sessionStorage.getItem("auth-token")); } catch (e) { return null; }
   }
 
-  /* One write through the source, one at a time; then(body) runs on success. */
+  /* Whether el is in the board's map, controls or choices. */
+  function ours(el) {
+    return ["board", "controls", "pending"].some(function (k) { var p = part(k); return !!(p && el && p.contains(el)); });
+  }
+
+  /* One write through the source, one at a time; then(body) runs on success. A focus the
+     write took away (the button pressed is gone) goes to the map's first choice. */
   function write(op, body, then) {
     if (T.busy) { return; }
     T.busy = true;
-    var mine = T, t0 = T.clicked || window.performance.now();
+    var mine = T, t0 = T.clicked || window.performance.now(), focused = ours(document.activeElement);
     T.clicked = null;
     T.source.write(op, body).then(function (r) {
       if (T !== mine || !alive()) { return; }
@@ -534,6 +546,11 @@
       if (r.ok) {
         say("");
         then(r.body);
+        if (focused) {
+          window.requestAnimationFrame(function () {  // once the page has laid out the change
+            if (T === mine && !ours(document.activeElement)) { T.focus = "map"; focusFirst(); }
+          });
+        }
         timed(times.submit, t0);
       } else if (r.push && T.build) {
         T.build.push = r.push;

@@ -227,6 +227,9 @@ def test_explore_by_keyboard_alone(sqlite_server: LiveServer, page: Page) -> Non
     page.locator("#table-confirm").focus()
     page.keyboard.press("Enter")
     ready(page, version + 1)
+    # the Confirm button pressed is gone: the focus is on the board again, not lost
+    on_board = "() => !!document.activeElement.closest('#replay-board, #table-controls')"
+    page.wait_for_function(on_board)
     page.keyboard.press("Control+z")  # the board's own key: the variation's action taken back
     ready(page, version + 2)
     _, doc = call(server, "GET", f"/api/tables/{vid}")
@@ -273,7 +276,11 @@ def test_rename_and_delete_by_the_author_only(sqlite_server: LiveServer, page: P
     page.fill("#auth-input", TOKENS["ana"])
     page.click("#auth-use")
     expect(page.locator(".auth-name")).to_have_text("ana")
+    page.fill("#explore-name", "x" * 200)  # the input takes 80 and says so
+    expect(page.locator("#explore-message .name-limit")).to_contain_text("at most 80 characters")
+    assert len(page.input_value("#explore-name")) == 80
     page.fill("#explore-name", "Ana's line")
+    expect(page.locator("#explore-message .name-limit")).to_have_count(0)
     page.click("#explore-rename")
     expect(page.locator(f'#explore-lines [data-line="{vid}"]')).to_have_text("Ana's line")
     expect(page.locator("#replay-step")).to_have_text("Step 31 / 32 · Ana's line")
