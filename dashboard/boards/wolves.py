@@ -456,7 +456,8 @@ def control_figure(
     rows: Sequence[dict[str, Any]], names: Sequence[str], colors: Sequence[str]
 ) -> dict[str, Any]:
     """A heatmap region × step coloured by the leader, darker for a bigger lead, with
-    each region's scorings marked."""
+    each region's scorings marked; its hover says who leads by how much, and why when the
+    control is tied (W-8: more alphas)."""
     keys = [str(s) for s in range(len(names))]
     if any("automaton" in c["control"] for row in rows for c in row["control"]):
         keys.append("automaton")
@@ -472,11 +473,13 @@ def control_figure(
             leader = cell["leader"]
             if leader is None:
                 zrow.append(0.9 if held else 0.1)
-                head = "tied" if held else "empty"
+                head = "tied on control and alphas (W-8)" if held else "empty"
             else:
                 strength = min(cell["margin"], 4) / 4
                 zrow.append(keys.index(leader) + 1 + 0.05 + 0.9 * strength)
                 head = f"{_who(leader, names)} leads by {cell['margin']}"
+                if not cell["margin"]:
+                    head = f"{_who(leader, names)} leads on alphas, tied on control (W-8)"
             standing = ", ".join(f"{_who(k, names)} {v}" for k, v in held) or "no pieces"
             trow.append(f"step {row['step']} · {head}<br>{standing}")
         z.append(zrow)

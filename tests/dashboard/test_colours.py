@@ -2,7 +2,7 @@
 every two seat colours apart by CIEDE2000 ΔE ≥ 10 with normal vision and simulated
 protanopia, deuteranopia and tritanopia (Machado et al. 2009, full severity); every terrain's
 letter readable on it (WCAG contrast ≥ 4.5:1); the map's letters trace; the formula against
-Sharma et al.'s published test data."""
+Sharma et al.'s published test data; the region-control hover of a tie broken by alphas."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from itertools import combinations
 
 import pytest
 
-from dashboard.boards.wolves import LAND_ORDER, LETTERS, figure
+from dashboard.boards.wolves import LAND_ORDER, LETTERS, control_figure, figure
 from dashboard.palette import (
     APART,
     AUTOMATON_COLOR,
@@ -23,6 +23,8 @@ from dashboard.palette import (
 from dashboard.vision import DEFICIENCIES, VISIONS, ciede2000, closest_pair, contrast, delta_e
 from domain.wolves.records import read_record
 from domain.wolves.replay import replay
+from domain.wolves.ruleset import WOLVES
+from projections.timeline import timeline
 from tests.dashboard.conftest import FIXTURES
 
 SEATS = {**{n: c for n, c in SEAT_COLORS.items() if n != "gray"}, "automaton": AUTOMATON_COLOR}
@@ -114,3 +116,16 @@ def test_ciede2000_against_the_published_data(
 ) -> None:
     assert round(ciede2000(lab1, lab2), 4) == expected
     assert round(ciede2000(lab2, lab1), 4) == expected
+
+
+def test_the_control_hover_says_why_a_tied_control_leads() -> None:
+    """A leader by 0 control is ahead on alphas; a tie on both has no leader (W-8)."""
+    played = replay(read_record((FIXTURES / "3p-00-heuristic.json").read_bytes()))
+    rows = timeline(WOLVES, played.initial, played.steps)
+    shown = control_figure(rows, ["Ana", "Bo", "Cy"], ["#111111", "#222222", "#333333", "#444"])
+    texts = [t for row in shown["data"][0]["text"] for t in row]
+    cells = [c for row in rows for c in row["control"]]
+    by_alphas = [c for c in cells if c["leader"] is not None and c["margin"] == 0]
+    assert by_alphas, "the fixture has a control tie broken by alphas"
+    assert not any("leads by 0" in t for t in texts)
+    assert sum("leads on alphas, tied on control (W-8)" in t for t in texts) == len(by_alphas)
