@@ -217,3 +217,10 @@ def test_terrain_letters_toggle_is_kept_across_pages(site: dict[str, Any], page:
         "() => document.querySelector('#table-map .js-plotly-plot').data"
         ".find(t => t.name === 'terrain letters').visible === true"
     )
+
+
+def test_the_step_buttons_are_named_by_what_they_do(site: dict[str, Any], page: Page) -> None:
+    visit(page, site, "replay-wolves")
+    for name in ("first step", "previous step", "Play", "next step", "last step"):
+        expect(page.get_by_role("button", name=name, exact=True)).to_have_count(1)
+    expect(page.get_by_role("button", name="|◀")).to_have_count(0)
