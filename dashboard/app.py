@@ -132,6 +132,7 @@ def create_dash(server: Flask) -> Dash:
         update_title=None,  # type: ignore[arg-type]  # documented: None keeps the title
         suppress_callback_exceptions=True,
     )
+    app.index_string = app.index_string.replace("<html>", '<html lang="en">', 1)
     app.layout = html.Div(
         [
             dcc.Location(id="url", refresh="callback-nav"),

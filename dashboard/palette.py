@@ -1,4 +1,12 @@
-"""Colours: a colour-blind-safe terrain palette (Okabe–Ito hues, lightened) and seat colours.
+"""Colours: terrains and seats that stay apart under colour-vision deficiency.
+
+Every two terrains, and every two seat colours (the automaton's included), differ by a
+CIEDE2000 ΔE of at least :data:`APART` with normal vision and under simulated protanopia,
+deuteranopia and tritanopia (:mod:`dashboard.vision`; ``tests/dashboard/test_colours.py``
+computes every pair). The seat colours are Okabe–Ito's, nudged where two of them met; each
+terrain keeps its look (forest green, mountain grey-brown, grassland pale yellow-green,
+tundra icy blue, desert sand, water blue, chasm near black) and carries a letter drawn in
+:data:`TERRAIN_INK`, at a contrast of at least 4.5:1.
 
 >>> player_color("red", 1)
 '#D55E00'
@@ -10,31 +18,46 @@ from __future__ import annotations
 
 import re
 
+APART = 10.0
+"""The least CIEDE2000 difference between two terrains, or two seat colours, in any vision."""
 TERRAIN_COLORS = {
-    "forest": "#6DBE9C",  # bluish green
-    "mountain": "#A9A39B",  # warm grey
-    "grassland": "#EDE27A",  # yellow
-    "tundra": "#A8D5F0",  # sky blue
-    "desert": "#EDB95E",  # orange
+    "forest": "#529B5C",
+    "mountain": "#A79D95",
+    "grassland": "#EBF296",
+    "tundra": "#CFE8F5",
+    "desert": "#E9A93F",
     "water": "#2D6FA8",
-    "chasm": "#3A3A3A",
+    "chasm": "#333333",
 }
-SEAT_COLORS = {  # Okabe–Ito, saturated, for pieces and lines
-    "blue": "#0072B2",
+TERRAIN_LETTERS = {
+    "forest": "F",
+    "mountain": "M",
+    "grassland": "G",
+    "tundra": "T",
+    "desert": "D",
+    "water": "W",
+    "chasm": "X",
+}
+"""The letter on every hex of a terrain (the map's "Terrain letters")."""
+TERRAIN_INK = {t: "#FFFFFF" if t in ("water", "chasm") else "#1A1A1A" for t in TERRAIN_COLORS}
+"""The colour of a terrain's letter (and of text drawn on it)."""
+SEAT_COLORS = {  # for pieces and lines
+    "blue": "#1474D4",
     "red": "#D55E00",
-    "yellow": "#F5D300",
+    "yellow": "#FFDF1D",
     "green": "#009E73",
-    "purple": "#AA4499",
+    "purple": "#AA4498",
     "orange": "#E69F00",
     "black": "#222222",
     "white": "#F4F4F4",
-    "pink": "#CC79A7",
-    "grey": "#7F7F7F",
-    "gray": "#7F7F7F",
-    "brown": "#8C564B",
-    "cyan": "#56B4E9",
+    "pink": "#C677A8",
+    "grey": "#74787C",
+    "gray": "#74787C",
+    "brown": "#7A4736",
+    "cyan": "#55B4E9",
 }
-FALLBACK = ("#0072B2", "#D55E00", "#F5D300", "#009E73", "#AA4499")
+FALLBACK = tuple(SEAT_COLORS[c] for c in ("blue", "red", "yellow", "green", "purple"))
+"""The colours of seats whose colour is neither a name above nor ``#rrggbb``, by seat."""
 AUTOMATON_COLOR = "#555555"
 EMPTY = "#F2F0EA"
 TIED = "#C9B99A"  # warm khaki: apart from the automaton's cool greys

@@ -24,7 +24,16 @@ from dash.development.base_component import Component
 from dashboard.boards import TableBoard
 from dashboard.charts import GRAPH_CONFIG, ScoreChart, base_layout, mark_shapes, milestones
 from dashboard.game import Game
-from dashboard.palette import AUTOMATON_COLOR, EMPTY, TERRAIN_COLORS, TIED, player_color, tint
+from dashboard.palette import (
+    AUTOMATON_COLOR,
+    EMPTY,
+    TERRAIN_COLORS,
+    TERRAIN_INK,
+    TERRAIN_LETTERS,
+    TIED,
+    player_color,
+    tint,
+)
 from domain.hexes import Hex, neighbours
 from domain.ruleset import IllegalAction, InvalidRecord, StepFacts
 from domain.wolves import components as box
@@ -117,6 +126,24 @@ def _legend_entry(name: str, group: str, marker: dict[str, Any]) -> dict[str, An
     }  # fmt: skip
 
 
+LETTERS = "terrain letters"
+"""The name of the map's trace of terrain letters, which ``assets/letters.js`` shows or hides."""
+
+
+def letters_trace(gmap: GameMap) -> dict[str, Any]:
+    """Every hex's terrain letter (``palette.TERRAIN_LETTERS``) near its top corner, where no
+    piece or token is drawn, in its terrain's ink: the terrain told apart without colour."""
+    shown = sorted(gmap.terrain.items(), key=lambda kv: _order(kv[0]))
+    points = [centre(h) for h, _ in shown]
+    return {
+        "type": "scatter", "mode": "text", "name": LETTERS, "showlegend": False,
+        "hoverinfo": "skip", "x": [x for x, _ in points], "y": [y - 0.66 for _, y in points],
+        "text": [TERRAIN_LETTERS[t] for _, t in shown],
+        "textfont": {"color": [TERRAIN_INK[t] for _, t in shown], "size": 9,
+                     "family": "DejaVu Sans, sans-serif"},
+    }  # fmt: skip
+
+
 def figure(state: State) -> dict[str, Any]:
     """The static board figure of a game (its map, outlines and legend)."""
     gmap = state.table.map
@@ -132,6 +159,7 @@ def figure(state: State) -> dict[str, Any]:
             "name": terrain, "legendgroup": "terrain", "hoverinfo": "skip",
             "legendgrouptitle": {"text": "terrain"} if not data else None,
         })  # fmt: skip
+    data.append(letters_trace(gmap))
     xs, ys = _outlines(gmap)
     data.append({
         "type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": "region border",
@@ -428,7 +456,8 @@ def control_figure(
     rows: Sequence[dict[str, Any]], names: Sequence[str], colors: Sequence[str]
 ) -> dict[str, Any]:
     """A heatmap region × step coloured by the leader, darker for a bigger lead, with
-    each region's scorings marked."""
+    each region's scorings marked; its hover says who leads by how much, and why when the
+    control is tied (W-8: more alphas)."""
     keys = [str(s) for s in range(len(names))]
     if any("automaton" in c["control"] for row in rows for c in row["control"]):
         keys.append("automaton")
@@ -444,11 +473,13 @@ def control_figure(
             leader = cell["leader"]
             if leader is None:
                 zrow.append(0.9 if held else 0.1)
-                head = "tied" if held else "empty"
+                head = "tied on control and alphas (W-8)" if held else "empty"
             else:
                 strength = min(cell["margin"], 4) / 4
                 zrow.append(keys.index(leader) + 1 + 0.05 + 0.9 * strength)
                 head = f"{_who(leader, names)} leads by {cell['margin']}"
+                if not cell["margin"]:
+                    head = f"{_who(leader, names)} leads on alphas, tied on control (W-8)"
             standing = ", ".join(f"{_who(k, names)} {v}" for k, v in held) or "no pieces"
             trow.append(f"step {row['step']} · {head}<br>{standing}")
         z.append(zrow)

@@ -133,8 +133,12 @@ def analysis_panel(
 
 
 def _step_button(label: str, id_: str, title: str) -> html.Button:
-    """One of the step controls (first, previous, play, next, last)."""
-    return html.Button(label, id=id_, title=title, className="step-button", n_clicks=0)
+    """One of the step controls (first, previous, play, next, last); a symbol's accessible
+    name is its title without the key ("first step"), a word ("Play") is its own."""
+    button = html.Button(label, id=id_, title=title, className="step-button", n_clicks=0)
+    if not label.isalpha():
+        setattr(button, "aria-label", title.split(" (")[0])
+    return button
 
 
 def layout(game_id: str, search: str | None = None) -> html.Div:

@@ -1,0 +1,226 @@
+"""axe-core (the copy the test extra's ``axe-playwright-python`` ships) on every dashboard
+page in Chromium, over real HTTP, at a phone's and a desktop's width: no serious or critical
+violation of WCAG 2.x A/AA (contrast 1.4.3, names 4.1.2, labels 1.3.1…). One server holds a
+Wolves game with its review, a Moonlight game and a table in progress."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from importlib.resources import files
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from domain.store import GameLibrary
+from services.config import Settings
+from tests.api.conftest import contract, record_of, serving  # noqa: F401 (contract: a fixture)
+from tests.api.contract import Contract
+from tests.conftest import LiveServer
+from tests.dashboard.test_moonlight_board import GAME as MOONLIGHT
+from tests.dashboard.test_table_page import GAME as TABLE_GAME
+from tests.dashboard.test_table_page import TOKENS, fixture, open_table
+from tests.practice.conftest import GAME, QUICK, reviewed, store_review  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+AXE = files("axe_playwright_python").joinpath("axe.min.js").read_text(encoding="utf-8")
+RUN = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
+"""axe's options: the WCAG 2.1 A and AA rules, violations only."""
+SIZES = {"phone": (390, 844), "desktop": (1440, 900)}
+
+
+@pytest.fixture(scope="module")
+def site(
+    tmp_path_factory: pytest.TempPathFactory,
+    contract: Contract,  # noqa: F811 (the fixture imported above)
+    reviewed: dict[str, Any],  # noqa: F811
+) -> Iterator[dict[str, Any]]:
+    """The server and the paths of its pages."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('axe') / 'howl.sqlite3'}"
+    settings = Settings(
+        url, port=0, api_tokens=TOKENS, analysis=False,
+        analysis_playouts=QUICK.playouts, analysis_candidates=QUICK.candidates,
+    )  # fmt: skip
+    with serving(settings, contract) as (server, _):
+        live: LiveServer = server.live
+        with GameLibrary.open(url) as library:
+            wolves = str(library.upload(record_of(GAME), uploaded_by="Ana").game_id)
+            moon = str(library.upload(MOONLIGHT.read_bytes(), uploaded_by="Ana").game_id)
+        store_review(live.settings, wolves, reviewed)
+        table = open_table(live, fixture(TABLE_GAME)[0])
+        player = json.loads(record_of(GAME))["players"][0]["name"]
+        yield {
+            "url": live.url,
+            "pages": {
+                "library": ("/", "table.games tbody tr"),
+                "replay-wolves": (f"/replay/{wolves}", "#replay-board svg"),
+                "replay-moonlight": (f"/replay/{moon}", "#ml-grid"),
+                "table": (f"/table/{table}", "#table-controls[data-legal]"),
+                "new": ("/new", "#page form, #page input"),
+                "practice": (f"/practice/{wolves}?seat=0", "#practice-form"),
+                "statistics": ("/statistics", "#stats-summary"),
+                "player": (f"/player/{player}", "#player-summary"),
+            },
+        }
+
+
+DASH_OWN = {
+    "aria-hidden-focus": "dash-dropdown-focus-target",
+    "nested-interactive": "dash-options-list-option",
+}
+"""What axe flags in Dash 4.4.1's own markup, by rule → the class of the element: every
+``dcc.Dropdown`` holds an input hidden from assistive technology that still takes the
+focus (to hand it to the dropdown's button), and every ``dcc.RadioItems`` or
+``dcc.Checklist`` option is a ``role="option"`` label around its own input. No page can
+change either; :func:`test_dash_components_markup` keeps them in view."""
+ELSEWHERE = {
+    "library": (
+        {"label"},
+        "dashboard/pages/library.py: the upload's dcc.Upload file input has no label "
+        "(label, critical)",
+    ),
+    "replay": (
+        {"aria-input-field-name", "scrollable-region-focusable"},
+        "dashboard/pages/replay.py: #replay-speed (the speed radio group) has no accessible "
+        "name and #replay-slider's thumb has none (aria-input-field-name); #replay-log "
+        "scrolls but cannot take the focus (scrollable-region-focusable)",
+    ),
+    "statistics": (
+        {"label", "aria-input-field-name"},
+        "dashboard/pages/statistics.py: #stats-since and #stats-until have no label (label, "
+        "critical); the #stats-bots radio group has no accessible name (aria-input-field-name)",
+    ),
+    "player": (
+        {"aria-input-field-name"},
+        "dashboard/pages/player.py: the #player-bots radio group has no accessible name "
+        "(aria-input-field-name)",
+    ),
+}
+"""Violations whose fix is in a page's own layout, by page: the rules, and where and what."""
+
+
+class Elsewhere(AssertionError):
+    """Only violations of :data:`ELSEWHERE` were found: what a page's xfail expects. Any
+    other violation fails the test all the same."""
+
+
+def violations(page: Page, dash_own: bool = False) -> list[str]:
+    """axe's serious and critical violations on the page (those of :data:`DASH_OWN` only
+    with ``dash_own``): one line per rule, with how many elements break it, the first few
+    of them and what axe says of the first."""
+    page.evaluate(AXE)
+    result = page.evaluate("options => axe.run(document, options)", RUN)
+    found = []
+    for v in result["violations"]:
+        theirs = DASH_OWN.get(v["id"])
+        nodes = [n for n in v["nodes"] if dash_own or not (theirs and theirs in n["html"])]
+        if v["impact"] in ("serious", "critical") and nodes:
+            found.append(
+                f"{v['id']} ({v['impact']}) ×{len(nodes)}: "
+                + " | ".join(" ".join(map(str, n["target"])) for n in nodes[:3])
+                + " — "
+                + nodes[0]["failureSummary"].replace("\n", " ")[:300]
+            )
+    return found
+
+
+def visit(page: Page, site: dict[str, Any], name: str, size: str = "desktop") -> None:
+    """Open one of the site's pages at a window size and wait until it is drawn."""
+    path, ready = site["pages"][name]
+    width, height = SIZES[size]
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(site["url"] + path)
+    expect(page.locator(ready).first).to_be_attached()
+    page.wait_for_load_state("networkidle")
+
+
+def _case(name: str) -> Any:
+    elsewhere = ELSEWHERE.get(name.split("-")[0])
+    if elsewhere is None:
+        return name
+    return pytest.param(
+        name, marks=pytest.mark.xfail(strict=True, raises=Elsewhere, reason=elsewhere[1])
+    )
+
+
+PAGES = (
+    "library", "replay-wolves", "replay-moonlight", "table", "new", "practice", "statistics",
+    "player",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", [_case(n) for n in PAGES])
+def test_no_serious_or_critical_violation(
+    site: dict[str, Any], page: Page, name: str, size: str
+) -> None:
+    visit(page, site, name, size)
+    found = violations(page)
+    expected = ELSEWHERE.get(name.split("-")[0], (set(), ""))[0]
+    unexpected = [f for f in found if f.split(" ")[0] not in expected]
+    assert not unexpected, "\n".join(unexpected)
+    if found:
+        raise Elsewhere("\n".join(found))
+
+
+@pytest.mark.xfail(strict=True, reason="Dash 4.4.1's dcc.Dropdown and dcc.RadioItems markup")
+def test_dash_components_markup(site: dict[str, Any], page: Page) -> None:
+    """The new game page holds both kinds of :data:`DASH_OWN`; with them counted it fails,
+    until a Dash release marks them up right."""
+    visit(page, site, "new")
+    found = violations(page, dash_own=True)
+    assert not found, "\n".join(found)
+
+
+def letters(page: Page, graph: str) -> Any:
+    """Whether the map's terrain letters are shown, and its axes' ranges."""
+    return page.evaluate(
+        """graph => { const gd = document.querySelector(graph + " .js-plotly-plot");
+        const trace = gd.data.find(t => t.name === "terrain letters");
+        return [trace.visible !== false, gd.layout.xaxis.range, gd.layout.yaxis.range]; }""",
+        graph,
+    )
+
+
+def test_terrain_letters_toggle_is_kept_across_pages(site: dict[str, Any], page: Page) -> None:
+    visit(page, site, "replay-wolves")
+    box = page.get_by_role("checkbox", name="Terrain letters")
+    expect(box).to_be_checked()
+    shown, xs, ys = letters(page, "#replay-map")
+    assert shown
+    box.click()
+    expect(box).not_to_be_checked()
+    page.wait_for_function(
+        "() => document.querySelector('#replay-map .js-plotly-plot').data"
+        ".find(t => t.name === 'terrain letters').visible === false"
+    )
+    assert letters(page, "#replay-map") == [False, xs, ys]  # the axes untouched
+    page.reload()
+    expect(box).not_to_be_checked()
+    page.wait_for_function(
+        "() => document.querySelector('#replay-map .js-plotly-plot')?.data"
+        "?.find(t => t.name === 'terrain letters').visible === false"
+    )
+    visit(page, site, "table")
+    box = page.get_by_role("checkbox", name="Terrain letters")
+    expect(box).not_to_be_checked()
+    assert not letters(page, "#table-map")[0]
+    box.focus()
+    page.keyboard.press("Space")  # by keyboard
+    expect(box).to_be_checked()
+    page.wait_for_function(
+        "() => document.querySelector('#table-map .js-plotly-plot').data"
+        ".find(t => t.name === 'terrain letters').visible === true"
+    )
+
+
+def test_the_step_buttons_are_named_by_what_they_do(site: dict[str, Any], page: Page) -> None:
+    visit(page, site, "replay-wolves")
+    for name in ("first step", "previous step", "Play", "next step", "last step"):
+        expect(page.get_by_role("button", name=name, exact=True)).to_have_count(1)
+    expect(page.get_by_role("button", name="|◀")).to_have_count(0)
