@@ -109,7 +109,7 @@ def moments_list(
             ], className="gainer"),
             html.Span(MARKS[mark["c"]], className=f"mark {mark['c']}") if mark else None,
             html.Span(log[step][2], className="moment-what"),
-        ], className="moment", **{"data-step": step}))  # fmt: skip
+        ], className="moment", tabIndex=0, **Stepped({"data-step": str(step)})))  # fmt: skip
     return items
 
 
@@ -137,7 +137,7 @@ def flagged_list(
             html.Button("Show", type="button", className="step-button show-line",
                         title=f"play the suggested line from step {step} as a variation",
                         **Shows({"data-show": str(step - 1)})),
-        ], className="moment flag", **Stepped({"data-step": str(step)})))  # fmt: skip
+        ], className="moment flag", tabIndex=0, **Stepped({"data-step": str(step)})))  # fmt: skip
     return items
 
 

@@ -15,6 +15,7 @@ from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 from dashboard import token
 from dashboard.inputs import text
 from dashboard.pages import library, new, player, practice, replay, statistics, table
+from dashboard.table_parts import Labelled
 from services.shared import services
 
 PAGES = {"/": "Library", "/new": "New game", "/statistics": "Statistics"}
@@ -141,6 +142,14 @@ def create_dash(server: Flask) -> Dash:
                     html.H1(dcc.Link("Howl", href="/", className="brand")),
                     html.Nav([dcc.Link(name, href=path) for path, name in PAGES.items()]),
                     token.control(bool(services(server).settings.api_tokens)),
+                    html.Button(
+                        "?",
+                        id="keys-open",
+                        type="button",
+                        className="step-button keys-open",
+                        title="keyboard shortcuts (?)",
+                        **Labelled({"aria-label": "keyboard shortcuts"}),
+                    ),
                 ]
             ),
             html.Main(id="page"),

@@ -124,7 +124,7 @@
     var extra = e[3].map(function (line) { return '<div class="log-scoring">' + esc(line) + "</div>"; }).join("") +
       (e[4] ? '<div class="log-end">' + esc(e[4]) + "</div>" : "");
     return '<li class="log-step' + (e[3].length ? " scoring" : "") + (own ? " own" : "") + '" data-step="' + e[0] +
-      '"><span class="log-n">' + e[0] + "</span>" + dot + "<span>" + esc(e[2]) + "</span>" +
+      '" tabindex="-1"><span class="log-n">' + e[0] + "</span>" + dot + "<span>" + esc(e[2]) + "</span>" +
       (m ? " " + markHtml(m) : "") + extra + "</li>";
   }
 
@@ -187,17 +187,27 @@
   function markLog(s) {
     var log = document.getElementById("replay-log");
     if (!log) { return; }
-    var old = log.querySelector(".log-step.current");
-    if (old) { old.classList.remove("current"); }
+    var old = log.querySelector(".log-step.current"), had = old && old === document.activeElement;
+    if (old) { old.classList.remove("current"); old.setAttribute("tabindex", "-1"); }
     var cur = log.querySelector('[data-step="' + s + '"]');
     if (cur) {
       cur.classList.add("current");
+      cur.setAttribute("tabindex", "0");  /* the log's one tab stop: its step shown */
+      if (had) { cur.focus({preventScroll: true}); }
       var top = cur.offsetTop;  /* the log is positioned: offsets are within it */
       if (top < log.scrollTop || top + cur.offsetHeight > log.scrollTop + log.clientHeight) {
         log.scrollTop = Math.max(0, top - log.clientHeight / 3);
       }
     }
   }
+
+  /* The slider's thumb is named (Dash's slider gives it none), whenever it is drawn. */
+  function nameThumb() {
+    var thumb = document.querySelector("#replay-slider [role=slider]:not([aria-label])");
+    if (thumb) { thumb.setAttribute("aria-label", "step"); }
+  }
+  new window.MutationObserver(nameThumb).observe(document.documentElement, {subtree: true, childList: true,
+    attributes: true, attributeFilter: ["aria-label"]});
 
   /* The URL follows the step: a jump (first, last, a click) is a new history entry, a
      step to a neighbour replaces the current one. Written just after the step shows. */
@@ -287,21 +297,37 @@
     set("replay-label", {children: out[1]});
   }
 
-  function speed(value) { return Math.round(800 / (value || 1)); }
+  /* A speed button pressed: the tick's interval, and the button shown pressed. */
+  function speed(button) {
+    var group = document.getElementById("replay-speed");
+    if (!group) { return; }
+    Array.prototype.forEach.call(group.querySelectorAll("[data-speed]"), function (b) {
+      b.setAttribute("aria-pressed", String(b === button));
+    });
+    var value = parseFloat(button.getAttribute("data-speed")) || 1;
+    window.dash_clientside.set_props("replay-tick", {interval: Math.round(800 / value)});
+  }
 
   document.addEventListener("keydown", function (e) {
     if (!R.game || R.held || !document.getElementById("replay-slider")) { return; }
     var t = e.target;
     if (t && t.closest && (t.closest("input, textarea, select, [contenteditable]") || t.closest("#replay-slider"))) { return; }
     if (e.altKey || e.ctrlKey || e.metaKey) { return; }
-    var s;
-    if (e.key === " ") {  /* a focused button clicks itself on space */
-      var play = document.getElementById("replay-play");
-      if (play && !(t && t.closest && t.closest("button"))) { e.preventDefault(); play.click(); }
+    var s, item = t && t.closest && !t.closest("button") &&
+      t.closest("#replay-log [data-step], #analysis-moments [data-step], #analysis-flagged [data-step]");
+    if (item && (e.key === "Enter" || e.key === " ")) {  /* a step listed, taken by keyboard */
+      e.preventDefault();
+      setStep(parseInt(item.getAttribute("data-step"), 10), true);
       return;
     }
-    if (e.key === "ArrowRight") { s = R.step + 1; }
-    else if (e.key === "ArrowLeft") { s = R.step - 1; }
+    if (e.key === " ") {  /* play or pause, also from the step controls; other buttons click */
+      var play = document.getElementById("replay-play"), button = t && t.closest && t.closest("button");
+      if (play && (!button || button.closest(".replay-controls"))) { e.preventDefault(); play.click(); }
+      return;
+    }
+    var inLog = t && t.closest && t.closest("#replay-log");
+    if (e.key === "ArrowRight" || inLog && e.key === "ArrowDown") { s = R.step + 1; }
+    else if (e.key === "ArrowLeft" || inLog && e.key === "ArrowUp") { s = R.step - 1; }
     else if (e.key === "Home") { s = 0; }
     else if (e.key === "End") { s = R.last; }
     else { return; }
@@ -310,6 +336,8 @@
   });
 
   document.addEventListener("click", function (e) {
+    var pace = e.target && e.target.closest && e.target.closest("#replay-speed [data-speed]");
+    if (pace) { speed(pace); return; }
     var item = e.target && e.target.closest && !e.target.closest("[data-show]") &&
       e.target.closest("#replay-log [data-step], #analysis-moments [data-step], #analysis-flagged [data-step]");
     if (item) { setStep(parseInt(item.getAttribute("data-step"), 10), true); }
@@ -338,6 +366,6 @@
   R.flagged = flagged;
   R.untilDone = untilDone;
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
-    howl: {render: render, navigate: navigate, speed: speed, review: review}
+    howl: {render: render, navigate: navigate, review: review}
   });
 })();

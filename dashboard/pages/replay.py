@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 from uuid import UUID
 
 from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
@@ -22,11 +22,13 @@ from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html,
 from dashboard import analysis, boards, charts, data, explore, share
 from dashboard.game import Game, load, log_entry, payload, rules_of
 from dashboard.inputs import text
+from dashboard.table_parts import Labelled
 from dashboard.token import refused
 from domain.store import GameLibrary, UnknownGame
 from projections.analysis_worker import analysis_status, enqueue
 
 SPEEDS = {0.5: "½×", 1: "1×", 2: "2×", 4: "4×"}
+Speed = TypedDict("Speed", {"data-speed": str, "aria-pressed": str})
 NO_REVIEW = "No review for this game yet."
 
 
@@ -141,6 +143,27 @@ def _step_button(label: str, id_: str, title: str) -> html.Button:
     return button
 
 
+def speeds() -> html.Div:
+    """The playback speeds: toggle buttons (``assets/replay.js`` sets the tick), which leave
+    the arrow keys to the steps."""
+    return html.Div(
+        [
+            html.Button(
+                label,
+                type="button",
+                className="speed-button",
+                title=f"play at {label} speed",
+                **Speed({"data-speed": str(speed), "aria-pressed": str(speed == 1).lower()}),
+            )
+            for speed, label in SPEEDS.items()
+        ],
+        id="replay-speed",
+        role="group",
+        className="speed",
+        **Labelled({"aria-label": "playback speed"}),
+    )
+
+
 def layout(game_id: str, search: str | None = None) -> html.Div:
     """The replay page of a stored game."""
     gid = data.parse_game_id(game_id)
@@ -190,13 +213,7 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                     _step_button("Play", "replay-play", "play / pause (space)"),
                     _step_button("▶", "replay-next", "next step (→)"),
                     _step_button("▶|", "replay-last", "last step (End)"),
-                    dcc.RadioItems(
-                        id="replay-speed",
-                        options=[{"label": v, "value": k} for k, v in SPEEDS.items()],
-                        value=1,
-                        inline=True,
-                        className="speed",
-                    ),
+                    speeds(),
                     html.Span(f"Step {step} / {last}", id="replay-step", className="step-no"),
                     html.Span(id="replay-label", className="step-label"),
                 ],
@@ -231,7 +248,11 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                             *review,
                             *explore.lines(),
                             html.H3("Steps"),
-                            html.Ol(id="replay-log", className="step-log"),
+                            html.Ol(
+                                id="replay-log",
+                                className="step-log",
+                                **Labelled({"aria-label": "steps"}),
+                            ),
                             *share.panel(gid),
                         ],
                         className="replay-right",
@@ -269,11 +290,6 @@ def register(app: Dash) -> None:
         State("replay-tick", "disabled"),
         State("replay-data", "data"),
         prevent_initial_call=True,
-    )
-    app.clientside_callback(
-        ClientsideFunction("howl", "speed"),
-        Output("replay-tick", "interval"),
-        Input("replay-speed", "value"),
     )
     app.clientside_callback(
         ClientsideFunction("howl", "review"),

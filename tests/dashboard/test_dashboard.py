@@ -93,7 +93,7 @@ def test_upload_then_step_through_the_replay(
     shows_step(page, middle, rows)
     page.locator('#replay-log [data-step="5"]').click()
     shows_step(page, 5, rows)
-    page.get_by_label("4×").check()
+    page.get_by_role("group", name="playback speed").get_by_role("button", name="4×").click()
     page.locator("#replay-play").click()
     expect(page.locator("#replay-play")).to_have_text("Pause")
     expect(page.locator("#replay-step")).to_have_text(re.compile(r"Step (9|[1-9]\d+) /"))

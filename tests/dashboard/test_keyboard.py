@@ -1,0 +1,104 @@
+"""The replay page by keyboard in Chromium: the speed buttons leave the arrows to the steps,
+space plays from the step controls, the step log and the key moments take the focus and
+step by keys, and "?" lists the page's shortcuts and gives the focus back."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from domain.store import GameLibrary
+from tests.conftest import LiveServer
+from tests.dashboard.conftest import FIXTURES
+
+pytestmark = pytest.mark.browser
+GAME = FIXTURES / "2p-00-heuristic.json"
+
+
+def opened(page: Page, server: LiveServer, query: str = "?step=4") -> str:
+    """A fixture game's replay page, drawn; the game's id."""
+    with GameLibrary.open(server.settings.database_url) as library:
+        game_id = str(library.upload(GAME.read_bytes()).game_id)
+    page.goto(f"{server.url}/replay/{game_id}{query}")
+    expect(page.locator("#replay-log .log-step.current")).to_be_attached()
+    page.wait_for_load_state("networkidle")
+    return game_id
+
+
+def step_shown(page: Page, step: int) -> None:
+    expect(page.locator("#replay-step")).to_contain_text(f"Step {step} /")
+
+
+def test_speed_buttons_leave_the_arrows_and_space_to_the_steps(
+    page: Page, live_server: LiveServer
+) -> None:
+    opened(page, live_server)
+    group = page.get_by_role("group", name="playback speed")
+    group.get_by_role("button", name="2×").click()
+    expect(group.locator('[aria-pressed="true"]')).to_have_text("2×")
+    expect(group.locator('[aria-pressed="false"]')).to_have_count(3)
+    page.keyboard.press("ArrowRight")  # the step, not the speed
+    step_shown(page, 5)
+    expect(group.locator('[aria-pressed="true"]')).to_have_text("2×")
+
+    page.click("#replay-next")  # the mouse on ▶, then space: play, not one more step
+    step_shown(page, 6)
+    page.keyboard.press(" ")
+    expect(page.locator("#replay-play")).to_have_text("Pause")
+    expect(page.locator("#replay-step")).to_have_text(re.compile(r"Step (9|[1-9]\d+) /"))
+    page.keyboard.press(" ")
+    expect(page.locator("#replay-play")).to_have_text("Play")
+
+
+def test_the_step_log_takes_the_focus_and_steps_by_keys(
+    page: Page, live_server: LiveServer
+) -> None:
+    opened(page, live_server)
+    current = page.locator("#replay-log .log-step.current")
+    expect(current).to_have_attribute("tabindex", "0")
+    expect(page.locator('#replay-log .log-step[tabindex="0"]')).to_have_count(1)  # one tab stop
+    current.focus()
+    page.keyboard.press("ArrowDown")
+    step_shown(page, 5)
+    expect(page.locator('#replay-log [data-step="5"]')).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    step_shown(page, 3)
+    expect(page.locator('#replay-log [data-step="3"]')).to_be_focused()
+    page.locator('#replay-log [data-step="9"]').focus()
+    page.keyboard.press("Enter")
+    step_shown(page, 9)
+    outline = page.locator('#replay-log [data-step="9"]').evaluate(
+        "el => getComputedStyle(el).outlineStyle"
+    )
+    assert outline != "none"  # a visible focus ring
+    thumb = page.locator("#replay-slider [role=slider]")
+    expect(thumb).to_have_attribute("aria-label", "step")
+
+
+def test_question_mark_lists_the_shortcuts_and_gives_the_focus_back(
+    page: Page, live_server: LiveServer
+) -> None:
+    opened(page, live_server)
+    page.locator("#replay-next").focus()
+    page.keyboard.press("?")
+    listed = page.get_by_role("dialog", name="Keyboard shortcuts")
+    expect(listed).to_be_visible()
+    expect(listed).to_contain_text("play / pause")
+    expect(listed).to_contain_text("explore from the step shown")
+    expect(listed).not_to_contain_text("Table board")  # only what the page holds
+    expect(page.locator("#keys-close")).to_be_focused()
+    page.keyboard.press("ArrowRight")  # the list is open: the page does not step
+    step_shown(page, 4)
+    page.keyboard.press("Escape")
+    expect(listed).to_have_count(0)
+    expect(page.locator("#replay-next")).to_be_focused()
+
+    page.fill("#share-text", "what ? means")  # typed in a text box, "?" is a character
+    expect(page.locator("#keys-list")).to_have_count(0)
+    page.get_by_role("button", name="keyboard shortcuts").click()
+    expect(listed).to_contain_text("add the comment")
+    page.click("#keys-close")
+    expect(listed).to_have_count(0)
