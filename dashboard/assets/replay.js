@@ -35,6 +35,9 @@
     R.step = s;
     R.push = !!push;
     window.dash_clientside.set_props("replay-slider", {value: s});
+    window.setTimeout(function () {  // a slider update Dash let pass unseen: drawn here
+      if (R.step === s && R.drawn !== s && R.game === g) { show(R.line, s, null, !push); }
+    }, 400);
   }
 
   /* The game's board view in the browser (a view that draws nothing when it has none). */
@@ -225,7 +228,7 @@
     if (!g) { return [nu, nu]; }
     if (R.game !== g && R.onGame) { R.game = g; R.onGame(g); }
     var s = clamp(value || 0, g);
-    R.game = g; R.last = end(g); R.step = s; R.path = window.location.pathname;
+    R.game = g; R.last = end(g); R.step = s; R.drawn = s; R.path = window.location.pathname;
     var out = ["Step " + s + " / " + R.last + (R.line ? " · " + R.line.name : ""),
       own(s) ? R.line.label(s) : g.labels[s]];
     if (!R.held) {
@@ -283,15 +286,15 @@
   }
 
   /* Show ``line`` (null: the game's own) at step s, the slider running over its steps with
-     ``marks``; drawn now, even when the slider's value does not change; ``replace``: the URL
-     replaces its history entry rather than adding one. */
+     ``marks`` (null: as they are); drawn now, even when the slider's value does not change;
+     ``replace``: the URL replaces its history entry rather than adding one. */
   function show(line, s, marks, replace) {
     var g = R.game, set = window.dash_clientside.set_props;
     if (!g) { return; }
     R.line = line;
     s = clamp(s, g);
     R.push = !replace;
-    set("replay-slider", {max: end(g), marks: marks, value: s});
+    set("replay-slider", marks ? {max: end(g), marks: marks, value: s} : {value: s});
     var out = render(s, g);
     set("replay-step", {children: out[0]});
     set("replay-label", {children: out[1]});
