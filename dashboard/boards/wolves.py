@@ -180,7 +180,7 @@ def legend(state: State) -> Component:
     )
 
 
-def _map(state: State, graph: str, layers: list[Component]) -> Component:
+def _map(state: State, graph: str, layers: Sequence[Component]) -> Component:
     """The map sized by its container at its own width-to-height ratio (CSS ``--ratio``)
     with the layers over it, and its key under it."""
     shown = figure(state)
