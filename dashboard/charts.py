@@ -65,7 +65,8 @@ def count_ticks(values: Iterable[float]) -> dict[str, Any]:
 
 
 def mark_shapes(marks: Marks, label_y: float = 1.0) -> tuple[list[Any], list[Any]]:
-    """A chart's vertical lines and labels at its ``marks``."""
+    """A chart's vertical lines and labels at its ``marks``; the last label ends at its line,
+    so that a narrow chart's right edge does not cut it."""
     shapes, notes = [], []
     for i, (step, text) in enumerate(marks):
         shapes.append({
@@ -75,6 +76,7 @@ def mark_shapes(marks: Marks, label_y: float = 1.0) -> tuple[list[Any], list[Any
         notes.append({
             "x": step, "y": label_y, "xref": "x", "yref": "paper", "text": text,
             "showarrow": False, "yanchor": "bottom", "font": {"size": 10, "color": "#444"},
+            "xanchor": "right" if i == len(marks) - 1 else "center",
         })  # fmt: skip
     return shapes, notes
 
