@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.request import Request, urlopen
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 from dashboard.boards import wolves
 from domain.store import GameLibrary
@@ -29,8 +29,8 @@ pytestmark = pytest.mark.browser
 Shot = Callable[[Page, str], Path]
 
 TOKEN = "responsive-token"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1440, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1440, "height": 900}
 REPLAYED = FIXTURES / "5p-00-heuristic.json"
 """The Wolves with five seats: the biggest map and the most player boards."""
 REPLAY_STEP = 60
@@ -68,7 +68,8 @@ BOXES = """(selectors) => {
     if (r.width < 1 || r.height < 1 || cs.visibility === "hidden") { return; }
     const nested = out.some((o) => o.el.contains(el) || el.contains(o.el));
     if (!nested) {
-      out.push({el: el, sel: sel, x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height});
+      const x = r.left + scrollX, y = r.top + scrollY;
+      out.push({el: el, sel: sel, x: x, y: y, w: r.width, h: r.height});
     }
   }));
   return out.map((o) => ({sel: o.sel, x: o.x, y: o.y, w: o.w, h: o.h}));
@@ -80,8 +81,11 @@ PLOTS = """() => Array.from(document.querySelectorAll(".js-plotly-plot")).map((g
 })"""
 HEXES = """([map, layer, trace]) => {
   const gd = document.querySelector("#" + map + " .js-plotly-plot");
-  const group = gd && gd.querySelectorAll(".scatterlayer .trace")[trace];
-  const centre = (el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+  const group = gd && gd.querySelector(".scatterlayer .trace" + gd._fullData[trace].uid);
+  const centre = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  };
   return {
     hexes: group ? Array.from(group.querySelectorAll(".point")).map(centre) : [],
     pieces: Array.from(document.querySelectorAll("#" + layer + " svg .piece")).map(centre),
@@ -102,8 +106,9 @@ def post(server: LiveServer, path: str, doc: dict[str, Any]) -> Any:
 
 @pytest.fixture
 def site(
-    live_server_factory: Callable[..., LiveServer], reviewed: dict[str, Any]  # noqa: F811
-) -> Iterator[tuple[LiveServer, dict[str, str]]]:
+    live_server_factory: Callable[..., LiveServer],
+    reviewed: dict[str, Any],  # noqa: F811
+) -> tuple[LiveServer, dict[str, str]]:
     """One server holding a Wolves game, a Moonlight game, a reviewed game to practise and a
     live table; the path of every page."""
     server = live_server_factory(api_tokens={"ana": TOKEN}, **SERVER)
@@ -115,7 +120,7 @@ def site(
     seat = flagged(reviewed)[0]["seat"]
     record = json.loads(TABLED.read_text())
     table = post(server, "/api/tables", {**record, "actions": record["actions"][:TABLE_ACTIONS]})
-    yield server, {
+    return server, {
         "library": "/",
         "replay": f"/replay/{wolves_id}?step={REPLAY_STEP}",
         "moonlight": f"/replay/{moon_id}?step=20",
@@ -154,7 +159,9 @@ def layout_problems(page: Page, name: str, width: int) -> list[str]:
         if not any(b["sel"] == wanted for b in boxes):
             problems.append(f"{wanted} is not shown")
     problems += overlaps(boxes)
-    problems += [f"{b['sel']} {_at(b)} leaves the window" for b in boxes if b["x"] + b["w"] > width + 1]
+    problems += [
+        f"{b['sel']} {_at(b)} leaves the window" for b in boxes if b["x"] + b["w"] > width + 1
+    ]
     for plot in page.evaluate(PLOTS):
         if plot["svg"] > plot["box"] + 1:
             problems.append(f"chart {plot['id']} is {plot['svg']:.0f} px in {plot['box']:.0f} px")
@@ -201,11 +208,12 @@ def ready(page: Page, name: str) -> None:
         expect(page.locator(drawn).first).to_be_attached()
         expect(page.locator(".chart .js-plotly-plot").last).to_be_visible()
     elif name in ("table", "practice"):
-        if name == "practice":  # the name is asked once per tab
-            page.wait_for_timeout(300)
-            if "Practising as" not in (page.locator("#practice-who").text_content() or ""):
-                page.fill("#practice-name", "Ana")
-                page.press("#practice-name", "Enter")
+        kept = "Object.values(sessionStorage).includes('Ana')"
+        if name == "practice" and not page.evaluate(kept):  # the name is asked once per tab
+            expect(page.locator("#practice-name")).to_be_focused()
+            page.fill("#practice-name", "Ana")
+            page.press("#practice-name", "Enter")
+        if name == "practice":
             expect(page.locator("#practice-who")).to_contain_text("Practising as")
         expect(page.locator("#table-board svg .piece").first).to_be_attached()
     elif name in ("statistics", "player"):
@@ -242,8 +250,9 @@ def test_every_page_fits_a_phone_and_a_desktop(
         ready(page, name)
         page.set_viewport_size(PHONE)
         page.wait_for_timeout(800)
-        problems += [f"resized: {p}" for p in misplaced(page, state, f"{name}-map", f"{name}-board", 390)]
-        problems += [f"resized: {p}" for p in layout_problems(page, name, 390)]
+        found = misplaced(page, state, f"{name}-map", f"{name}-board", 390)
+        found += layout_problems(page, name, 390)
+        problems += [f"resized: {p}" for p in found]
     # exploring: the table board mounted over the replay's map, from a desktop to a phone
     page.set_viewport_size(DESKTOP)
     page.goto(server.url + paths["replay"])
