@@ -7,7 +7,7 @@ current step's cursor over them (``assets/replay.js``), so they are drawn only o
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,8 +54,19 @@ def milestones(
     ]
 
 
+def count_ticks(values: Iterable[float]) -> dict[str, Any]:
+    """A count axis's ticks: whole numbers only (over a short span plotly would put halves).
+
+    >>> count_ticks([0, 1, 2]), count_ticks([0, 40])
+    ({'dtick': 1}, {})
+    """
+    shown = list(values)
+    return {"dtick": 1} if max(shown, default=0) - min(shown, default=0) <= 10 else {}
+
+
 def mark_shapes(marks: Marks, label_y: float = 1.0) -> tuple[list[Any], list[Any]]:
-    """A chart's vertical lines and labels at its ``marks``."""
+    """A chart's vertical lines and labels at its ``marks``; the last label ends at its line,
+    so that a narrow chart's right edge does not cut it."""
     shapes, notes = [], []
     for i, (step, text) in enumerate(marks):
         shapes.append({
@@ -65,6 +76,7 @@ def mark_shapes(marks: Marks, label_y: float = 1.0) -> tuple[list[Any], list[Any
         notes.append({
             "x": step, "y": label_y, "xref": "x", "yref": "paper", "text": text,
             "showarrow": False, "yanchor": "bottom", "font": {"size": 10, "color": "#444"},
+            "xanchor": "right" if i == len(marks) - 1 else "center",
         })  # fmt: skip
     return shapes, notes
 
@@ -92,12 +104,13 @@ def score_figure(
     parts = list(chart.parts) if chart.parts is not None else list(rows[0]["scores"][0]["parts"])
     listed = ", ".join(f"{part} %{{customdata[{i}]}}" for i, part in enumerate(parts))
     data = []
+    scores = [s for row in rows for s in row["scores"]]
     for seat, name in enumerate(names):
-        scores = [row["scores"][seat] for row in rows]
+        of_seat = [row["scores"][seat] for row in rows]
         data.append({
             "type": "scatter", "mode": "lines", "name": name, "x": steps,
-            "y": [s["total"] for s in scores],
-            "customdata": [[s["parts"].get(part) for part in parts] for s in scores],
+            "y": [s["total"] for s in of_seat],
+            "customdata": [[s["parts"].get(part) for part in parts] for s in of_seat],
             "line": {"color": colors[seat], "width": 2.5, "shape": "hv"},
             "hovertemplate": (
                 f"<b>{name}</b> %{{y}} {chart.unit}" + (f": {listed}" if parts else "")
@@ -109,7 +122,7 @@ def score_figure(
     layout.update({
         "shapes": shapes, "annotations": notes, "hovermode": "x unified",
         "yaxis": {"title": {"text": chart.unit, "standoff": 4}, "fixedrange": True,
-                  "rangemode": "tozero"},
+                  "rangemode": "tozero", **count_ticks([0, *(t["total"] for t in scores)])},
         "hoverlabel": {"font": {"size": 11}},
     })  # fmt: skip
     return {"data": data, "layout": layout}
@@ -183,7 +196,7 @@ def margin_figure(
     layout.update({
         "shapes": shapes, "annotations": notes, "hovermode": "x unified",
         "yaxis": {"title": {"text": f"{unit} lead", "standoff": 4}, "fixedrange": True,
-                  "zeroline": False},
+                  "zeroline": False, **count_ticks(m for lead in leads for m in lead)},
         "hoverlabel": {"font": {"size": 11}},
     })  # fmt: skip
     return {"data": data, "layout": layout}

@@ -19,7 +19,7 @@ from typing import Any
 from dash import html
 from dash.development.base_component import Component
 
-from dashboard.charts import ScoreChart, base_layout, mark_shapes, milestones
+from dashboard.charts import ScoreChart, base_layout, count_ticks, mark_shapes, milestones
 from dashboard.game import Game
 from domain.moonlight import events as ev
 from domain.moonlight.cards import ASSUMPTION, assumed_setup
@@ -111,7 +111,7 @@ def points_figure(
     layout.update({
         "shapes": shapes, "annotations": notes, "hovermode": "x unified",
         "yaxis": {"title": {"text": "points", "standoff": 4}, "fixedrange": True,
-                  "rangemode": "tozero"},
+                  "rangemode": "tozero", **count_ticks([0, *(y for d in data for y in d["y"])])},
         "hoverlabel": {"font": {"size": 11}},
     })  # fmt: skip
     return {"data": data, "layout": layout}

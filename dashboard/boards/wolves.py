@@ -51,8 +51,6 @@ SYMBOLS = {"alpha": "star", "pack": "circle", "den": "square", "lair": "pentagon
 KIND_NAMES = {"alpha": "alpha", "pack": "pack wolf", "den": "den", "lair": "lair"}
 PHASE_LETTERS = {"crescent": "C", "quarter": "Q", "full": "F"}
 LAND_ORDER = ("forest", "mountain", "grassland", "tundra", "desert", "water", "chasm")
-HEIGHT = 700
-LEGEND_WIDTH = 170
 AREAS = ("regions", "spread", "speed", "howl", "lairs", "prey", "pack")
 """The VP sources the score chart's hover lists."""
 MARKS = ("phase_scored",)
@@ -119,11 +117,11 @@ def describe_hex(gmap: GameMap, h: Hex) -> str:
     return " · ".join(parts)
 
 
-def _legend_entry(name: str, group: str, marker: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": name,
-        "legendgroup": group, "marker": marker, "hoverinfo": "skip",
-    }  # fmt: skip
+PIECE_KEYS = (
+    ("★", "alpha"), ("●", "pack wolf"), ("⬟", "lair"), ("■", "den"), ("◆", "lone wolf"),
+    ("▼", "prey (count)"), ("C/Q/F", "scoring tokens"),
+)  # fmt: skip
+"""The pieces' symbols as the map's key lists them (``assets/boards/wolves.js`` draws them)."""
 
 
 LETTERS = "terrain letters"
@@ -145,7 +143,8 @@ def letters_trace(gmap: GameMap) -> dict[str, Any]:
 
 
 def figure(state: State) -> dict[str, Any]:
-    """The static board figure of a game (its map, outlines and legend)."""
+    """The static board figure of a game (its map and outlines), sized by its container:
+    its key is :func:`legend`, under it."""
     gmap = state.table.map
     data: list[dict[str, Any]] = []
     for terrain in LAND_ORDER:
@@ -156,80 +155,41 @@ def figure(state: State) -> dict[str, Any]:
         data.append({
             "type": "scatter", "x": xs, "y": ys, "mode": "lines", "fill": "toself",
             "fillcolor": TERRAIN_COLORS[terrain], "line": {"color": "#FFFFFF", "width": 1},
-            "name": terrain, "legendgroup": "terrain", "hoverinfo": "skip",
-            "legendgrouptitle": {"text": "terrain"} if not data else None,
+            "name": terrain, "hoverinfo": "skip",
         })  # fmt: skip
     data.append(letters_trace(gmap))
     xs, ys = _outlines(gmap)
     data.append({
         "type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": "region border",
-        "line": {"color": "#2B2B2B", "width": 2.2}, "hoverinfo": "skip", "showlegend": False,
+        "line": {"color": "#2B2B2B", "width": 2.2}, "hoverinfo": "skip",
     })  # fmt: skip
     labels = [(r, w) for r in gmap.regions if (w := gmap.water_of(r)) is not None]
     data.append({
-        "type": "scatter", "mode": "text", "showlegend": False, "hoverinfo": "skip",
+        "type": "scatter", "mode": "text", "hoverinfo": "skip",
         "x": [centre(w)[0] for _, w in labels], "y": [centre(w)[1] - 0.42 for _, w in labels],
         "text": [f"R{r}" for r, _ in labels],
         "textfont": {"color": "#FFFFFF", "size": 10, "family": "DejaVu Sans, sans-serif"},
     })  # fmt: skip
-    for seat, player in enumerate(state.table.players):
-        data.append(_legend_entry(
-            f"{player.name} ({player.terrain})", "seats",
-            {"symbol": "circle", "size": 11, "color": player_color(player.color, seat),
-             "line": {"color": "#222", "width": 1}},
-        ))  # fmt: skip
-        if seat == 0:
-            data[-1]["legendgrouptitle"] = {"text": "players"}
-    if state.table.two_player:
-        data.append(_legend_entry(
-            "automaton pack", "seats",
-            {"symbol": "circle", "size": 11, "color": AUTOMATON_COLOR,
-             "line": {"color": "#222", "width": 1}},
-        ))  # fmt: skip
-    pieces = [
-        *((KIND_NAMES[k], {"symbol": SYMBOLS[k], "size": 12, "color": "#FFFFFF",
-                           "line": {"color": "#222", "width": 1.2}}) for k in reversed(KINDS)),
-        ("lone wolf", {"symbol": "diamond", "size": 11, "color": "#9E9E9E",
-                       "line": {"color": "#222", "width": 1}}),
-        ("prey (count)", {"symbol": "triangle-down", "size": 12, "color": "#8C564B",
-                          "line": {"color": "#FFF", "width": 1}}),
-        ("scoring token C/Q/F", {"symbol": "circle", "size": 14, "color": "#FFD54A",
-                                 "line": {"color": "#5A4500", "width": 1}}),
-    ]  # fmt: skip
-    for i, (name, marker) in enumerate(pieces):
-        data.append(_legend_entry(name, "pieces", marker))
-        if i == 0:
-            data[-1]["legendgrouptitle"] = {"text": "pieces"}
-    for trace in data:
-        if trace.get("legendgrouptitle") is None:
-            trace.pop("legendgrouptitle", None)
     points = [centre((x, y)) for x, y, _ in hexes(gmap)]
     data.append({
-        "type": "scatter", "mode": "markers", "name": "hexes", "showlegend": False,
+        "type": "scatter", "mode": "markers", "name": "hexes",
         "x": [p[0] for p in points], "y": [p[1] for p in points],
         "customdata": list(range(len(points))), "hoverinfo": "none",
         "marker": {"size": 26, "color": "rgba(0,0,0,0)"},
     })  # fmt: skip
-    layout = {
-        **_layout(gmap),
-        "showlegend": True,
-        "legend": {"orientation": "v", "x": 1.01, "xanchor": "left", "y": 1, "yanchor": "top",
-                   "font": {"size": 11}, "itemclick": False, "itemdoubleclick": False,
-                   "tracegroupgap": 8},
-    }  # fmt: skip
-    return {"data": data, "layout": layout}
+    return {"data": data, "layout": _layout(gmap)}
 
 
-def table_board(state: State) -> Component:
-    """The table page's map: :func:`figure` sized by its container (kept at the map's own
-    width-to-height ratio) without plotly's legend, so that it fills a narrow window; the
-    layer the page's script draws pieces and choices on; the seats and symbols under it."""
-    shown = figure(state)
-    layout = shown["layout"]
-    del layout["height"]
-    layout.update(showlegend=False, autosize=True)
-    layout["margin"] = {**layout["margin"], "r": 4}
-    (x0, x1), (y1, y0) = layout["xaxis"]["range"], layout["yaxis"]["range"]
+def legend(state: State) -> Component:
+    """The map's key, under it: the terrains it shows, the seats with their colours (and the
+    automaton's in a two-player game) and the pieces' symbols."""
+    gmap = state.table.map
+    shown = set(gmap.terrain.values())
+    terrains = [
+        html.Span([html.Span(className="swatch", style={"background": TERRAIN_COLORS[t]}), t],
+                  className="who")
+        for t in LAND_ORDER if t in shown
+    ]  # fmt: skip
     seats = [
         html.Span(
             [html.Span(className="dot", style={"background": color}), f"{p.name} ({p.terrain})"],
@@ -240,32 +200,50 @@ def table_board(state: State) -> Component:
     if state.table.two_player:
         automaton = html.Span(className="dot", style={"background": AUTOMATON_COLOR})
         seats.append(html.Span([automaton, "automaton pack"], className="who"))
-    symbols = "★ alpha · ● pack wolf · ⬟ lair · ■ den · ◆ lone wolf · ▼ prey · C/Q/F scoring"
+    pieces = [html.Span(f"{glyph} {name}", className="who") for glyph, name in PIECE_KEYS]
+    rows = (("terrain", terrains), ("players", seats), ("pieces", pieces))
     return html.Div(
-        [
-            html.Div(
-                [
-                    dcc.Graph(id="table-map", figure=shown, config=GRAPH_CONFIG, className="map"),
-                    html.Div(id="table-board", className="overlay table-overlay"),
-                ],
-                className="board table-map",
-                style={"aspectRatio": f"{(x1 - x0) / (y1 - y0):.3f}"},
-            ),
-            html.Div([*seats, html.Span(symbols, className="note")], className="table-legend"),
-        ]
+        [html.Div([html.Span(head, className="map-key-head"), *keys]) for head, keys in rows],
+        className="map-key",
     )
 
 
+def _map(state: State, graph: str, layers: Sequence[Component]) -> Component:
+    """The map sized by its container at its own width-to-height ratio (CSS ``--ratio``)
+    with the layers over it, and its key under it."""
+    shown = figure(state)
+    (x0, x1), (y1, y0) = shown["layout"]["xaxis"]["range"], shown["layout"]["yaxis"]["range"]
+    return html.Div(
+        [
+            html.Div(
+                [dcc.Graph(id=graph, figure=shown, config=GRAPH_CONFIG, className="map"), *layers],
+                className="board map-frame",
+                style={"--ratio": f"{(x1 - x0) / (y1 - y0):.3f}"},
+            ),
+            legend(state),
+        ],
+        className="wolves-map",
+    )
+
+
+def table_board(state: State) -> Component:
+    """The table page's map (:func:`_map`) with the layer the page's script draws pieces
+    and choices on."""
+    layer = html.Div(id="table-board", className="overlay table-overlay")
+    return _map(state, "table-map", [layer])
+
+
 def _layout(gmap: GameMap) -> dict[str, Any]:
-    """Fixed axes, size and margins: the pieces layer is drawn at this scale."""
+    """Fixed axes and margins, no legend, the size left to the container (the pieces layer
+    is drawn at the scale plotly gives the axes)."""
     xs, ys = zip(*(centre(h) for h in gmap.terrain), strict=True)
     axis = {"visible": False, "fixedrange": True}
     return {
-        "height": HEIGHT,
-        "xaxis": {**axis, "range": [min(xs) - 1.8, max(xs) + 1.8]},
+        "autosize": True, "showlegend": False,
+        "xaxis": {**axis, "range": [min(xs) - 1.3, max(xs) + 1.3]},
         "yaxis": {**axis, "range": [max(ys) + 1.2, min(ys) - 1.2], "scaleanchor": "x",
                   "scaleratio": 1},
-        "margin": {"l": 4, "r": LEGEND_WIDTH, "t": 4, "b": 4, "autoexpand": False},
+        "margin": {"l": 4, "r": 4, "t": 4, "b": 4, "autoexpand": False},
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)",
         "hovermode": "closest", "hoverdistance": 18, "dragmode": False,
         "font": {"family": "DejaVu Sans, system-ui, sans-serif"},
@@ -556,21 +534,13 @@ class WolvesView:
         return {**static_data(table, game.colors), "steps": steps}
 
     def board(self, game: Game) -> Component:
-        """The map with the layer the script draws the pieces on and its hover box."""
-        return html.Div(
-            [
-                dcc.Graph(
-                    id="replay-map",
-                    figure=figure(game.first),
-                    config=GRAPH_CONFIG,
-                    className="map",
-                ),  # fmt: skip
-                html.Div(id="replay-board", className="overlay"),
-                html.Div(id="replay-hover", className="hover-box"),
-            ],
-            className="board",
-            style={"height": f"{HEIGHT}px"},
-        )
+        """The map (:func:`_map`) with the layer the script draws the pieces on and its
+        hover box."""
+        layers = [
+            html.Div(id="replay-board", className="overlay"),
+            html.Div(id="replay-hover", className="hover-box"),
+        ]
+        return _map(game.first, "replay-map", layers)
 
     def panels(self, game: Game) -> list[Component]:
         """The Moonlight track and the player boards (the script writes both)."""

@@ -8,11 +8,13 @@ from typing import Any
 from dash import Dash, Input, Output, State, dcc, html
 
 from dashboard import data
+from dashboard.charts import count_ticks
 from dashboard.inputs import choice, text
 from dashboard.pages.statistics import bots_choice
 from dashboard.palette import TERRAIN_COLORS
 from domain.games import ruleset, rulesets
 from domain.statistics import Statistics
+from projections.games import MAX_LIMIT
 
 GAMES = {rules.name: rules.title for rules in rulesets()}
 
@@ -50,7 +52,8 @@ def trend_figure(trend: list[dict[str, Any]], own: Statistics) -> dict[str, Any]
                   + (f"; colour: {colour})" if colour else ")"), "x": 0.01, "font": {"size": 13}},
         "height": 300, "margin": {"l": 50, "r": 16, "t": 40, "b": 44}, "font": FONT,
         "xaxis": {"title": {"text": "game (upload order)"}, "dtick": 1 if len(xs) < 20 else None},
-        "yaxis": {"title": {"text": unit}, "rangemode": "tozero"},
+        "yaxis": {"title": {"text": unit}, "rangemode": "tozero",
+                  **count_ticks([0, *(t["score"] for t in trend)])},
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "#FFFFFF",
         "legend": {"orientation": "h", "y": 1.12, "x": 1, "xanchor": "right"},
     }}  # fmt: skip
@@ -69,9 +72,22 @@ def values_figure(values: list[dict[str, Any]], name: str, label: str) -> dict[s
     return {"data": data, "layout": {
         "title": {"text": f"Games (pale) and wins per {label}", "x": 0.01, "font": {"size": 13}},
         "height": 300, "barmode": "overlay", "showlegend": False, "font": FONT,
+        "yaxis": {"title": {"text": "games"}, **count_ticks([0, *(v["games"] for v in values)])},
         "margin": {"l": 40, "r": 16, "t": 40, "b": 40},
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "#FFFFFF",
     }}  # fmt: skip
+
+
+def titles(name: str, game: str | None) -> dict[str, str]:
+    """The titles of the games a seat of that name played (of ``game`` only, if named), by
+    game id."""
+    models, found, cursor = data.fresh(), {}, None
+    while True:
+        page = models.list_games(game=game, player=name, cursor=cursor, limit=MAX_LIMIT)
+        found.update({str(item["game_id"]): item["title"] for item in page.items})
+        cursor = page.next_cursor
+        if cursor is None:
+            return found
 
 
 def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
@@ -87,11 +103,13 @@ def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
     unit, attribute = own.score_label, own.attribute
     column = next((c for c in own.seat_columns if c.name == attribute), None)
     rate = found["win_rate"]
+    named = titles(name, game)
     games = []
     for i, t in enumerate(reversed(found["trend"])):
+        title = named.get(str(t["game_id"])) or "Untitled game"
         games.append(html.Tr([
             html.Td(str(len(found["trend"]) - i)),
-            html.Td(dcc.Link("replay", href=f"/replay/{t['game_id']}")),
+            html.Td(dcc.Link(title, href=f"/replay/{t['game_id']}", title=f"replay {title}")),
             html.Td(GAMES.get(t["game"], t["game"])),
             html.Td(str(t["uploaded_at"])[:10]), html.Td(f"{t['players']} players"),
             html.Td(t[attribute] if attribute else "—"), html.Td(str(t["score"])),
@@ -117,12 +135,12 @@ def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
         ], className="note", id="player-summary"),
         html.Div(charts, className="stats-grid"),
         html.H3("Games"),
-        html.Table([
-            html.Thead(html.Tr([html.Th(h) for h in ("#", "", "Game", "Uploaded", "Seats",
+        html.Div(html.Table([
+            html.Thead(html.Tr([html.Th(h) for h in ("#", "Title", "Game", "Uploaded", "Seats",
                                                      column.label.capitalize() if column else "",
                                                      unit, "Result")])),
             html.Tbody(games),
-        ], className="games"),
+        ], className="games"), className="table-scroll"),
     ])  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from urllib.parse import quote
 from dash import Dash, Input, Output, dcc, html
 
 from dashboard import data
+from dashboard.charts import count_ticks
 from dashboard.inputs import choice, day, integer, text
 from dashboard.palette import TERRAIN_COLORS
 from domain.games import ruleset, rulesets
@@ -91,18 +92,8 @@ def layout() -> html.Div:
                         debounce=True,
                         className="filter",
                     ),
-                    dcc.Input(
-                        id="stats-since",
-                        type="date",  # type: ignore[arg-type]
-                        className="filter date",
-                        debounce=True,
-                    ),
-                    dcc.Input(
-                        id="stats-until",
-                        type="date",  # type: ignore[arg-type]
-                        className="filter date",
-                        debounce=True,
-                    ),
+                    _date("stats-since", "uploaded from"),
+                    _date("stats-until", "uploaded until"),
                     bots_choice("stats-bots"),
                 ],
                 className="stats-filters",
@@ -111,6 +102,12 @@ def layout() -> html.Div:
         ],
         id="statistics",
     )
+
+
+def _date(id_: str, label: str) -> html.Label:
+    """A date filter with its label above it."""
+    box = dcc.Input(id=id_, type="date", className="date", debounce=True)  # type: ignore[arg-type]
+    return html.Label([label, box], className="filter date-filter", htmlFor=id_)
 
 
 def _layout(title: str, height: int = 300, **extra: Any) -> dict[str, Any]:
@@ -183,7 +180,7 @@ def histogram(
     }]  # fmt: skip
     return {"data": data, "layout": _layout(
         title, xaxis={"title": {"text": unit}, "type": "category"},
-        yaxis={"title": {"text": counted}},
+        yaxis={"title": {"text": counted}, **count_ticks([0, *data[0]["y"]])},
     )}  # fmt: skip
 
 

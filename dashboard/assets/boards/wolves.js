@@ -36,15 +36,22 @@
     "triangle-down": function (x, y, r) { return polygon(x, y, r, 3, 0, 90); }
   };
 
-  /* The plotly map's scale: where a hex's centre is in the page's pixels and how many pixels
-     a map unit is; null while plotly has not drawn the map yet. */
+  /* The plotly map's scale: where a hex's centre is in the map's pixels and how many pixels
+     a map unit is; null while plotly has not drawn the map yet. It is worked out from the
+     figure's own fixed margins and axis ranges (equal scales, the roomier axis widened about
+     its centre, as plotly constrains them) and the map's size now, so that pieces drawn
+     while plotly is still resizing the map after the window changed land where plotly
+     then draws the hexes. */
   function mapScale(gd) {
-    var fl = gd && gd._fullLayout;
-    if (!fl || !fl.xaxis || !fl.xaxis.l2p) { return null; }
-    var xa = fl.xaxis, ya = fl.yaxis;
+    var lay = gd && gd.layout;
+    if (!gd || !gd._fullLayout || !lay.xaxis || !lay.yaxis || !gd.clientWidth || !gd.clientHeight) { return null; }
+    var m = lay.margin, xr = lay.xaxis.range, yr = lay.yaxis.range;
+    var w = gd.clientWidth - m.l - m.r, h = gd.clientHeight - m.t - m.b;
+    var unit = Math.min(w / Math.abs(xr[1] - xr[0]), h / Math.abs(yr[1] - yr[0]));
+    var x0 = m.l + w / 2 - unit * (xr[0] + xr[1]) / 2, y0 = m.t + h / 2 - unit * (yr[0] + yr[1]) / 2;
     return {
-      width: fl.width, height: fl.height, unit: Math.abs(xa.l2p(1) - xa.l2p(0)),
-      px: function (x, y) { var c = centre(x, y); return [xa._offset + xa.l2p(c[0]), ya._offset + ya.l2p(c[1])]; }
+      width: gd.clientWidth, height: gd.clientHeight, unit: unit,
+      px: function (x, y) { var c = centre(x, y); return [x0 + unit * c[0], y0 + unit * c[1]]; }
     };
   }
 
