@@ -186,8 +186,8 @@ def legend(state: State) -> Component:
     gmap = state.table.map
     shown = set(gmap.terrain.values())
     terrains = [
-        html.Span([html.Span(className="swatch", style={"background": TERRAIN_COLORS[t]}), t],
-                  className="who")
+        html.Span([html.Span(TERRAIN_LETTERS[t], className="swatch", style={
+            "background": TERRAIN_COLORS[t], "color": TERRAIN_INK[t]}), t], className="who")
         for t in LAND_ORDER if t in shown
     ]  # fmt: skip
     seats = [

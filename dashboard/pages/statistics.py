@@ -85,6 +85,7 @@ def layout() -> html.Div:
                         options=choices(game),
                         className="filter",
                     ),
+                    html.Label("one player's seats", htmlFor="stats-player", className="sr-only"),
                     dcc.Input(
                         id="stats-player",
                         type="search",

@@ -102,3 +102,32 @@ def test_question_mark_lists_the_shortcuts_and_gives_the_focus_back(
     expect(listed).to_contain_text("add the comment")
     page.click("#keys-close")
     expect(listed).to_have_count(0)
+
+
+@pytest.mark.parametrize("path", ["/", "/replay/{game}", "/statistics"])
+def test_every_stop_of_the_tab_key_shows_where_the_focus_is(
+    page: Page, live_server: LiveServer, path: str
+) -> None:
+    game_id = opened(page, live_server)
+    page.goto(live_server.url + path.format(game=game_id))
+    page.wait_for_load_state("networkidle")
+    unseen, stops = [], set()
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        where = page.evaluate(
+            """() => new Promise(done => requestAnimationFrame(() => {
+            const el = document.activeElement, up = el.parentElement;
+            const ring = [el, up].map(e => e ? getComputedStyle(e).outlineStyle : 'none');
+            done([el.tagName + '#' + el.id + '.' + el.className,
+                    ring.find(r => r !== 'none') || 'none',
+                    el.getAttribute('aria-label') || el.textContent.trim() || el.title
+                    || (el.labels && el.labels[0] && el.labels[0].textContent.trim()) || '']) }))"""
+        )
+        if where[0].startswith("BODY"):
+            continue  # past the page's last stop, before its first again
+        stops.add(where[0])
+        if where[1] == "none" or not where[2]:
+            unseen.append(where)
+    assert len(stops) > 5  # the tab key went through the page
+    # every stop: a visible ring (its own or its box's) and a name
+    assert not unseen, "\n".join(map(str, unseen))
