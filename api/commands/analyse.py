@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from api.commands.records import checked
 from domain import games
 from domain.replays import RecordError
 from domain.ruleset import GameRecord, InvalidRecord, Review, ReviewResult, Ruleset
@@ -43,15 +44,16 @@ def _reviewed(rules: Ruleset, record: GameRecord) -> tuple[Review, GameRecord]:
 
 
 def _load(target: str) -> tuple[Review, GameRecord, UUID | None]:
-    """The game's review, the record to review and, for a stored game, its id."""
+    """The game's review, the record to review and, for a stored game, its id. A record that
+    is not well formed or breaks a rule exits 1 with its error JSON, as ``howl validate``."""
     game_id = _game_id(target)
     if game_id is None or Path(target).exists():
         try:
-            return *_reviewed(*games.read_record(Path(target).read_bytes())), None
+            data = Path(target).read_bytes()
         except OSError as exc:
             raise click.BadParameter(f"not a game id nor a readable file: {exc}") from exc
-        except InvalidRecord as exc:
-            raise click.ClickException(f"invalid record: {exc}") from exc
+        rules, record, _ = checked(data)
+        return *_reviewed(rules, record), None
     from domain.store import UnknownGame
     from services.library import open_library
 

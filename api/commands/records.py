@@ -34,10 +34,10 @@ def _fail(doc: dict[str, Any]) -> NoReturn:
     raise SystemExit(1)
 
 
-def _load(file: IO[bytes]) -> tuple[Ruleset, GameRecord, Replay]:
-    """Read and replay the whole record; on an error print its JSON and exit 1."""
+def checked(data: bytes) -> tuple[Ruleset, GameRecord, Replay]:
+    """Read and replay a whole record; on an error print its JSON and exit 1."""
     try:
-        rules, record = games.read_record(file.read())
+        rules, record = games.read_record(data)
         return rules, record, replay(rules, record)
     except (InvalidRecord, RecordError) as err:
         _fail(err.to_json())
@@ -69,7 +69,7 @@ def summary(rules: Ruleset, record: GameRecord, state: Any) -> str:
 @FILE
 def validate_command(file: IO[bytes]) -> None:
     """Check a game record; print a one-line summary (exit 0) or the error JSON (exit 1)."""
-    rules, record, result = _load(file)
+    rules, record, result = checked(file.read())
     click.echo(f"ok: {summary(rules, record, result.state)}")
 
 
@@ -79,7 +79,7 @@ def validate_command(file: IO[bytes]) -> None:
 @JSON
 def replay_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
     """The position after the first N actions (default: the end of the record)."""
-    rules, record, result = _load(file)
+    rules, record, result = checked(file.read())
     state = _state_at(record, result, at)
     if as_json:
         _emit(rules.write_position(state))
@@ -94,7 +94,7 @@ def replay_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
 @JSON
 def score_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
     """Final (or current) score per seat with its breakdown and place (the game's rules)."""
-    rules, record, result = _load(file)
+    rules, record, result = checked(file.read())
     state = _state_at(record, result, at)
     if as_json:
         _emit(rules.score_json(state))

@@ -42,14 +42,16 @@ def test_validate_prints_a_summary(record_file: Path, game3: Game) -> None:
     assert line.endswith(f"({best})\n") and line.count("\n") == 1
 
 
-def test_validate_an_illegal_record(tmp_path: Path, game3: Game) -> None:
+@pytest.mark.parametrize("command", ["validate", "analyse"])
+def test_an_illegal_record(tmp_path: Path, game3: Game, command: str) -> None:
+    """``validate`` and ``analyse`` answer an illegal record alike: its error JSON, exit 1."""
     actions = list(game3.record.actions)
     seat = (game3.states[40].player + 1) % 3
     actions[40] = Pass(seat)
     path = tmp_path / "illegal.json"
     path.write_bytes(write_record(dataclasses.replace(game3.record, actions=tuple(actions))))
-    result = howl("validate", str(path))
-    assert result.returncode == 1
+    result = howl(command, str(path))
+    assert result.returncode == 1 and b"Traceback" not in result.stderr
     assert json.loads(result.stdout) == {
         "error": "illegal_action",
         "index": 40,
