@@ -54,10 +54,11 @@ def _load(target: str) -> tuple[Review, GameRecord, UUID | None]:
             raise click.BadParameter(f"not a game id nor a readable file: {exc}") from exc
         rules, record, _ = checked(data)
         return *_reviewed(rules, record), None
+    from api.commands.configured import using_store
     from domain.store import UnknownGame
     from services.library import open_library
 
-    with open_library() as library:
+    with open_library(using_store()) as library:
         try:
             return *_reviewed(*games.read_record(library.record(game_id))), game_id
         except (UnknownGame, InvalidRecord) as exc:

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from api.commands.configured import using_store
 from domain.documents import canonical_json
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
@@ -147,7 +148,7 @@ def import_records(paths: tuple[str, ...], jobs: int) -> None:
     )  # fmt: skip
     store_error: Exception | None = None
     try:
-        library = open_library()
+        library = open_library(using_store())
     except PersistenceError as exc:
         raise click.ClickException(f"the store does not answer: {exc}") from exc
     checking = closing(checked_records(todo, min(jobs, len(todo))))
@@ -184,7 +185,7 @@ def import_records(paths: tuple[str, ...], jobs: int) -> None:
 def export_game(game_id: UUID, step: int | None) -> None:
     """Print a stored game's record (with its comments as annotations), or its position
     after N actions, as canonical JSON."""
-    with open_library() as library:
+    with open_library(using_store()) as library:
         try:
             if step is None:
                 data = exported_record(library, game_id)
