@@ -22,6 +22,7 @@ from domain.ruleset import InvalidRecord
 from projections.filters import player_counts, seat_attributes
 from projections.games import BadCursor, GamePage
 from services.refusals import Refusal
+from services.uploads import too_large
 
 PAGE_SIZE = 20
 GAMES = {rules.name: rules.title for rules in rulesets()}
@@ -51,12 +52,20 @@ def layout() -> html.Div:
         [
             html.H2("Library"),
             dcc.Upload(
-                html.Div(["Drop a game record (.json) here, or ", html.A("choose a file")]),
+                html.Div(
+                    [
+                        "Drop a game record here (JSON, whatever the file's name), or ",
+                        html.Button("choose a file", className="upload-choose", type="button"),
+                    ]
+                ),
                 id="library-upload",
                 className="upload",
                 multiple=False,  # no ``accept``: the browser would drop another file unsaid
             ),
-            dcc.Loading(html.Div(id="library-upload-result"), type="dot"),
+            dcc.Store(id="library-upload-limit", data=current_app.config["MAX_CONTENT_LENGTH"]),
+            dcc.Store(id="library-upload-checked"),
+            html.Div(id="library-upload-size", role="alert"),
+            dcc.Loading(html.Div(id="library-upload-result", role="status"), type="dot"),
             html.Div(
                 [
                     dcc.Dropdown(
@@ -201,7 +210,8 @@ def upload_error(err: Exception) -> html.Div:
     if isinstance(err, RecordError):
         return html.Div([
             html.B("Illegal record: "),
-            html.Span(f"action {err.index} breaks rule {err.rule}: {err.message}"),
+            html.Span(f"action {err.index} (step {err.index + 1}) breaks rule {err.rule}: "
+                      f"{err.message}"),
             html.Pre(json.dumps(err.action), className="action-json"),
         ], className="upload-error",
         **{"data-index": str(err.index), "data-rule": err.rule},  # type: ignore[arg-type]
@@ -214,10 +224,29 @@ def upload_error(err: Exception) -> html.Div:
     return html.Div([html.B("Not a game record: "), str(err)], className="upload-error")
 
 
+CHECK_SIZE = """(contents, filename, limit) => {
+    const none = window.dash_clientside.no_update;
+    if (typeof contents !== "string" || !contents) { return [none, "", none, none]; }
+    const data = contents.length - contents.indexOf(",") - 1;
+    const pad = contents.endsWith("==") ? 2 : contents.endsWith("=") ? 1 : 0;
+    const size = Math.floor(data * 3 / 4) - pad;
+    if (!limit || size <= limit) { return [contents, "", none, none]; }
+    const mb = (n) => Number((n / 1048576).toPrecision(3)).toString();
+    return [none, `${filename || "The file"} is ${mb(size)} MB (${size} bytes): too large: ` +
+        `the limit is ${mb(limit)} MB (${limit} bytes, HOWL_MAX_UPLOAD_BYTES). Nothing was sent.`,
+        null, null];
+}"""
+"""The browser's check of a dropped file's size before it is sent (a file over the limit
+would be refused before any callback could say so): a file within the limit goes on to
+:func:`upload`; one over it is named in the upload area, as :func:`services.uploads.too_large`
+says it, and the area and the last upload's answer are emptied."""
+
+
 def upload(contents: Any, filename: Any, token: Any) -> tuple[Any, Any, Any]:
     """Store an uploaded record as the token's name, then open its replay; or show why it
-    was refused (no token, an unknown one) or rejected. The upload area is emptied either
-    way, so dropping the same file again (say, once a token is entered) is a new upload."""
+    was refused (no token, an unknown one) or rejected, or link the game when it is already
+    stored. The upload area is emptied either way, so dropping the same file again (say,
+    once a token is entered) is a new upload. Whatever the file's name, its content decides."""
     if not isinstance(contents, str) or not contents:
         return no_update, no_update, no_update
     shown, path = _upload(contents, filename, token)
@@ -238,10 +267,7 @@ def _upload(contents: str, filename: Any, token: Any) -> tuple[Any, Any]:
         return upload_error(unreadable), no_update
     limit = current_app.config["MAX_CONTENT_LENGTH"]
     if limit is not None and len(raw) > limit:
-        too_big = ValueError(
-            f"{filename or 'the file'} is {len(raw):,} bytes; records up to {limit:,} bytes "
-            "are accepted (HOWL_MAX_UPLOAD_BYTES)"
-        )
+        too_big = ValueError(too_large(limit, filename or "The file", len(raw)))
         return upload_error(too_big), no_update
     try:
         result = data.upload(raw, uploader)
@@ -249,6 +275,14 @@ def _upload(contents: str, filename: Any, token: Any) -> tuple[Any, Any]:
         return upload_error(err), no_update
     except Refusal as err:  # too many actions, too costly, or a store that cannot write
         return upload_error(ValueError(err.detail)), no_update
+    if not result.created:
+        game = data.library().info(result.game_id)
+        return html.Div([
+            f"{filename or 'This record'} is already in the library: ",
+            dcc.Link(game.title or "Untitled game", href=f"/replay/{result.game_id}"),
+            html.Span(f" {str(result.game_id)[:8]}", className="muted"),
+        ], className="upload-ok upload-known", **{"data-game": str(result.game_id)},  # type: ignore[arg-type]
+        ), no_update  # fmt: skip
     return html.Div(f"Stored {filename or 'the record'}.", className="upload-ok"), (
         f"/replay/{result.game_id}"
     )
@@ -311,11 +345,22 @@ def register(app: Dash) -> None:
     """The library's callbacks."""
     from dash import ALL
 
+    app.clientside_callback(
+        CHECK_SIZE,
+        Output("library-upload-checked", "data"),
+        Output("library-upload-size", "children"),
+        Output("library-upload", "contents", allow_duplicate=True),
+        Output("library-upload-result", "children", allow_duplicate=True),
+        Input("library-upload", "contents"),
+        State("library-upload", "filename"),
+        State("library-upload-limit", "data"),
+        prevent_initial_call=True,
+    )
     app.callback(
         Output("library-upload-result", "children"),
         Output("url", "pathname"),
         Output("library-upload", "contents"),
-        Input("library-upload", "contents"),
+        Input("library-upload-checked", "data"),
         State("library-upload", "filename"),
         State("auth-token", "data"),
         prevent_initial_call=True,
