@@ -46,7 +46,8 @@ def test_validate_prints_a_summary(record_file: Path, game3: Game) -> None:
 def test_an_illegal_record(tmp_path: Path, game3: Game, command: str) -> None:
     """``validate`` and ``analyse`` answer an illegal record alike: its error JSON, exit 1."""
     actions = list(game3.record.actions)
-    seat = (game3.states[40].player + 1) % 3
+    mover = game3.states[40].player
+    seat = (mover + 1) % 3
     actions[40] = Pass(seat)
     path = tmp_path / "illegal.json"
     path.write_bytes(write_record(dataclasses.replace(game3.record, actions=tuple(actions))))
@@ -57,7 +58,7 @@ def test_an_illegal_record(tmp_path: Path, game3: Game, command: str) -> None:
         "index": 40,
         "action": {"type": "pass", "player": seat},
         "rule": "W-6",
-        "message": f"it is seat {game3.states[40].player}'s turn, not seat {seat}'s",
+        "message": f"it is seat {mover} (P{mover})'s turn, not seat {seat} (P{seat})'s",
     }
 
 
