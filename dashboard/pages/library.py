@@ -42,6 +42,8 @@ COLUMNS = (  # (label, sort key or None)
 SORTS = {key: label for label, key in COLUMNS if key}
 ORDERS = tuple(f"{sign}{key}" for key in SORTS for sign in ("-", ""))
 DEFAULT_SORT = "-uploaded_at"
+DEBOUNCE = 0.4
+"""Seconds after the last key typed in the player and winner filters before they apply."""
 MAX_PAGES = 10_000
 """Most pages deep the library's cursor stack may go."""
 
@@ -78,7 +80,7 @@ def layout() -> html.Div:
                         id="library-player",
                         type="search",
                         placeholder="player",
-                        debounce=True,
+                        debounce=DEBOUNCE,
                         className="filter",
                     ),
                     dcc.Dropdown(
@@ -99,7 +101,7 @@ def layout() -> html.Div:
                         id="library-winner",
                         type="search",
                         placeholder="winner",
-                        debounce=True,
+                        debounce=DEBOUNCE,
                         className="filter",
                     ),
                     dcc.Dropdown(
@@ -182,7 +184,9 @@ def _row(item: dict[str, Any]) -> html.Tr:
     return html.Tr([
         html.Td([dcc.Link(item.get("title") or "Untitled game", href=f"/replay/{_game_id(item)}",
                           className="game-link"),
-                 html.Span(f" {_game_id(item)[:8]}", className="muted")]),
+                 html.Span(f" {_game_id(item)[:8]}", className="muted"),
+                 *([] if item.get("finished") else
+                   [" ", html.Span("in progress", className="in-progress")])]),
         html.Td(_title(item.get("game")), className="game-name"),
         html.Td(people, className="people"), html.Td(chips), html.Td(str(len(seats))),
         html.Td(winner), html.Td(str(top)), html.Td(str(item.get("actions", ""))),
@@ -324,7 +328,7 @@ def refresh(
     else:
         body = table(page.items, sort)
     first = (len(cursors) - 1) * PAGE_SIZE
-    count = f"{first + 1}–{first + len(page.items)} of {page.total}" if page.items else ""
+    count = f"{first + 1}–{first + len(page.items)} of {page.total}" if page.items else "0 games"
     return body, count, cursors, page.next_cursor, len(cursors) <= 1, not page.next_cursor
 
 

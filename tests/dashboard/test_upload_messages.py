@@ -1,6 +1,7 @@
 """The library's upload area in Chromium says what became of every file where the user is
 looking: too large (before it is sent), stored whatever its name, already in the library,
-illegal at which action and step; and it is reached by keyboard, with a focus ring."""
+illegal at which action and step; and it is reached by keyboard, with a focus ring. The
+table marks a game in progress, and its name filters apply as they are typed."""
 
 from __future__ import annotations
 
@@ -82,3 +83,23 @@ def test_every_upload_says_what_became_of_it(
         page.keyboard.press("Enter")
     chooser.value.set_files(GAME)
     expect(result.locator(".upload-known")).to_contain_text(f"{GAME.name} is already in")
+
+    opening = tmp_path / "opening.json"  # the first 10 actions: a game in progress
+    opening.write_text(
+        json.dumps({**json.loads(record), "actions": json.loads(record)["actions"][:10]})
+    )
+    page.set_input_files(upload, opening)
+    expect(page).to_have_url(re.compile(r"/replay/"), timeout=20_000)
+    page.goto(server.url + "/")
+    rows = page.locator("#library-table tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.locator(".in-progress")).to_have_count(1)
+    expect(rows.filter(has=page.locator(".in-progress"))).to_contain_text("in progress")
+    expect(page.locator("#library-count")).to_have_text("1–2 of 2")
+    page.locator("#library-player").press_sequentially("nobody", delay=20)  # no Enter
+    expect(page.get_by_text("No games match these filters.")).to_be_visible()
+    expect(page.locator("#library-count")).to_have_text("0 games")
+    page.locator("#library-player").fill("")
+    page.locator("#library-winner").press_sequentially("Ana", delay=20)
+    expect(rows).to_have_count(1)
+    expect(rows.locator(".in-progress")).to_have_count(0)
