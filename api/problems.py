@@ -33,6 +33,8 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "invalid_parameters": ("Invalid parameters", "A query, form or path parameter is "
                            "malformed (`errors` maps each one to its messages)."),
     "unknown_game": ("Unknown game", "No game with this id is stored."),
+    "ambiguous_id": ("Ambiguous id", "Several stored games' ids begin with the prefix given "
+                     "(`matches` lists them): give more of the id."),
     "other_rules_version": ("Other rules version", "The game was stored under another rules "
                             "version (`rules_version`) than the engine plays now, so it cannot "
                             "be continued; nothing was stored."),

@@ -181,12 +181,15 @@ def _row(item: dict[str, Any]) -> html.Tr:
         winner = "in progress" if not item.get("finished") else "—"
     top = max((s.get("total") or 0 for s in seats), default=item.get("top_score"))
     uploaded = str(item.get("uploaded_at") or "")[:16].replace("T", " ")
+    name: list[Any] = [
+        dcc.Link(item.get("title") or "Untitled game", href=f"/replay/{_game_id(item)}",
+                 className="game-link"),
+        html.Span(f" {_game_id(item)[:8]}", className="muted"),
+    ]  # fmt: skip
+    if not item.get("finished"):
+        name += [" ", html.Span("in progress", className="in-progress")]
     return html.Tr([
-        html.Td([dcc.Link(item.get("title") or "Untitled game", href=f"/replay/{_game_id(item)}",
-                          className="game-link"),
-                 html.Span(f" {_game_id(item)[:8]}", className="muted"),
-                 *([] if item.get("finished") else
-                   [" ", html.Span("in progress", className="in-progress")])]),
+        html.Td(name),
         html.Td(_title(item.get("game")), className="game-name"),
         html.Td(people, className="people"), html.Td(chips), html.Td(str(len(seats))),
         html.Td(winner), html.Td(str(top)), html.Td(str(item.get("actions", ""))),
