@@ -65,6 +65,16 @@ def summary(rules: Ruleset, record: GameRecord, state: Any) -> str:
     )
 
 
+def score_lines(rules: Ruleset, record: GameRecord, state: Any) -> list[str]:
+    """``1. Ana: 61 (regions 20, …)``: every seat by place, with its score's parts."""
+    lines = []
+    for s in sorted(rules.scores(state), key=lambda s: (s.place, s.seat)):
+        parts = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in s.parts.items())
+        line = f"{s.place}. {record.players[s.seat].name}: {s.total}"
+        lines.append(f"{line} ({parts})" if parts else line)
+    return lines
+
+
 @click.command("validate")
 @FILE
 def validate_command(file: IO[bytes]) -> None:
@@ -78,7 +88,8 @@ def validate_command(file: IO[bytes]) -> None:
 @AT
 @JSON
 def replay_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
-    """The position after the first N actions (default: the end of the record)."""
+    """The position after the first N actions (default: the end of the record): what is
+    going on and every seat's score, or the position's JSON."""
     rules, record, result = checked(file.read())
     state = _state_at(record, result, at)
     if as_json:
@@ -86,6 +97,9 @@ def replay_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
         return
     step = len(record.actions) if at is None else at
     click.echo(f"after {step} of {len(record.actions)} actions: {rules.describe(state)}")
+    click.echo(f"{'finished' if rules.finished(state) else 'in progress'}; the score now:")
+    for line in score_lines(rules, record, state):
+        click.echo(f"  {line}")
 
 
 @click.command("score")
@@ -99,7 +113,5 @@ def score_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
     if as_json:
         _emit(rules.score_json(state))
         return
-    for s in sorted(rules.scores(state), key=lambda s: (s.place, s.seat)):
-        parts = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in s.parts.items())
-        line = f"{s.place}. {record.players[s.seat].name}: {s.total}"
-        click.echo(f"{line} ({parts})" if parts else line)
+    for line in score_lines(rules, record, state):
+        click.echo(line)
