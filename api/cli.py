@@ -29,6 +29,10 @@ COMMANDS = {
 }
 
 
+SHORT_HELP = 300
+"""Most characters of a command's help ``howl --help`` shows (its first sentence, or this)."""
+
+
 class LazyGroup(click.Group):
     """A click group whose commands are imported only when they run (or help lists them)."""
 
@@ -39,6 +43,17 @@ class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command name, loaded or not."""
         return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command with the whole first sentence of its help, wrapped, never cut."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=SHORT_HELP)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         """The command called ``name``, imported on demand."""

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import json
-from werkzeug.exceptions import HTTPException
+from flask import current_app, has_request_context, json, request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.wrappers import Response
 
+from dashboard.app import body_limit
 from services.refusals import Refusal
+from services.uploads import too_large
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -31,6 +33,8 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "invalid_parameters": ("Invalid parameters", "A query, form or path parameter is "
                            "malformed (`errors` maps each one to its messages)."),
     "unknown_game": ("Unknown game", "No game with this id is stored."),
+    "ambiguous_id": ("Ambiguous id", "Several stored games' ids begin with the prefix given "
+                     "(`matches` lists them): give more of the id."),
     "other_rules_version": ("Other rules version", "The game was stored under another rules "
                             "version (`rules_version`) than the engine plays now, so it cannot "
                             "be continued; nothing was stored."),
@@ -66,7 +70,9 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
                    "a variation)."),
     "too_many_comments": ("Too many comments", "The game has as many comments as it takes "
                           "(`limit`); nothing was stored."),
-    "too_large": ("Too large", "The record has more bytes than the server accepts (`limit`)."),
+    "too_large": ("Too large", "The record or request body has more bytes than the server "
+                  "accepts (`limit`, in bytes; `detail` names it in bytes and MB); nothing was "
+                  "stored."),
     "store_cannot_write": ("The store cannot write", "The database is full or read-only: "
                            "nothing was stored (reads still work; `/api/health` says so)."),
     "too_many_tries": ("Too many tries", "The player has tried this position as often as "
@@ -129,8 +135,17 @@ def _validation_detail(errors: Any) -> str:
     return "Invalid parameters: " + (", ".join(parts) or "see errors") + "."
 
 
+def _too_large(exc: RequestEntityTooLarge) -> Problem:
+    """A body over the limit as a ``too_large`` problem naming the limit of the request's path
+    (``HOWL_MAX_UPLOAD_BYTES``, with room for an upload in the dashboard's callbacks)."""
+    limit = body_limit(request.path, current_app.config["MAX_CONTENT_LENGTH"])
+    return Problem(413, "too_large", too_large(limit), limit=limit)
+
+
 def problem_body(exc: HTTPException) -> dict[str, Any]:
     """The problem document for an HTTP error (never a stack trace)."""
+    if isinstance(exc, RequestEntityTooLarge) and has_request_context():
+        exc = _too_large(exc)
     status = exc.code or 500
     data = getattr(exc, "data", None) or {}  # webargs' abort() puts validation errors here
     if isinstance(exc, Problem):

@@ -16,6 +16,7 @@ from granian import Granian
 from granian.constants import Interfaces, Loops, TaskImpl
 
 from api.app import create_app
+from api.commands.configured import using_store
 from api.demo import seed_demo
 from api.front import front_app
 from projections import db
@@ -105,7 +106,7 @@ def serve_production(settings: Settings) -> None:
 def serve(host: str | None, port: int | None, dev: bool, demo: bool) -> None:
     """Serve the API (under /api) and the dashboard (at /)."""
     _log_to_stderr()
-    settings = Settings.from_env()
+    settings = using_store()
     settings = replace(
         settings,
         host=host if host is not None else settings.host,

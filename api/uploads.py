@@ -10,10 +10,11 @@ from flask import request
 from marshmallow import EXCLUDE, ValidationError
 from werkzeug.exceptions import UnsupportedMediaType
 
-from api.problems import Problem
+from api.problems import Problem, problem_of
 from api.schemas import UploadFields
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
+from services.tables import record_refusal
 from services.uploads import read_upload
 
 if TYPE_CHECKING:
@@ -121,12 +122,6 @@ def read_document(body: bytes, max_actions: int) -> Mapping[str, Any]:
 
 
 def record_problem(exc: InvalidRecord | RecordError) -> Problem:
-    """The 422 problem for a rejected record, with the engine's error fields."""
-    if isinstance(exc, RecordError):
-        return Problem(
-            422, "illegal_action", f"Action {exc.index} breaks {exc.rule}: {exc.message}",
-            index=exc.index, action=exc.action, rule=exc.rule, message=exc.message,
-        )  # fmt: skip
-    where = exc.path or "the document"
-    return Problem(422, "invalid_record", f"{where}: {exc.message}", path=exc.path,
-                   message=exc.message)  # fmt: skip
+    """The 422 problem for a rejected record, with the engine's error fields (as a live
+    table's action is refused)."""
+    return problem_of(record_refusal(exc))

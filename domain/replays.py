@@ -25,7 +25,7 @@ class RecordError(Exception):
     """A record whose action at ``index`` breaks rule ``rule``: the record is rejected whole."""
 
     def __init__(self, index: int, action: dict[str, Any], rule: str, message: str) -> None:
-        super().__init__(f"action {index}: {rule}: {message}")
+        super().__init__(f"action {index} (step {index + 1}): {rule}: {message}")
         self.index = index
         self.action = action
         self.rule = rule

@@ -50,6 +50,25 @@ class IllegalAction(Exception):
         self.message = message
 
 
+class Named(Protocol):
+    """Anything with a player's name: a :class:`Seat`, a game's own player."""
+
+    @property
+    def name(self) -> str: ...
+
+
+def seat_named(seat: int | None, players: Sequence[Named]) -> str:
+    """A seat as messages name it: its number, counted from 0 as records count seats, and its
+    player's name, as pages show it; ``None`` is The Wolves' automaton.
+
+    >>> seat_named(1, (Seat("Ana", "green"), Seat("Bo", "blue"))), seat_named(None, ())
+    ('seat 1 (Bo)', 'the automaton')
+    """
+    if seat is None:
+        return "the automaton"
+    return f"seat {seat} ({players[seat].name})" if 0 <= seat < len(players) else f"seat {seat}"
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """Who sits at a seat, as every game records it (a game may know more about a seat):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,9 +15,46 @@ DEFAULT_MAX_ACTIONS = 5000
 DEFAULT_BODY_SECONDS = 10
 
 
-def default_database_url() -> str:
-    """SQLite file ``./var/howl.sqlite3`` under the current directory, as an absolute URL."""
-    return "sqlite:///" + str(Path("var", "howl.sqlite3").absolute())
+def data_folder(env: Mapping[str, str], platform: str = sys.platform) -> Path:
+    """The user's data folder for Howl: ``$XDG_DATA_HOME/howl`` (an absolute
+    ``XDG_DATA_HOME``, else ``~/.local/share/howl``) on Linux and other Unixes,
+    ``~/Library/Application Support/howl`` on macOS, ``%LOCALAPPDATA%\\howl`` on Windows.
+
+    >>> str(data_folder({"XDG_DATA_HOME": "/data", "HOME": "/home/ana"}, "linux"))
+    '/data/howl'
+    >>> str(data_folder({"XDG_DATA_HOME": "relative", "HOME": "/home/ana"}, "linux"))
+    '/home/ana/.local/share/howl'
+    """
+    home = Path(env.get("HOME") or Path.home())
+    if platform == "darwin":
+        return home / "Library" / "Application Support" / "howl"
+    if platform == "win32":
+        return Path(env.get("LOCALAPPDATA") or home / "AppData" / "Local") / "howl"
+    xdg = env.get("XDG_DATA_HOME", "").strip()
+    return (Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share") / "howl"
+
+
+def default_database_url(env: Mapping[str, str] | None = None) -> str:
+    """The SQLite file ``howl.db`` in the user's :func:`data_folder`, as an absolute URL: one
+    store per user, whatever the working directory."""
+    env = os.environ if env is None else env
+    return "sqlite:///" + str(data_folder(env) / "howl.db")
+
+
+def store_name(url: str, schema: str = "public") -> str:
+    """The store a database URL names, for people (a PostgreSQL password left out).
+
+    >>> store_name("sqlite:////home/ana/.local/share/howl/howl.db")
+    'SQLite /home/ana/.local/share/howl/howl.db'
+    >>> store_name("postgresql://howl:s3cret@db:5432/howl", "t1")
+    'PostgreSQL postgresql://howl@db:5432/howl, schema t1'
+    """
+    if url.startswith("sqlite:///"):
+        return f"SQLite {url.removeprefix('sqlite:///')}"
+    scheme, sep, rest = url.partition("://")
+    user, at, host = rest.rpartition("@")
+    shown = f"{scheme}{sep}{user.partition(':')[0]}{at}{host}"
+    return f"PostgreSQL {shown}, schema {schema}"
 
 
 TOKEN_NAME = re.compile(r"[\w.-]{1,64}")
@@ -107,7 +145,7 @@ class Settings:
         """Read settings from ``env`` (default: ``os.environ``); unset or empty means default."""
         env = os.environ if env is None else env
         return cls(
-            database_url=env.get("HOWL_DATABASE_URL", "").strip() or default_database_url(),
+            database_url=env.get("HOWL_DATABASE_URL", "").strip() or default_database_url(env),
             host=env.get("HOWL_HOST", "").strip() or cls.host,
             port=_int_env(env, "HOWL_PORT", cls.port, minimum=0),
             api_tokens=parse_api_tokens(env.get("HOWL_API_TOKENS", "")),

@@ -3,12 +3,23 @@ point at."""
 
 from __future__ import annotations
 
+import re
+from uuid import UUID
+
 from domain.ruleset import ReviewSettings
 from domain.store import GameLibrary, StoreConfig
 from projections.analysis import default_settings
 from projections.db import backend_of
 from projections.readmodels import ReadModels
 from services.config import Settings
+from services.refusals import Refusal
+
+MIN_PREFIX = 8
+"""Fewest hex digits of a game id that name a game by its beginning."""
+ID_PREFIX = re.compile(r"[0-9a-fA-F]{8}[0-9a-fA-F-]{0,28}")
+"""What may name a game by its id's beginning (dashes where the full id has them, or none)."""
+MAX_MATCHES = 10
+"""Most games an ambiguous prefix's refusal lists."""
 
 
 def store_config(settings: Settings) -> StoreConfig:
@@ -62,3 +73,34 @@ def analysis_settings(settings: Settings) -> ReviewSettings:
     return default_settings(
         playouts=settings.analysis_playouts, candidates=settings.analysis_candidates
     )
+
+
+def id_prefix(text: str) -> str | None:
+    """The hex digits of a game id's beginning (at least ``MIN_PREFIX``), or None when
+    ``text`` is not one (a full id included).
+
+    >>> id_prefix("0123ABCD-ef"), id_prefix("0123abc"), id_prefix("not-an-id")
+    ('0123abcdef', None, None)
+    """
+    if not ID_PREFIX.fullmatch(text) or len(text) == 36:
+        return None
+    return text.replace("-", "").lower()
+
+
+def game_by_prefix(library: GameLibrary, text: str) -> UUID:
+    """The one stored game whose id begins with ``text`` (:func:`id_prefix`). A 404
+    :class:`Refusal` ``unknown_game`` when none does, a 409 ``ambiguous_id`` listing the
+    ``matches`` (at most ``MAX_MATCHES``) when several do."""
+    prefix = id_prefix(text)
+    if prefix is None:
+        raise Refusal(404, "unknown_game", f"{text!r} is not a game id nor its first "
+                      f"{MIN_PREFIX} or more hex digits.")  # fmt: skip
+    found = [game_id for game_id in library.game_ids() if game_id.hex.startswith(prefix)]
+    if not found:
+        raise Refusal(404, "unknown_game", f"No stored game's id begins with {text}.")
+    if len(found) > 1:
+        shown = [str(game_id) for game_id in found[:MAX_MATCHES]]
+        more = f" and {len(found) - MAX_MATCHES} more" if len(found) > MAX_MATCHES else ""
+        raise Refusal(409, "ambiguous_id", f"{len(found)} stored games' ids begin with {text}: "
+                      f"{', '.join(shown)}{more}; give more digits.", matches=shown)  # fmt: skip
+    return found[0]

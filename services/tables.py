@@ -56,9 +56,9 @@ def _svc(svc: Services | None) -> Services:
 def record_refusal(exc: InvalidRecord | RecordError) -> Refusal:
     """The 422 refusal of a malformed or illegal record or action (nothing was stored)."""
     if isinstance(exc, RecordError):
-        return Refusal(422, "illegal_action", f"Action {exc.index} breaks {exc.rule}: "
-                       f"{exc.message}", index=exc.index, action=exc.action, rule=exc.rule,
-                       message=exc.message)  # fmt: skip
+        return Refusal(422, "illegal_action", f"Action {exc.index} (step {exc.index + 1}) "
+                       f"breaks {exc.rule}: {exc.message}", index=exc.index, action=exc.action,
+                       rule=exc.rule, message=exc.message)  # fmt: skip
     where = exc.path or "the document"
     return Refusal(422, "invalid_record", f"{where}: {exc.message}", path=exc.path,
                    message=exc.message)  # fmt: skip

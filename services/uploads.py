@@ -1,5 +1,6 @@
-"""An uploaded record within the limits every face applies: its actions (``HOWL_MAX_ACTIONS``)
-and the CPU time checking it may take (``HOWL_MAX_CHECK_SECONDS``)."""
+"""An uploaded record within the limits every face applies: its size (``HOWL_MAX_UPLOAD_BYTES``),
+its actions (``HOWL_MAX_ACTIONS``) and the CPU time checking it may take
+(``HOWL_MAX_CHECK_SECONDS``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,32 @@ from typing import Any
 
 from domain.documents import parse
 from services.refusals import Refusal
+
+
+def megabytes(size: int) -> str:
+    """``size`` bytes in MB (of 2^20 bytes), to three significant digits.
+
+    >>> megabytes(2 * 1024 * 1024), megabytes(7_340_032 + 1), megabytes(4096), megabytes(100)
+    ('2', '7', '0.00391', '0.0000954')
+    """
+    text = f"{size / 2**20:.3g}"
+    return text if "e" not in text else f"{size / 2**20:.7f}".rstrip("0")
+
+
+def too_large(limit: int, what: str = "The request body", size: int | None = None) -> str:
+    """Why a body over the size limit (``HOWL_MAX_UPLOAD_BYTES``) is refused, naming the limit
+    in MB and bytes.
+
+    >>> print(too_large(2 * 1024 * 1024, "game.json", 7_340_032))
+    game.json is 7 MB (7340032 bytes): too large: the limit is 2 MB (2097152 bytes, ...).
+    >>> print(too_large(4096))
+    The request body is too large: the limit is 0.00391 MB (4096 bytes, HOWL_MAX_UPLOAD_BYTES).
+    """
+    has = f" is {megabytes(size)} MB ({size} bytes):" if size is not None else " is"
+    return (
+        f"{what}{has} too large: the limit is {megabytes(limit)} MB "
+        f"({limit} bytes, HOWL_MAX_UPLOAD_BYTES)."
+    )
 
 
 def read_upload(body: bytes, max_actions: int) -> Mapping[str, Any]:

@@ -11,9 +11,11 @@ from services.config import Settings, parse_api_tokens
 
 
 def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    settings = Settings.from_env({})
-    assert settings.database_url == f"sqlite:///{tmp_path / 'var' / 'howl.sqlite3'}"
+    monkeypatch.chdir(tmp_path)  # the working directory does not choose the store
+    settings = Settings.from_env({"HOME": "/home/ana"})
+    assert settings.database_url == "sqlite:////home/ana/.local/share/howl/howl.db"
+    data = Settings.from_env({"HOME": "/home/ana", "XDG_DATA_HOME": str(tmp_path / "data")})
+    assert data.database_url == f"sqlite:///{tmp_path / 'data' / 'howl' / 'howl.db'}"
     assert (settings.host, settings.port) == ("127.0.0.1", 8050)
     assert dict(settings.api_tokens) == {}
     assert settings.max_upload_bytes == 2 * 1024 * 1024

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from api.commands.records import checked
 from domain import games
 from domain.replays import RecordError
 from domain.ruleset import GameRecord, InvalidRecord, Review, ReviewResult, Ruleset
@@ -24,11 +25,15 @@ from projections.analysis import default_settings
 CLASS_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
 
 
-def _game_id(text: str) -> UUID | None:
+def _names_a_game(text: str) -> bool:
+    """Whether ``text`` is a game id or the first 8 or more hex digits of one."""
+    from services.library import id_prefix
+
     try:
-        return UUID(text)
+        UUID(text)
     except ValueError:
-        return None
+        return id_prefix(text) is not None
+    return True
 
 
 DEFAULTS: Any = default_settings()
@@ -43,19 +48,21 @@ def _reviewed(rules: Ruleset, record: GameRecord) -> tuple[Review, GameRecord]:
 
 
 def _load(target: str) -> tuple[Review, GameRecord, UUID | None]:
-    """The game's review, the record to review and, for a stored game, its id."""
-    game_id = _game_id(target)
-    if game_id is None or Path(target).exists():
+    """The game's review, the record to review and, for a stored game, its id. A record that
+    is not well formed or breaks a rule exits 1 with its error JSON, as ``howl validate``."""
+    if not _names_a_game(target) or Path(target).exists():
         try:
-            return *_reviewed(*games.read_record(Path(target).read_bytes())), None
+            data = Path(target).read_bytes()
         except OSError as exc:
             raise click.BadParameter(f"not a game id nor a readable file: {exc}") from exc
-        except InvalidRecord as exc:
-            raise click.ClickException(f"invalid record: {exc}") from exc
+        rules, record, _ = checked(data)
+        return *_reviewed(rules, record), None
+    from api.commands.configured import stored_game, using_store
     from domain.store import UnknownGame
     from services.library import open_library
 
-    with open_library() as library:
+    with open_library(using_store()) as library:
+        game_id = stored_game(library, target)
         try:
             return *_reviewed(*games.read_record(library.record(game_id))), game_id
         except (UnknownGame, InvalidRecord) as exc:
@@ -115,7 +122,8 @@ def analyse(
     target: str, playouts: int, candidates: int, rounds: int, seed: int, workers: int | None,
     as_json: bool,
 ) -> None:  # fmt: skip
-    """Review a stored game (GAME_ID, saved for the API) or a record FILE (printed only)."""
+    """Review a stored game (GAME_ID, or its first 8 or more hex digits; saved for the API) or
+    a record FILE (printed only)."""
     review, record, game_id = _load(target)
     settings = review.settings(playouts=playouts, candidates=candidates, rounds=rounds, seed=seed)
     console = Console(stderr=True)

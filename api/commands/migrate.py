@@ -6,6 +6,7 @@ from collections import Counter
 
 import click
 
+from api.commands.configured import using_store
 from domain.store.migrate import EVENTS, ILLEGAL, RESULT, UNCHANGED, recheck_all
 from services.library import open_library
 
@@ -18,7 +19,7 @@ def migrate(every: bool) -> None:
     replaying as they were stored."""
     counts: Counter[str] = Counter()
     current: set[str] = set()
-    with open_library() as library:
+    with open_library(using_store()) as library:
         for found in recheck_all(library, every):
             counts[found.change] += 1
             current.add(found.current)

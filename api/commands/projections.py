@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from api.commands.configured import using_store
 from projections.readmodels import ReadModels
 from projections.tables import TrackingGone
 from services.config import Settings
@@ -59,8 +60,7 @@ def _progress(what: str) -> Iterator[Callable[[int, int], None]]:
         yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
-def _models(batch_size: int, workers: int, delay: float) -> ReadModels:
-    settings = Settings.from_env()
+def _models(batch_size: int, workers: int, delay: float, settings: Settings) -> ReadModels:
     return ReadModels(
         settings.database_url, settings.database_schema, batch_size=batch_size,
         workers=workers, delay=delay,
@@ -79,10 +79,11 @@ def rebuild(batch_size: int, workers: int, delay: float) -> None:
     `howl projections failures`), not fatal.
     """
     started = time.perf_counter()
+    settings = using_store()
     try:
         with (
-            open_library() as library,
-            _models(batch_size, workers, delay) as models,
+            open_library(settings) as library,
+            _models(batch_size, workers, delay, settings) as models,
             _progress("rebuilding") as progress,
         ):
             done = models.rebuild(library, progress)
@@ -100,8 +101,9 @@ def rebuild(batch_size: int, workers: int, delay: float) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
 def failures(as_json: bool) -> None:
     """List the games left out of the read models because projecting them failed."""
+    settings = using_store()
     try:
-        with _models(1, 1, 0.0) as models:
+        with _models(1, 1, 0.0, settings) as models:
             found = models.failures()
     except PersistenceError as exc:
         raise click.ClickException(f"the store does not answer: {exc}") from exc
@@ -123,8 +125,9 @@ def retry() -> None:
 
     Exits 1 when some still fail.
     """
+    settings = using_store()
     try:
-        with open_library() as library, _models(1, 1, 0.0) as models:
+        with open_library(settings) as library, _models(1, 1, 0.0, settings) as models:
             fixed, remaining = models.retry(library)
     except PersistenceError as exc:
         raise click.ClickException(f"the store does not answer: {exc}") from exc
@@ -152,8 +155,12 @@ def retry() -> None:
 def catch_up(batch_size: int, workers: int, delay: float, follow: bool, interval: float) -> None:
     """Project the events stored since the last run (resumes where a stopped run left off)."""
     total = 0
+    settings = using_store()
     try:
-        with open_library() as library, _models(batch_size, workers, delay) as models:
+        with (
+            open_library(settings) as library,
+            _models(batch_size, workers, delay, settings) as models,
+        ):
             with _progress("catching up") as progress:
                 total = models.catch_up(library, progress)
             click.echo(f"projected {total} events (position {models.position()})")

@@ -34,10 +34,10 @@ def _fail(doc: dict[str, Any]) -> NoReturn:
     raise SystemExit(1)
 
 
-def _load(file: IO[bytes]) -> tuple[Ruleset, GameRecord, Replay]:
-    """Read and replay the whole record; on an error print its JSON and exit 1."""
+def checked(data: bytes) -> tuple[Ruleset, GameRecord, Replay]:
+    """Read and replay a whole record; on an error print its JSON and exit 1."""
     try:
-        rules, record = games.read_record(file.read())
+        rules, record = games.read_record(data)
         return rules, record, replay(rules, record)
     except (InvalidRecord, RecordError) as err:
         _fail(err.to_json())
@@ -65,11 +65,21 @@ def summary(rules: Ruleset, record: GameRecord, state: Any) -> str:
     )
 
 
+def score_lines(rules: Ruleset, record: GameRecord, state: Any) -> list[str]:
+    """``1. Ana: 61 (regions 20, …)``: every seat by place, with its score's parts."""
+    lines = []
+    for s in sorted(rules.scores(state), key=lambda s: (s.place, s.seat)):
+        parts = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in s.parts.items())
+        line = f"{s.place}. {record.players[s.seat].name}: {s.total}"
+        lines.append(f"{line} ({parts})" if parts else line)
+    return lines
+
+
 @click.command("validate")
 @FILE
 def validate_command(file: IO[bytes]) -> None:
     """Check a game record; print a one-line summary (exit 0) or the error JSON (exit 1)."""
-    rules, record, result = _load(file)
+    rules, record, result = checked(file.read())
     click.echo(f"ok: {summary(rules, record, result.state)}")
 
 
@@ -78,14 +88,18 @@ def validate_command(file: IO[bytes]) -> None:
 @AT
 @JSON
 def replay_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
-    """The position after the first N actions (default: the end of the record)."""
-    rules, record, result = _load(file)
+    """The position after the first N actions (default: the end of the record): what is
+    going on and every seat's score, or the position's JSON."""
+    rules, record, result = checked(file.read())
     state = _state_at(record, result, at)
     if as_json:
         _emit(rules.write_position(state))
         return
     step = len(record.actions) if at is None else at
     click.echo(f"after {step} of {len(record.actions)} actions: {rules.describe(state)}")
+    click.echo(f"{'finished' if rules.finished(state) else 'in progress'}; the score now:")
+    for line in score_lines(rules, record, state):
+        click.echo(f"  {line}")
 
 
 @click.command("score")
@@ -94,12 +108,10 @@ def replay_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
 @JSON
 def score_command(file: IO[bytes], at: int | None, as_json: bool) -> None:
     """Final (or current) score per seat with its breakdown and place (the game's rules)."""
-    rules, record, result = _load(file)
+    rules, record, result = checked(file.read())
     state = _state_at(record, result, at)
     if as_json:
         _emit(rules.score_json(state))
         return
-    for s in sorted(rules.scores(state), key=lambda s: (s.place, s.seat)):
-        parts = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in s.parts.items())
-        line = f"{s.place}. {record.players[s.seat].name}: {s.total}"
-        click.echo(f"{line} ({parts})" if parts else line)
+    for line in score_lines(rules, record, state):
+        click.echo(line)

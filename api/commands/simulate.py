@@ -28,7 +28,8 @@ DEFAULT_GAME = "the-wolves"
 MAX_GAMES = 1_000_000
 SEED_STRIDE = 100_003
 """Game ``i`` of a run with ``--seed S`` has the setup seed ``S * SEED_STRIDE + i``."""
-OFF = ("0", "false", "no", "off")
+ON = ("true", "yes", "on")
+OFF = ("false", "no", "off")
 
 
 @dataclass(frozen=True)
@@ -64,17 +65,28 @@ def parse_players(text: str, rules: Ruleset) -> list[int]:
 
 def parse_options(items: tuple[str, ...]) -> dict[str, Any]:
     """``random_terrain``, ``stall_limit_rounds=10``, ``big_map=off`` … → the setup options as
-    a record writes them: a bare name is true, a number an integer, ``0``/``false``/``no``/
-    ``off`` false, anything else true."""
+    a record writes them: a bare name is true, a number an integer, ``1``/``true``/``yes``/
+    ``on`` true and ``0``/``false``/``no``/``off`` false; any other value is refused.
+
+    >>> parse_options(("random_terrain,big_map=off", "stall_limit_rounds=10"))
+    {'random_terrain': True, 'big_map': False, 'stall_limit_rounds': 10}
+    """
     values: dict[str, Any] = {}
     for item in (part for raw in items for part in raw.split(",") if part):
         name, equals, value = item.partition("=")
         if not name or (equals and not value):
-            raise click.BadParameter(f"incomplete option {item!r}")
+            raise click.BadParameter(f"incomplete option {item!r}", param_hint="--options")
         if value.isdigit():
             values[name] = int(value)
+        elif not equals or value.lower() in ON:
+            values[name] = True
+        elif value.lower() in OFF:
+            values[name] = False
         else:
-            values[name] = value.lower() not in OFF
+            raise click.BadParameter(
+                f"{name}={value}: a value is a number or one of {', '.join(ON + OFF)}",
+                param_hint="--options",
+            )
     return values
 
 
@@ -168,7 +180,7 @@ def simulate(
         try:  # the first game here: the options are the game's to judge
             outcomes = [_job(jobs[0])]
         except InvalidRecord as exc:
-            raise click.BadParameter(exc.message, param_hint="--options") from None
+            raise click.BadParameter(f"{exc.path}: {exc.message}", param_hint="--options") from None
         bar.advance(task)
         rest = jobs[1:]
         for outcome in pool.map(_job, rest, chunksize=max(1, len(rest) // (workers * 8))):

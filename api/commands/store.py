@@ -14,7 +14,6 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 import click
 from eventsourcing.persistence import PersistenceError
@@ -22,6 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from api.commands.configured import stored_game, using_store
 from domain.documents import canonical_json
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
@@ -147,7 +147,7 @@ def import_records(paths: tuple[str, ...], jobs: int) -> None:
     )  # fmt: skip
     store_error: Exception | None = None
     try:
-        library = open_library()
+        library = open_library(using_store())
     except PersistenceError as exc:
         raise click.ClickException(f"the store does not answer: {exc}") from exc
     checking = closing(checked_records(todo, min(jobs, len(todo))))
@@ -177,19 +177,21 @@ def import_records(paths: tuple[str, ...], jobs: int) -> None:
 
 
 @click.command("export")
-@click.argument("game_id", type=click.UUID)
+@click.argument("game_id", metavar="GAME_ID")
 @click.option(
     "--at", "step", type=click.IntRange(min=0), help="The position after the first N actions."
 )
-def export_game(game_id: UUID, step: int | None) -> None:
+def export_game(game_id: str, step: int | None) -> None:
     """Print a stored game's record (with its comments as annotations), or its position
-    after N actions, as canonical JSON."""
-    with open_library() as library:
+    after N actions, as canonical JSON. GAME_ID may be the first 8 or more hex digits of the
+    id of one stored game."""
+    with open_library(using_store()) as library:
+        found = stored_game(library, game_id)
         try:
             if step is None:
-                data = exported_record(library, game_id)
+                data = exported_record(library, found)
             else:
-                data = canonical_json(library.position_at(game_id, step))
+                data = canonical_json(library.position_at(found, step))
         except UnknownGame as exc:
             raise click.ClickException(str(exc)) from exc
         except ValueError as exc:

@@ -13,8 +13,8 @@ from uuid import UUID
 
 import click
 
+from api.commands.configured import using_store
 from services import bots, tables
-from services.config import Settings
 from services.refusals import Refusal
 from services.shared import Services
 
@@ -22,7 +22,7 @@ from services.shared import Services
 @contextmanager
 def opened() -> Iterator[Services]:
     """The configured store's services (no analysis worker), closed afterwards."""
-    svc = Services(Settings.from_env(), analysis_worker=False)
+    svc = Services(using_store(), analysis_worker=False)
     try:
         yield svc
     finally:

@@ -7,7 +7,7 @@ from typing import Any
 from uuid import UUID
 
 import orjson
-from flask import url_for
+from flask import redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from api.auth import optional_user, required_user
@@ -47,6 +47,7 @@ from domain.store import UnknownGame
 from projections.analysis_worker import analysis_status, enqueue
 from projections.games import BadCursor
 from services import comments
+from services.library import game_by_prefix
 from services.shared import services
 
 log = logging.getLogger(__name__)
@@ -369,3 +370,22 @@ def branch(body: dict[str, Any], game_id: UUID) -> Response:
     required_user(svc.settings.api_tokens)
     _summary(game_id)
     return create_branch(svc, game_id, body["step"], body["actions"])
+
+
+PREFIX = "<string(minlength=8,maxlength=35):prefix>"
+"""A path segment that may be a game id's beginning (a full id is 36 characters)."""
+
+
+@blp.route(f"/{PREFIX}", endpoint="game_by_prefix")
+@blp.route(f"/{PREFIX}/<path:rest>")
+@blp.alt_response(308, description="`Location`: the same path and query with the full id of "
+                  "the one stored game whose id begins with the prefix.")  # fmt: skip
+@blp.problems(404, 409)
+def by_prefix(prefix: str, rest: str = "") -> Response:
+    """A game named by the first 8 or more hex digits of its id (`/api/games/0123abcd/timeline`)
+    is redirected (308) to the same path and query with its full id; no stored game's id
+    beginning so is a 404 `unknown_game`, several a 409 `ambiguous_id` listing `matches`."""
+    game_id = game_by_prefix(services().library, prefix)
+    query = request.query_string.decode()
+    location = f"{blp.url_prefix}/{game_id}" + (f"/{rest}" if rest else "")
+    return redirect(location + (f"?{query}" if query else ""), 308)

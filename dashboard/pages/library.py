@@ -22,6 +22,7 @@ from domain.ruleset import InvalidRecord
 from projections.filters import player_counts, seat_attributes
 from projections.games import BadCursor, GamePage
 from services.refusals import Refusal
+from services.uploads import too_large
 
 PAGE_SIZE = 20
 GAMES = {rules.name: rules.title for rules in rulesets()}
@@ -41,6 +42,8 @@ COLUMNS = (  # (label, sort key or None)
 SORTS = {key: label for label, key in COLUMNS if key}
 ORDERS = tuple(f"{sign}{key}" for key in SORTS for sign in ("-", ""))
 DEFAULT_SORT = "-uploaded_at"
+DEBOUNCE = 0.4
+"""Seconds after the last key typed in the player and winner filters before they apply."""
 MAX_PAGES = 10_000
 """Most pages deep the library's cursor stack may go."""
 
@@ -51,12 +54,20 @@ def layout() -> html.Div:
         [
             html.H2("Library"),
             dcc.Upload(
-                html.Div(["Drop a game record (.json) here, or ", html.A("choose a file")]),
+                html.Div(
+                    [
+                        "Drop a game record here (JSON, whatever the file's name), or ",
+                        html.Button("choose a file", className="upload-choose", type="button"),
+                    ]
+                ),
                 id="library-upload",
                 className="upload",
                 multiple=False,  # no ``accept``: the browser would drop another file unsaid
             ),
-            dcc.Loading(html.Div(id="library-upload-result"), type="dot"),
+            dcc.Store(id="library-upload-limit", data=current_app.config["MAX_CONTENT_LENGTH"]),
+            dcc.Store(id="library-upload-checked"),
+            html.Div(id="library-upload-size", role="alert"),
+            dcc.Loading(html.Div(id="library-upload-result", role="status"), type="dot"),
             html.Div(
                 [
                     dcc.Dropdown(
@@ -69,7 +80,7 @@ def layout() -> html.Div:
                         id="library-player",
                         type="search",
                         placeholder="player",
-                        debounce=True,
+                        debounce=DEBOUNCE,
                         className="filter",
                     ),
                     dcc.Dropdown(
@@ -90,7 +101,7 @@ def layout() -> html.Div:
                         id="library-winner",
                         type="search",
                         placeholder="winner",
-                        debounce=True,
+                        debounce=DEBOUNCE,
                         className="filter",
                     ),
                     dcc.Dropdown(
@@ -170,10 +181,15 @@ def _row(item: dict[str, Any]) -> html.Tr:
         winner = "in progress" if not item.get("finished") else "—"
     top = max((s.get("total") or 0 for s in seats), default=item.get("top_score"))
     uploaded = str(item.get("uploaded_at") or "")[:16].replace("T", " ")
+    name: list[Any] = [
+        dcc.Link(item.get("title") or "Untitled game", href=f"/replay/{_game_id(item)}",
+                 className="game-link"),
+        html.Span(f" {_game_id(item)[:8]}", className="muted"),
+    ]  # fmt: skip
+    if not item.get("finished"):
+        name += [" ", html.Span("in progress", className="in-progress")]
     return html.Tr([
-        html.Td([dcc.Link(item.get("title") or "Untitled game", href=f"/replay/{_game_id(item)}",
-                          className="game-link"),
-                 html.Span(f" {_game_id(item)[:8]}", className="muted")]),
+        html.Td(name),
         html.Td(_title(item.get("game")), className="game-name"),
         html.Td(people, className="people"), html.Td(chips), html.Td(str(len(seats))),
         html.Td(winner), html.Td(str(top)), html.Td(str(item.get("actions", ""))),
@@ -201,7 +217,8 @@ def upload_error(err: Exception) -> html.Div:
     if isinstance(err, RecordError):
         return html.Div([
             html.B("Illegal record: "),
-            html.Span(f"action {err.index} breaks rule {err.rule}: {err.message}"),
+            html.Span(f"action {err.index} (step {err.index + 1}) breaks rule {err.rule}: "
+                      f"{err.message}"),
             html.Pre(json.dumps(err.action), className="action-json"),
         ], className="upload-error",
         **{"data-index": str(err.index), "data-rule": err.rule},  # type: ignore[arg-type]
@@ -214,10 +231,29 @@ def upload_error(err: Exception) -> html.Div:
     return html.Div([html.B("Not a game record: "), str(err)], className="upload-error")
 
 
+CHECK_SIZE = """(contents, filename, limit) => {
+    const none = window.dash_clientside.no_update;
+    if (typeof contents !== "string" || !contents) { return [none, "", none, none]; }
+    const data = contents.length - contents.indexOf(",") - 1;
+    const pad = contents.endsWith("==") ? 2 : contents.endsWith("=") ? 1 : 0;
+    const size = Math.floor(data * 3 / 4) - pad;
+    if (!limit || size <= limit) { return [contents, "", none, none]; }
+    const mb = (n) => Number((n / 1048576).toPrecision(3)).toString();
+    return [none, `${filename || "The file"} is ${mb(size)} MB (${size} bytes): too large: ` +
+        `the limit is ${mb(limit)} MB (${limit} bytes, HOWL_MAX_UPLOAD_BYTES). Nothing was sent.`,
+        null, null];
+}"""
+"""The browser's check of a dropped file's size before it is sent (a file over the limit
+would be refused before any callback could say so): a file within the limit goes on to
+:func:`upload`; one over it is named in the upload area, as :func:`services.uploads.too_large`
+says it, and the area and the last upload's answer are emptied."""
+
+
 def upload(contents: Any, filename: Any, token: Any) -> tuple[Any, Any, Any]:
     """Store an uploaded record as the token's name, then open its replay; or show why it
-    was refused (no token, an unknown one) or rejected. The upload area is emptied either
-    way, so dropping the same file again (say, once a token is entered) is a new upload."""
+    was refused (no token, an unknown one) or rejected, or link the game when it is already
+    stored. The upload area is emptied either way, so dropping the same file again (say,
+    once a token is entered) is a new upload. Whatever the file's name, its content decides."""
     if not isinstance(contents, str) or not contents:
         return no_update, no_update, no_update
     shown, path = _upload(contents, filename, token)
@@ -238,10 +274,7 @@ def _upload(contents: str, filename: Any, token: Any) -> tuple[Any, Any]:
         return upload_error(unreadable), no_update
     limit = current_app.config["MAX_CONTENT_LENGTH"]
     if limit is not None and len(raw) > limit:
-        too_big = ValueError(
-            f"{filename or 'the file'} is {len(raw):,} bytes; records up to {limit:,} bytes "
-            "are accepted (HOWL_MAX_UPLOAD_BYTES)"
-        )
+        too_big = ValueError(too_large(limit, filename or "The file", len(raw)))
         return upload_error(too_big), no_update
     try:
         result = data.upload(raw, uploader)
@@ -249,6 +282,14 @@ def _upload(contents: str, filename: Any, token: Any) -> tuple[Any, Any]:
         return upload_error(err), no_update
     except Refusal as err:  # too many actions, too costly, or a store that cannot write
         return upload_error(ValueError(err.detail)), no_update
+    if not result.created:
+        game = data.library().info(result.game_id)
+        return html.Div([
+            f"{filename or 'This record'} is already in the library: ",
+            dcc.Link(game.title or "Untitled game", href=f"/replay/{result.game_id}"),
+            html.Span(f" {str(result.game_id)[:8]}", className="muted"),
+        ], className="upload-ok upload-known", **{"data-game": str(result.game_id)},  # type: ignore[arg-type]
+        ), no_update  # fmt: skip
     return html.Div(f"Stored {filename or 'the record'}.", className="upload-ok"), (
         f"/replay/{result.game_id}"
     )
@@ -290,7 +331,7 @@ def refresh(
     else:
         body = table(page.items, sort)
     first = (len(cursors) - 1) * PAGE_SIZE
-    count = f"{first + 1}–{first + len(page.items)} of {page.total}" if page.items else ""
+    count = f"{first + 1}–{first + len(page.items)} of {page.total}" if page.items else "0 games"
     return body, count, cursors, page.next_cursor, len(cursors) <= 1, not page.next_cursor
 
 
@@ -311,11 +352,22 @@ def register(app: Dash) -> None:
     """The library's callbacks."""
     from dash import ALL
 
+    app.clientside_callback(
+        CHECK_SIZE,
+        Output("library-upload-checked", "data"),
+        Output("library-upload-size", "children"),
+        Output("library-upload", "contents", allow_duplicate=True),
+        Output("library-upload-result", "children", allow_duplicate=True),
+        Input("library-upload", "contents"),
+        State("library-upload", "filename"),
+        State("library-upload-limit", "data"),
+        prevent_initial_call=True,
+    )
     app.callback(
         Output("library-upload-result", "children"),
         Output("url", "pathname"),
         Output("library-upload", "contents"),
-        Input("library-upload", "contents"),
+        Input("library-upload-checked", "data"),
         State("library-upload", "filename"),
         State("auth-token", "data"),
         prevent_initial_call=True,

@@ -36,7 +36,7 @@ from domain.moonlight.cells import CELLS, FIRST, bounds, fit_message, fits, fmt,
 from domain.moonlight.evolve import evolve
 from domain.moonlight.scoring import round_winner, score_round
 from domain.moonlight.state import WINS, Phase, State
-from domain.ruleset import IllegalAction
+from domain.ruleset import IllegalAction, seat_named
 
 HAND = 3
 """Cards each seat draws at the start of a round (M-2)."""
@@ -54,11 +54,18 @@ class Turn:
         self.state = evolve(self.state, event)
 
 
+def seat_name(state: State, seat: int | None) -> str:
+    """``seat 0 (Ana)``: a seat of ``state``'s game as messages name it."""
+    return seat_named(seat, state.table.players)
+
+
 def play(state: State, action: Action) -> tuple[State, list[ev.Event]]:
     """The state after ``action`` and the events it caused; ``IllegalAction`` when the
     rules forbid it."""
     if state.finished:
-        raise IllegalAction("M-7", f"the game is over: seat {_winner(state)} won two rounds")
+        raise IllegalAction(
+            "M-7", f"the game is over: {seat_name(state, _winner(state))} won two rounds"
+        )
     turn = Turn(state)
     match action:
         case Place():
@@ -81,8 +88,8 @@ def play(state: State, action: Action) -> tuple[State, list[ev.Event]]:
             if seat != due:
                 raise IllegalAction(
                     "M-6",
-                    f"seat {due} lost round {state.rounds[-1].round}: only seat {due} chooses "
-                    "an Alpha Power",
+                    f"{seat_name(state, due)} lost round {state.rounds[-1].round}: only "
+                    f"{seat_name(state, due)} chooses an Alpha Power",
                 )
             turn.add(ev.AlphaPowerChosen(seat, power))
     return turn.state, turn.events
@@ -107,8 +114,8 @@ def begin_round(turn: Turn, starter: int, named: bool) -> None:
                 held = "with" if lone_wolf else "without"
                 raise IllegalAction(
                     "M-2",
-                    f"setup.draws[{index}][{seat}] is not seat {seat}'s deck {held} the Lone "
-                    f"Wolf, shuffled",
+                    f"setup.draws[{index}][{seat}] is not {seat_name(state, seat)}'s deck "
+                    f"{held} the Lone Wolf, shuffled",
                 )
     turn.add(ev.RoundStarted(state.round, starter, named))
     if draws is not None:
@@ -123,8 +130,8 @@ def _no_power_due(state: State) -> None:
     if state.alpha_due is not None:
         raise IllegalAction(
             "M-6",
-            f"seat {state.alpha_due} lost round {state.rounds[-1].round} and chooses an Alpha "
-            f"Power before round {state.round} begins",
+            f"{seat_name(state, state.alpha_due)} lost round {state.rounds[-1].round} and "
+            f"chooses an Alpha Power before round {state.round} begins",
         )
 
 
@@ -135,11 +142,11 @@ def _place(turn: Turn, action: Place) -> None:
         begin_round(turn, turn.state.starter, named=False)
     state = turn.state
     if seat != state.player:
-        message = f"it is seat {state.player}'s turn, not seat {seat}'s"
+        message = f"it is {seat_name(state, state.player)}'s turn, not {seat_name(state, seat)}'s"
         if not state.cells:
             message += (
-                f": seat {state.player} starts round {state.round} (a round_start action "
-                "names another seat)"
+                f": {seat_name(state, state.player)} starts round {state.round} (a round_start "
+                "action names another seat)"
             )
         raise IllegalAction("M-2", message)
     pack = state.packs[seat]
@@ -147,18 +154,22 @@ def _place(turn: Turn, action: Place) -> None:
     if card == LONE_WOLF and not pack.lone_wolf:
         raise IllegalAction(
             "M-6",
-            f"seat {seat} holds no Lone Wolf to place on {fmt(cell)}: a round's winner gains it",
+            f"{seat_name(state, seat)} holds no Lone Wolf to place on {fmt(cell)}: a round's "
+            "winner gains it",
         )
     if pack.hand is not None:
         if card not in pack.hand:
             shown = ", ".join(_kind(c) for c in pack.hand) or "none"
             raise IllegalAction(
                 "M-2",
-                f"seat {seat} has no {_kind(card)} in hand to place on {fmt(cell)} (hand: {shown})",
+                f"{seat_name(state, seat)} has no {_kind(card)} in hand to place on {fmt(cell)} "
+                f"(hand: {shown})",
             )
     elif pack.left[INDEX[card]] == 0:
         raise IllegalAction(
-            "M-2", f"seat {seat} has no {_kind(card)} left in hand or deck to place on {fmt(cell)}"
+            "M-2",
+            f"{seat_name(state, seat)} has no {_kind(card)} left in hand or deck to place on "
+            f"{fmt(cell)}",
         )
     cells = state.cells
     faces = state.table.faces
@@ -182,7 +193,7 @@ def _place(turn: Turn, action: Place) -> None:
         if top.player == seat:
             raise IllegalAction(
                 "M-3",
-                f"{name} cannot go on {fmt(cell)}: it shows seat {seat}'s own "
+                f"{name} cannot go on {fmt(cell)}: it shows {seat_name(state, seat)}'s own "
                 f"{_kind(top.card)}, and a card covers only the opponent's",
             )
         if faces.value[card] != under + 1:
@@ -194,8 +205,8 @@ def _place(turn: Turn, action: Place) -> None:
         if state.visible(top.player) == 1:
             raise IllegalAction(
                 "M-3",
-                f"{name} cannot cover the {_kind(top.card)} on {fmt(cell)}: it is seat "
-                f"{top.player}'s only visible card",
+                f"{name} cannot cover the {_kind(top.card)} on {fmt(cell)}: it is "
+                f"{seat_name(state, top.player)}'s only visible card",
             )
         turn.add(ev.CardCovered(seat, card, cell, top.card))
     deck = turn.state.packs[seat].deck

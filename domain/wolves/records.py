@@ -374,8 +374,9 @@ def _option_readers() -> tuple[tuple[str, Read[bool | int], bool], ...]:
 OPTION_READERS = _option_readers()
 
 
-def _options(value: Any, path: str) -> Options:
-    """The W-12 options; each one left out is at its default."""
+def read_options(value: Any, path: str) -> Options:
+    """The W-12 options at ``path`` (a record's ``setup.options``); each one left out is at its
+    default, each given one is checked (``InvalidRecord`` naming its path)."""
     doc = mapping(value, path)
     given: dict[str, Any] = {}
     for name, read, may_be_null in OPTION_READERS:
@@ -406,7 +407,7 @@ def setup_from_json(value: Any, path: str = "setup") -> Setup:
     terrain tiles, seed; or :class:`InvalidRecord`."""
     doc = mapping(value, path)
     seed = nullable(doc, "seed", path, _SEED)
-    options = optional(doc, "options", path, _options, Options())
+    options = optional(doc, "options", path, read_options, Options())
     tiles = optional(doc, "tiles", path, lambda v, at: each(v, at, MAX_TILES, _tile), None)
     custom = optional(doc, "map", path, _custom_map, None)
     pairs = optional(doc, "terrain_tiles", path, _terrain_tiles, box.DEFAULT_TERRAIN_TILES)

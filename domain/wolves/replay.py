@@ -11,7 +11,7 @@
 >>> replay(Record(players=players, setup=generate_setup(3, seed=1), actions=(Draft(1, (5, 7)),)))
 Traceback (most recent call last):
 ...
-domain.replays.RecordError: action 0: W-6: it is seat 0's turn, not seat 1's
+domain.replays.RecordError: action 0 (step 1): W-6: it is seat 0 (Ana)'s turn, not seat 1 (Bo)'s
 """
 
 from __future__ import annotations

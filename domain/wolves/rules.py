@@ -16,7 +16,7 @@ from functools import partial
 from typing import assert_never
 
 from domain.hexes import Hex, distance, fmt, is_path, steps_within
-from domain.ruleset import IllegalAction
+from domain.ruleset import IllegalAction, seat_named
 from domain.wolves import components as box
 from domain.wolves import events as ev
 from domain.wolves.actions import (
@@ -47,6 +47,11 @@ def decide(state: State, action: Action) -> list[ev.Event]:
     return play(state, action)[1]
 
 
+def seat_name(state: State, seat: int | None) -> str:
+    """``seat 0 (Ana)``: a seat of ``state``'s game as messages name it."""
+    return seat_named(seat, state.table.players)
+
+
 def play(state: State, action: Action) -> tuple[State, list[ev.Event]]:
     """Check ``action`` and return the state after it together with the events it caused."""
     _check_not_over(state)
@@ -61,14 +66,21 @@ def play(state: State, action: Action) -> tuple[State, list[ev.Event]]:
         _end_turn(work, emit)  # the next seat's action ends the turn, as a pass would (W-6)
         _check_not_over(work)
     if action.player != work.player:
-        raise IllegalAction("W-6", f"it is seat {work.player}'s turn, not seat {action.player}'s")
+        raise IllegalAction(
+            "W-6",
+            f"it is {seat_name(work, work.player)}'s turn, not {seat_name(work, action.player)}'s",
+        )
     if work.drafting != isinstance(action, Draft):
         if work.drafting:
-            raise IllegalAction("W-4.1", f"the draft is on: seat {work.player} must draft")
+            raise IllegalAction(
+                "W-4.1", f"the draft is on: {seat_name(work, work.player)} must draft"
+            )
         raise IllegalAction("W-4.1", "the draft is over")
     if work.out_of_actions and not isinstance(action, BonusAction | Pass):
         raise IllegalAction(
-            "W-6", f"seat {work.player} has no action left: spend a bonus action token or pass"
+            "W-6",
+            f"{seat_name(work, work.player)} has no action left: spend a bonus action token "
+            "or pass",
         )
     _act(work, action, emit)
     if not isinstance(action, Draft | BonusAction | Pass):
@@ -119,7 +131,9 @@ def settle(state: State, seat: int, pay: Pay, cost: int, terrain: Terrain, rule:
         raise IllegalAction("W-6", f"pays {tokens} bonus terrain tokens: a count is never negative")
     if tokens > board.bonus_terrain:
         raise IllegalAction(
-            "W-6", f"pays {tokens} bonus terrain tokens, seat {seat} holds {board.bonus_terrain}"
+            "W-6",
+            f"pays {tokens} bonus terrain tokens, {seat_name(state, seat)} holds "
+            f"{board.bonus_terrain}",
         )
     if len(tiles) + tokens > cost:
         raise IllegalAction(rule, f"pays {len(tiles) + tokens} for an action costing {cost}")
@@ -133,7 +147,7 @@ def settle(state: State, seat: int, pay: Pay, cost: int, terrain: Terrain, rule:
     if len(tiles) + tokens < cost:
         raise IllegalAction(
             rule,
-            f"cannot pay {cost} {terrain}: seat {seat} shows {terrain} on "
+            f"cannot pay {cost} {terrain}: {seat_name(state, seat)} shows {terrain} on "
             f"{sum(state.showing(seat, s) == terrain for s in range(6))} tiles and holds "
             f"{board.bonus_terrain} bonus terrain tokens",
         )
@@ -158,7 +172,7 @@ def check_destination(
     if not here or here[0].player == seat:
         return None
     other = here[0]
-    owner = "the automaton" if other.player is None else f"seat {other.player}"
+    owner = seat_name(state, other.player)
     if box.RANK[kind] <= box.RANK[other.kind]:
         article = "an" if kind == "alpha" else "a"
         raise IllegalAction(
@@ -199,7 +213,7 @@ def push_destination(state: State, seat: int, kind: WolfKind, src: Hex, asked: H
     (W-6.6)."""
     options = push_options(state, src, seat)
     if not options:
-        raise IllegalAction("W-6.6", f"no hex to push seat {seat}'s {kind} to")
+        raise IllegalAction("W-6.6", f"no hex to push {seat_name(state, seat)}'s {kind} to")
     if asked is None:
         return options[0]
     if state.table.setup.options.auto_push and asked != options[0]:
@@ -239,7 +253,7 @@ def _draft(state: State, action: Draft, emit: Emit) -> None:
 
 def _bonus_action(state: State, action: BonusAction, emit: Emit) -> None:
     if state.boards[action.player].bonus_action < 1:
-        raise IllegalAction("W-6", f"seat {action.player} holds no bonus action token")
+        raise IllegalAction("W-6", f"{seat_name(state, action.player)} holds no bonus action token")
     emit(ev.BonusActionSpent(action.player))
 
 
@@ -302,12 +316,12 @@ def _wolf_at(
     free = [k for k in box.WOLF_KINDS if kinds.count(k) > arrived[(src, k)]]
     if wolf is not None:
         if wolf not in kinds:
-            raise IllegalAction("W-6.1", f"seat {seat} has no {wolf} on {fmt(src)}")
+            raise IllegalAction("W-6.1", f"{seat_name(state, seat)} has no {wolf} on {fmt(src)}")
         if wolf not in free:
             raise IllegalAction("W-6.1", f"the {wolf} on {fmt(src)} already moved in this action")
         return wolf
     if not kinds:
-        raise IllegalAction("W-6.1", f"seat {seat} has no wolf on {fmt(src)}")
+        raise IllegalAction("W-6.1", f"{seat_name(state, seat)} has no wolf on {fmt(src)}")
     if len(set(kinds)) > 1 and len(free) > 1:
         raise IllegalAction("W-6.1", f"{fmt(src)} holds an alpha and a pack wolf: name the wolf")
     if not free:
@@ -346,7 +360,7 @@ def _near_alpha(state: State, seat: int, h: Hex, reach: int, rule: str, what: st
     if nearest is None or nearest > reach:
         at = "no alpha on the map" if nearest is None else f"nearest alpha at distance {nearest}"
         raise IllegalAction(
-            rule, f"no alpha of seat {seat} within {what} {reach} of {fmt(h)} ({at})"
+            rule, f"no alpha of {seat_name(state, seat)} within {what} {reach} of {fmt(h)} ({at})"
         )
 
 
@@ -355,7 +369,7 @@ def _gain_den(state: State, seat: int, track: Track | None, rule: str) -> Track:
     if track is None or track not in box.TRACKS:
         raise IllegalAction(rule, f"track must be one of {', '.join(box.TRACKS)}, not {track}")
     if state.boards[seat].dens_taken(track) >= box.DENS_PER_TRACK:
-        raise IllegalAction(rule, f"seat {seat} has no den left on the {track} track")
+        raise IllegalAction(rule, f"{seat_name(state, seat)} has no den left on the {track} track")
     return track
 
 
@@ -390,7 +404,7 @@ def _den(state: State, action: BuildDen, emit: Emit) -> None:
 def _lair(state: State, action: UpgradeLair, emit: Emit) -> None:
     seat, h, gmap = action.player, action.hex, state.table.map
     if Piece(seat, "den") not in state.at(h):
-        raise IllegalAction("W-6.3", f"seat {seat} has no den on {fmt(h)}")
+        raise IllegalAction("W-6.3", f"{seat_name(state, seat)} has no den on {fmt(h)}")
     if h not in gmap.lair_sites:
         raise IllegalAction("W-6.3", f"the den on {fmt(h)} is not next to a water source")
     _near_alpha(state, seat, h, 1, "W-6.3", "distance")
@@ -398,10 +412,11 @@ def _lair(state: State, action: UpgradeLair, emit: Emit) -> None:
     for other in gmap.region_hexes.get(region, ()) if region is not None else ():
         if Piece(seat, "lair") in state.at(other):
             raise IllegalAction(
-                "W-6.3", f"seat {seat} already has a lair in region {region} at {fmt(other)}"
+                "W-6.3",
+                f"{seat_name(state, seat)} already has a lair in region {region} at {fmt(other)}",
             )
     if state.boards[seat].lairs >= box.LAIRS:
-        raise IllegalAction("W-6.3", f"seat {seat} has no lair left")
+        raise IllegalAction("W-6.3", f"{seat_name(state, seat)} has no lair left")
     paid = settle(state, seat, action.pay, box.COSTS["lair"], gmap.land[h], "W-6.3")
     emit(ev.LairBuilt(seat, paid, h))
     emit(ev.BonusTokenGained(seat, "terrain"))
@@ -419,7 +434,7 @@ def _howl(state: State, action: Howl, emit: Emit) -> None:
     _near_alpha(state, seat, h, board.track("howl"), "W-6.4", "howl range")
     wolf = board.next_wolf()
     if wolf is None:
-        raise IllegalAction("W-6.4", f"seat {seat}'s pack track is empty")
+        raise IllegalAction("W-6.4", f"{seat_name(state, seat)}'s pack track is empty")
     paid = settle(state, seat, action.pay, box.COSTS["howl"], state.table.map.land[h], "W-6.4")
     emit(ev.LoneWolfHowled(seat, paid, h, wolf))
 
@@ -438,7 +453,7 @@ def _dominate(state: State, action: Dominate, emit: Emit) -> None:
         and (action.piece is None or p.kind == action.piece)
     ]  # fmt: skip
     if not targets:
-        kinds = ", ".join(f"{p.kind} of seat {p.player}" for p in here) or "nothing"
+        kinds = ", ".join(f"{p.kind} of {seat_name(state, p.player)}" for p in here) or "nothing"
         raise IllegalAction(
             "W-6.5", f"no enemy pack wolf or den to dominate on {fmt(h)} (it holds {kinds})"
         )
@@ -447,7 +462,8 @@ def _dominate(state: State, action: Dominate, emit: Emit) -> None:
     ((victim, kind),) = targets
     if sum(p.player == victim for p in here) > 1:
         raise IllegalAction(
-            "W-6.5", f"seat {victim} has a second piece on {fmt(h)}: it cannot be dominated"
+            "W-6.5",
+            f"{seat_name(state, victim)} has a second piece on {fmt(h)}: it cannot be dominated",
         )
     board = state.boards[seat]
     _near_alpha(state, seat, h, board.track("howl"), "W-6.5", "howl range")
@@ -459,7 +475,7 @@ def _dominate(state: State, action: Dominate, emit: Emit) -> None:
     else:
         wolf = board.next_wolf()
         if wolf is None:
-            raise IllegalAction("W-6.5", f"seat {seat}'s pack track is empty")
+            raise IllegalAction("W-6.5", f"{seat_name(state, seat)}'s pack track is empty")
         replacement = wolf
     terrain = state.table.map.land[h]
     paid = settle(state, seat, action.pay, box.COSTS["dominate"], terrain, "W-6.5")

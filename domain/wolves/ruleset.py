@@ -28,6 +28,7 @@ from domain.wolves.records import (
     Record,
     action_from_json,
     action_to_json,
+    read_options,
     read_record,
     write_record,
 )
@@ -165,7 +166,7 @@ class Wolves:
                 raise InvalidRecord(
                     "setup.options", f"no option {name!r}: W-12's are {', '.join(sorted(known))}"
                 )
-        setup = generate_setup(seats_, seed, Options(**(options or {})))
+        setup = generate_setup(seats_, seed, read_options(dict(options or {}), "setup.options"))
         game = self_play(seats(seats_, seed), setup, list(bots), seed)
         return Record(
             players=game.players, setup=setup, actions=game.actions,

@@ -42,7 +42,8 @@ class Contract:
     _routes: list[tuple[re.Pattern[str], str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        for template in self.spec["paths"]:
+        by_literals = sorted(self.spec["paths"], key=lambda template: template.count("{"))
+        for template in by_literals:  # the most literal first: /games/{id}/record before /…/{rest}
             pattern = re.sub(r"\\{[^}]+\\}", "[^/]+", re.escape(template))
             self._routes.append((re.compile(pattern + "$"), template))
 

@@ -148,6 +148,7 @@ def test_the_command_line_reads_any_game(record_file: Path) -> None:
     )  # fmt: skip
     assert howl("replay", str(record_file), "--at", "2").output == (
         "after 2 of 4 actions: 4 stones left, Ana to take\n"
+        "in progress; the score now:\n  1. Ana: 0 (stones 3)\n  1. Bo: 0 (stones 3)\n"
     )
     position = json.loads(howl("replay", str(record_file), "--at", "1", "--json").output)
     assert (position["game"], position["pile"], position["turn"]) == ("takeaway", 7, {"player": 1})
@@ -205,7 +206,10 @@ def test_the_command_line_reads_moonlight() -> None:
     assert validated.exit_code == 0
     assert validated.output.startswith(f"ok: 2 players, {expected['actions']} actions, finished")
     start = f"after 0 of {expected['actions']} actions: round 1 (rounds won: Ana 0, Bo 0)"
-    assert howl("replay", str(path), "--at", "0").output == f"{start}, Ana to play\n"
+    assert howl("replay", str(path), "--at", "0").output == (
+        f"{start}, Ana to play\nin progress; the score now:\n"
+        "  1. Ana: 0 (rounds won 0, points 0)\n  1. Bo: 0 (rounds won 0, points 0)\n"
+    )
     position = json.loads(howl("replay", str(path), "--json").output)
     assert (position["format"], position["game"]) == ("howl.position", "moonlight")
     score = json.loads(howl("score", str(path), "--json").output)

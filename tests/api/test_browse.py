@@ -145,3 +145,20 @@ def test_players(shared: Shared) -> None:
     assert shared.client.get(f"/api/players/{name}", query={"game": "chess"}).status == 400
     missing = shared.client.get("/api/players/Nobody%20At%20All")
     assert (missing.status, missing.json["title"]) == (404, "Unknown player")
+
+
+def test_a_prefix_of_a_game_id_redirects_to_the_full_id(shared: Shared) -> None:
+    """The first 8 or more hex digits of one stored game's id (dashes or not) answer a 308 to
+    the same path with the full id; a prefix no stored id begins with is a 404. (Checked by
+    hand: the contract reads such a path as the full id's endpoint.)"""
+    game_id = shared.ids[public_names()[0]]
+    for prefix, rest in ((game_id[:8], "/timeline"), (game_id[:13], ""), (game_id[:8], "/record")):
+        reply = shared.client.get(f"/api/games/{prefix.upper()}{rest}", check=False)
+        assert reply.status == 308, reply.body
+        assert reply.header("Location") == f"/api/games/{game_id}{rest}"
+    taken = {i[:8] for i in shared.ids.values()}
+    free = next(p for p in (f"{n:08x}" for n in range(100)) if p not in taken)
+    missing = shared.client.get(f"/api/games/{free}")
+    assert missing.status == 404 and missing.json["title"] == "Unknown game"
+    assert missing.json["detail"] == f"No stored game's id begins with {free}."
+    assert shared.client.get(f"/api/games/{game_id[:7]}").status == 404

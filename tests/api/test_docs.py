@@ -15,6 +15,7 @@ from tests.conftest import LiveServer
 
 ENDPOINTS = {
     ("post", "/api/games"), ("get", "/api/games"), ("get", "/api/games/{game_id}"),
+    ("get", "/api/games/{prefix}"), ("get", "/api/games/{prefix}/{rest}"),
     ("get", "/api/games/{game_id}/record"), ("get", "/api/games/{game_id}/events"),
     ("get", "/api/games/{game_id}/states/{step}"), ("get", "/api/games/{game_id}/timeline"),
     ("get", "/api/games/{game_id}/analysis"), ("post", "/api/games/{game_id}/analysis"),

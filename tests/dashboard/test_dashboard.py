@@ -133,7 +133,9 @@ def test_illegal_and_invalid_records_show_the_engine_error(
         {"name": "bad.json", "mimeType": "application/json", "buffer": json.dumps(bad).encode()},
     )
     shown = page.locator(".upload-error")
-    expect(shown).to_contain_text(f"action {error.index} breaks rule {error.rule}")
+    expect(shown).to_contain_text(
+        f"action {error.index} (step {error.index + 1}) breaks rule {error.rule}"
+    )
     expect(shown).to_have_attribute("data-index", str(error.index))
 
     invalid = json.loads(FIVE.read_text())
@@ -168,8 +170,11 @@ def test_a_record_over_the_upload_limit_is_refused_with_a_message(
         "#library-upload input[type=file]",
         {"name": "big.json", "mimeType": "application/json", "buffer": big},
     )
+    expect(page.locator("#library-upload-size")).to_contain_text(
+        f"big.json is {len(big) / 2**20:.3g} MB ({len(big)} bytes): too large: the limit is "
+        "0.0381 MB (40000 bytes, HOWL_MAX_UPLOAD_BYTES)"
+    )
     shown = page.locator(".upload-error")
-    expect(shown).to_contain_text(f"big.json is {len(big):,} bytes; records up to 40,000 bytes")
     long = FIVE.read_bytes()  # under the size limit, over the action limit
     assert len(long) < 40_000 and len(json.loads(long)["actions"]) > 60
     page.set_input_files(

@@ -47,7 +47,7 @@ def get(server: LiveServer, path: str) -> dict[str, Any]:
 def upload(server: LiveServer, token: Any) -> Answer:
     """Drop the fixture record on the upload area, with ``token`` in the session store."""
     dep = find(dependencies(server.url), UPLOAD)
-    values = {"library-upload.contents": CONTENTS, "library-upload.filename": "game.json",
+    values = {"library-upload-checked.data": CONTENTS, "library-upload.filename": "game.json",
               "auth-token.data": token}  # fmt: skip
     return call(server.url, dep, values)
 

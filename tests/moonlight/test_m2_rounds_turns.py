@@ -13,6 +13,7 @@ from domain.moonlight.cards import LONE_WOLF, Card, deck_cards
 from domain.moonlight.rules import play
 from domain.moonlight.state import Phase
 from tests.moonlight.scenario import (
+    PLAYERS,
     fill_won_by,
     illegal,
     make_setup,
@@ -35,9 +36,11 @@ def test_m2_seat_0_starts_round_1_and_turns_alternate() -> None:
 
 
 def test_m2_a_seat_acting_out_of_turn_is_illegal() -> None:
-    illegal(start(), Place(1, 2, (0, 0)), "M-2", "seat 0's turn, not seat 1's", "round_start")
+    illegal(
+        start(), Place(1, 2, (0, 0)), "M-2", "seat 0 (Ana)'s turn, not seat 1 (Bo)'s", "round_start"
+    )
     state, _ = play(start(), Place(0, 2, (0, 0)))
-    illegal(state, Place(0, 3, (1, 0)), "M-2", "seat 1's turn, not seat 0's")
+    illegal(state, Place(0, 3, (1, 0)), "M-2", "seat 1 (Bo)'s turn, not seat 0 (Ana)'s")
 
 
 def test_m2_a_round_start_names_the_starting_seat() -> None:
@@ -122,7 +125,12 @@ def test_m2_the_loser_starts_the_next_round(winner: int) -> None:
     loser = 1 - winner
     assert state.player == loser and state.starter == loser and state.alpha_due == loser
     state, _ = play(state, AlphaPower(loser, "Moon Call"))
-    illegal(state, Place(winner, 3, (0, 0)), "M-2", f"seat {loser} starts round 2")
+    illegal(
+        state,
+        Place(winner, 3, (0, 0)),
+        "M-2",
+        f"seat {loser} ({PLAYERS[loser].name}) starts round 2",
+    )
     state, events = play(state, Place(loser, 3, (0, 0)))
     assert of_type(events, ev.RoundStarted) == [ev.RoundStarted(2, loser, named=False)]
 
@@ -134,6 +142,11 @@ def test_m2_a_replayed_round_is_started_by_the_seat_that_started_it(starter: int
     state, events = play(state, last)
     assert of_type(events, ev.RoundReplayed) == [ev.RoundReplayed(1)]
     assert state.player == starter and state.round == 1 and state.alpha_due is None
-    illegal(state, Place(1 - starter, 3, (0, 0)), "M-2", f"seat {starter} starts round 1")
+    illegal(
+        state,
+        Place(1 - starter, 3, (0, 0)),
+        "M-2",
+        f"seat {starter} ({PLAYERS[starter].name}) starts round 1",
+    )
     _, events = play(state, Place(starter, 3, (0, 0)))
     assert of_type(events, ev.RoundStarted) == [ev.RoundStarted(1, starter, named=False)]

@@ -95,12 +95,14 @@ def test_m3_the_5_can_never_be_covered() -> None:
 
 def test_m3_a_card_never_covers_its_own_seats_card() -> None:
     state = playing(table("A2 B3 A1"), player=0)
-    illegal(state, Place(0, 3, (0, 0)), "M-3", "a 3 cannot go on [0, 0]", "seat 0's own 2")
+    illegal(state, Place(0, 3, (0, 0)), "M-3", "a 3 cannot go on [0, 0]", "seat 0 (Ana)'s own 2")
 
 
 def test_m3_the_opponents_only_visible_card_cannot_be_covered() -> None:
     state = playing(table("A2 B1"), player=1)
-    illegal(state, Place(1, 3, (0, 0)), "M-3", "the 2 on [0, 0]", "seat 0's only visible card")
+    illegal(
+        state, Place(1, 3, (0, 0)), "M-3", "the 2 on [0, 0]", "seat 0 (Ana)'s only visible card"
+    )
     covered = playing(table("A2 A3/B4 B1"), player=1)  # seat 0's 2 is its last visible card
     illegal(covered, Place(1, 3, (0, 0)), "M-3", "only visible card")
 

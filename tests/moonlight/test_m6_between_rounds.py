@@ -38,7 +38,9 @@ def test_m6_a_seat_holds_the_lone_wolf_once() -> None:
 
 
 def test_m6_a_seat_without_the_lone_wolf_cannot_place_it() -> None:
-    illegal(start(), Place(0, LONE_WOLF, (0, 0)), "M-6", "seat 0 holds no Lone Wolf", "[0, 0]")
+    illegal(
+        start(), Place(0, LONE_WOLF, (0, 0)), "M-6", "seat 0 (Ana) holds no Lone Wolf", "[0, 0]"
+    )
 
 
 def test_m6_the_lone_wolf_shows_the_setups_value() -> None:
@@ -54,9 +56,9 @@ def test_m6_the_loser_chooses_an_alpha_power_before_the_next_round() -> None:
     state, _ = run(start(), *fill_won_by(0))
     assert state.alpha_due == 1 and state.player == 1
     assert legal_actions(state) == [AlphaPower(1, "unnamed Alpha Power")]
-    illegal(state, Place(1, 3, (0, 0)), "M-6", "seat 1 lost round 1", "Alpha Power")
-    illegal(state, RoundStart(0), "M-6", "seat 1 lost round 1")
-    illegal(state, AlphaPower(0, "Moon Call"), "M-6", "only seat 1 chooses")
+    illegal(state, Place(1, 3, (0, 0)), "M-6", "seat 1 (Bo) lost round 1", "Alpha Power")
+    illegal(state, RoundStart(0), "M-6", "seat 1 (Bo) lost round 1")
+    illegal(state, AlphaPower(0, "Moon Call"), "M-6", "only seat 1 (Bo) chooses")
     after, events = play(state, AlphaPower(1, "Moon Call"))
     assert events == [ev.AlphaPowerChosen(1, "Moon Call")]
     assert after.packs[1].power == "Moon Call" and after.alpha_due is None

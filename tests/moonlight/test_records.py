@@ -203,7 +203,7 @@ def test_an_illegal_action_rejects_the_record_with_its_index_and_rule() -> None:
         "index": 1,
         "action": {"type": "place", "player": 1, "card": 4, "cell": [0, 0]},
         "rule": "M-3",
-        "message": "a 4 cannot cover the 3 on [0, 0]: it is seat 0's only visible card",
+        "message": "a 4 cannot cover the 3 on [0, 0]: it is seat 0 (Ana)'s only visible card",
     }
 
 

@@ -43,7 +43,7 @@ def test_failures_are_listed_and_retried(
     assert "2 game(s) could not be projected" in rebuilt.output
     listed = howl.invoke(projections, ["failures", "--json"])
     assert listed.exit_code == 0
-    rows = {row["game_id"]: row for row in json.loads(listed.output)}
+    rows = {row["game_id"]: row for row in json.loads(listed.stdout)}
     assert rows.keys() == {str(poison), str(broken)}
     assert rows[str(broken)]["stage"] == "fold"
     assert rows[str(broken)]["error"] == "ZeroDivisionError: a bug in the projection"
@@ -56,7 +56,7 @@ def test_failures_are_listed_and_retried(
     assert f"projected {broken}" in retried.output
     assert f"still failing {poison} (write)" in retried.output
     assert "1 projected, 1 still failing" in retried.output
-    [left] = json.loads(howl.invoke(projections, ["failures", "--json"]).output)
+    [left] = json.loads(howl.invoke(projections, ["failures", "--json"]).stdout)
     assert left["game_id"] == str(poison)
     with store.models() as models:
         assert models.summary(broken) is not None and models.list_games().total == 2

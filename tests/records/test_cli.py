@@ -42,20 +42,23 @@ def test_validate_prints_a_summary(record_file: Path, game3: Game) -> None:
     assert line.endswith(f"({best})\n") and line.count("\n") == 1
 
 
-def test_validate_an_illegal_record(tmp_path: Path, game3: Game) -> None:
+@pytest.mark.parametrize("command", ["validate", "analyse"])
+def test_an_illegal_record(tmp_path: Path, game3: Game, command: str) -> None:
+    """``validate`` and ``analyse`` answer an illegal record alike: its error JSON, exit 1."""
     actions = list(game3.record.actions)
-    seat = (game3.states[40].player + 1) % 3
+    mover = game3.states[40].player
+    seat = (mover + 1) % 3
     actions[40] = Pass(seat)
     path = tmp_path / "illegal.json"
     path.write_bytes(write_record(dataclasses.replace(game3.record, actions=tuple(actions))))
-    result = howl("validate", str(path))
-    assert result.returncode == 1
+    result = howl(command, str(path))
+    assert result.returncode == 1 and b"Traceback" not in result.stderr
     assert json.loads(result.stdout) == {
         "error": "illegal_action",
         "index": 40,
         "action": {"type": "pass", "player": seat},
         "rule": "W-6",
-        "message": f"it is seat {game3.states[40].player}'s turn, not seat {seat}'s",
+        "message": f"it is seat {mover} (P{mover})'s turn, not seat {seat} (P{seat})'s",
     }
 
 
@@ -99,3 +102,41 @@ def test_replay_text_names_the_token_a_player_out_of_actions_holds() -> None:
     assert held.returncode == 0
     assert b"Bo to act (0 actions left, 1 bonus action token to spend or keep)" in held.stdout
     assert b"(1 action left)\n" in howl("replay", fixture, "--at", "7").stdout
+
+
+def test_replay_text_is_the_situation_and_every_seats_score(record_file: Path, game3: Game) -> None:
+    lines = howl("replay", str(record_file), "--at", "57").stdout.decode().splitlines()
+    assert lines[0].startswith("after 57 of ") and lines[1] == "in progress; the score now:"
+    scores = sorted(final_scores(game3.states[57]), key=lambda s: (s.place, s.seat))
+    names = [p.name for p in game3.record.players]
+    assert [line.split(" (")[0] for line in lines[2:]] == [
+        f"  {s.place}. {names[s.seat]}: {s.total}" for s in scores
+    ]
+
+
+def test_top_level_help_shows_each_commands_description_whole() -> None:
+    """Every command's first sentence, wrapped but never cut short with "…"."""
+    shown = howl("--help").stdout.decode()
+    listing = " ".join(shown.partition("Commands:")[2].split())
+    assert "..." not in listing
+    assert "validate Check a game record; print a one-line summary (exit 0) or the error JSON " \
+        "(exit 1)." in listing  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ("big_map=maybe", "big_map=maybe: a value is a number or one of true, yes, on, false"),
+        ("lone_wolves_per_region=9", "setup.options.lone_wolves_per_region: must be an integer "
+         "from 1 to 3"),
+        ("howling", "no option 'howling': W-12's are auto_push, big_map, lone_wolves_per_region"),
+    ],
+)  # fmt: skip
+def test_simulate_names_a_bad_option_and_what_it_may_be(
+    tmp_path: Path, options: str, said: str
+) -> None:
+    run = howl("simulate", "--players", "2", "--games", "1", "--options", options,
+               "--out", str(tmp_path))  # fmt: skip
+    assert run.returncode == 2 and b"Traceback" not in run.stderr
+    assert said in " ".join(run.stderr.decode().split())
+    assert list(tmp_path.iterdir()) == []

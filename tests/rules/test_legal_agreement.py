@@ -195,7 +195,8 @@ def test_wrong_player_is_refused() -> None:
         other = (state.player + 1) % len(state.table.players)
         for action in list(legal_actions(state))[:10]:
             err = rejected(state, replace(action, player=other))
-            assert err.rule == "W-6" and f"seat {state.player}'s turn" in err.message
+            mover = state.player
+            assert err.rule == "W-6" and f"seat {mover} (P{mover})'s turn" in err.message
 
 
 def test_next_seat_ends_a_turn_kept_open_by_tokens() -> None:
@@ -220,7 +221,7 @@ def test_next_seat_ends_a_turn_kept_open_by_tokens() -> None:
             checked += 1
         if seats > 2:
             err = rejected(state, Pass((seat + 2) % seats))
-            assert err.rule == "W-6" and f"seat {nxt}'s turn" in err.message
+            assert err.rule == "W-6" and f"seat {nxt} (P{nxt})'s turn" in err.message
     assert checked > 500
 
 

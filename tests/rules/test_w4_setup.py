@@ -127,7 +127,7 @@ def test_w4_1_draft_hex_must_be_empty_and_it_is_the_draft_first() -> None:
     north = start_hexes(state, "north")
     state, _ = play(state, Draft(0, north[0]))
     illegal(state, Draft(1, north[0]), "W-4.1", "is not empty")
-    illegal(state, Draft(0, north[1]), "W-6", "seat 1's turn")
+    illegal(state, Draft(0, north[1]), "W-6", "seat 1 (P1)'s turn")
     legal = draft_hexes(state)
     assert legal == set(start_hexes(state, "north") + start_hexes(state, "south")) - {north[0]}
 

@@ -125,7 +125,7 @@ def test_w5_pack_track_order_alphas_third_and_sixth() -> None:
         kinds.append(of_type(events, ev.LoneWolfHowled)[0].wolf)
     assert kinds == ["pack", "pack", "alpha", "pack", "pack", "alpha", "pack", "pack"]
     assert state.boards[0].wolves == 8
-    illegal(state, Howl(0, ring2[8]), "W-6.4", "seat 0's pack track is empty")
+    illegal(state, Howl(0, ring2[8]), "W-6.4", "seat 0 (P0)'s pack track is empty")
 
 
 def test_w5_supply_at_start() -> None:

@@ -121,10 +121,12 @@ def test_w6_1_which_wolf_and_each_wolf_once() -> None:
         "W-6.1",
         "[0, 0] holds an alpha and a pack wolf: name the wolf",
     )
-    illegal(state, move(WolfStep((0, 2), (1, 2))), "W-6.1", "seat 0 has no wolf on [0, 2]")
-    illegal(state, move(WolfStep((4, 0), (5, 1))), "W-6.1", "seat 0 has no wolf on [4, 0]")
+    illegal(state, move(WolfStep((0, 2), (1, 2))), "W-6.1", "seat 0 (P0) has no wolf on [0, 2]")
+    illegal(state, move(WolfStep((4, 0), (5, 1))), "W-6.1", "seat 0 (P0) has no wolf on [4, 0]")
     solo = scenario(MOVE, pieces={(0, 0): "P0"}, tokens=5)
-    illegal(solo, move(WolfStep((0, 0), (1, 0), "alpha")), "W-6.1", "seat 0 has no alpha on [0, 0]")
+    illegal(
+        solo, move(WolfStep((0, 0), (1, 0), "alpha")), "W-6.1", "seat 0 (P0) has no alpha on [0, 0]"
+    )
     again = move(WolfStep((0, 0), (1, 0), "alpha"), WolfStep((1, 0), (0, 1), "alpha"))
     illegal(state, again, "W-6.1", "the alpha on [1, 0] already moved in this action")
     illegal(state, move(WolfStep((0, 0), (0, 0), "pack")), "W-6.1", "on [0, 0] does not move")
@@ -139,7 +141,7 @@ def test_w6_1_alpha_pushes_a_lone_enemy_pack_wolf_pack_wolf_may_not() -> None:
         state,
         move(WolfStep((0, 0), (1, 0), "pack")),
         "W-6",
-        "a pack may not end on [1, 0] with seat 1's pack",
+        "a pack may not end on [1, 0] with seat 1 (P1)'s pack",
     )
 
 
@@ -173,7 +175,7 @@ def test_w6_2_den_too_far_from_any_alpha() -> None:
         state,
         BuildDen(0, (0, 2), "speed"),
         "W-6.2",
-        "no alpha of seat 0 within distance 1 of [0, 2] (nearest alpha at distance 2)",
+        "no alpha of seat 0 (P0) within distance 1 of [0, 2] (nearest alpha at distance 2)",
     )
     illegal(state, BuildDen(0, (1, 0), "speed"), "W-6.2", "nearest alpha at distance 2")
     no_alpha = scenario(LAKE, pieces={(2, 2): "P0"}, tokens=4)
@@ -229,13 +231,13 @@ def test_w6_3_lair_refusals() -> None:
     illegal(
         state, UpgradeLair(0, (2, 3)), "W-6.3", "the den on [2, 3] is not next to a water source"
     )
-    illegal(state, UpgradeLair(0, (2, 1)), "W-6.3", "seat 0 has no den on [2, 1]")
-    illegal(state, UpgradeLair(0, (1, 0)), "W-6.3", "seat 0 has no den on [1, 0]")
+    illegal(state, UpgradeLair(0, (2, 1)), "W-6.3", "seat 0 (P0) has no den on [2, 1]")
+    illegal(state, UpgradeLair(0, (1, 0)), "W-6.3", "seat 0 (P0) has no den on [1, 0]")
     illegal(
         state,
         UpgradeLair(0, (0, 1)),
         "W-6.3",
-        "no alpha of seat 0 within distance 1 of [0, 1] (nearest alpha at distance 2)",
+        "no alpha of seat 0 (P0) within distance 1 of [0, 1] (nearest alpha at distance 2)",
     )
 
 
@@ -244,11 +246,14 @@ def test_w6_3_one_lair_per_region_and_four_in_all() -> None:
         LAKE, pieces={(0, 0): "L0", (2, 1): "D0", (3, 1): "D0", (3, 2): "A0"}, tokens=4
     )
     illegal(
-        state, UpgradeLair(0, (2, 1)), "W-6.3", "seat 0 already has a lair in region 1 at [0, 0]"
+        state,
+        UpgradeLair(0, (2, 1)),
+        "W-6.3",
+        "seat 0 (P0) already has a lair in region 1 at [0, 0]",
     )
     play(state, UpgradeLair(0, (3, 1)))  # region 2
     set_board(state, 0, lairs=4)
-    illegal(state, UpgradeLair(0, (3, 1)), "W-6.3", "seat 0 has no lair left")
+    illegal(state, UpgradeLair(0, (3, 1)), "W-6.3", "seat 0 (P0) has no lair left")
 
 
 # --- W-6.4 Howl -------------------------------------------------------------------------------
@@ -266,7 +271,7 @@ def test_w6_4_howl_within_range() -> None:
         state,
         Howl(0, (4, 3)),
         "W-6.4",
-        "no alpha of seat 0 within howl range 2 of [4, 3] (nearest alpha at distance 3)",
+        "no alpha of seat 0 (P0) within howl range 2 of [4, 3] (nearest alpha at distance 3)",
     )
     set_board(state, 0, dens=(0, 0, 1))  # howl range 3
     play(state, Howl(0, (4, 3)))
@@ -286,7 +291,7 @@ def test_w6_4_howl_refusals() -> None:
     set_board(state, 0, wolves=8)
     near = scenario(LAKE, pieces={(1, 2): "A0"}, lone=[(0, 3)], tokens=2)
     set_board(near, 0, wolves=8)
-    illegal(near, Howl(0, (0, 3)), "W-6.4", "seat 0's pack track is empty")
+    illegal(near, Howl(0, (0, 3)), "W-6.4", "seat 0 (P0)'s pack track is empty")
 
 
 # --- W-6.5 Dominate ---------------------------------------------------------------------------
@@ -323,13 +328,17 @@ def test_w6_5_dominate_a_den_takes_a_den_from_a_track() -> None:
 @pytest.mark.parametrize(
     ("there", "piece", "words"),
     [
-        ("A1", None, "no enemy pack wolf or den to dominate on [2, 2] (it holds alpha of seat 1)"),
-        ("L1", None, "(it holds lair of seat 1)"),
-        ("P0", None, "(it holds pack of seat 0)"),
-        ("D1 P1", "pack", "seat 1 has a second piece on [2, 2]: it cannot be dominated"),
-        ("D1 P1", "den", "seat 1 has a second piece on [2, 2]: it cannot be dominated"),
+        (
+            "A1",
+            None,
+            "no enemy pack wolf or den to dominate on [2, 2] (it holds alpha of seat 1 (P1))",
+        ),
+        ("L1", None, "(it holds lair of seat 1 (P1))"),
+        ("P0", None, "(it holds pack of seat 0 (P0))"),
+        ("D1 P1", "pack", "seat 1 (P1) has a second piece on [2, 2]: it cannot be dominated"),
+        ("D1 P1", "den", "seat 1 (P1) has a second piece on [2, 2]: it cannot be dominated"),
         ("D1 P2", None, "[2, 2] holds an enemy den and pack wolf: name the piece"),
-        ("D1 A1", "den", "seat 1 has a second piece on [2, 2]"),
+        ("D1 A1", "den", "seat 1 (P1) has a second piece on [2, 2]"),
     ],
 )
 def test_w6_5_dominate_targets(there: str, piece: Dominable | None, words: str) -> None:
@@ -347,10 +356,10 @@ def test_w6_5_naming_the_piece_and_range() -> None:
         state,
         Dominate(0, (3, 3)),
         "W-6.5",
-        "no alpha of seat 0 within howl range 2 of [3, 3] (nearest alpha at distance 3)",
+        "no alpha of seat 0 (P0) within howl range 2 of [3, 3] (nearest alpha at distance 3)",
     )
     set_board(state, 0, wolves=8)
-    illegal(state, Dominate(0, (2, 2), piece="pack"), "W-6.5", "seat 0's pack track is empty")
+    illegal(state, Dominate(0, (2, 2), piece="pack"), "W-6.5", "seat 0 (P0)'s pack track is empty")
 
 
 # --- W-6.6 Push -------------------------------------------------------------------------------
@@ -426,7 +435,7 @@ def test_w6_6_no_hex_to_push_to_makes_the_move_illegal() -> None:
         state,
         Move(0, (WolfStep((0, 0), (1, 0), "alpha"),)),
         "W-6.6",
-        "no hex to push seat 1's pack to",
+        "no hex to push seat 1 (P1)'s pack to",
     )
 
 

@@ -46,7 +46,7 @@ def test_w6_a_token_won_by_the_last_action_keeps_the_turn_open() -> None:
     assert list(legal_actions(state)) == [BonusAction(0), Pass(0)]
     assert move_destinations(state) == {}
     illegal(
-        state, Move(0, (WolfStep((4, 3), (4, 2)),)), "W-6", "seat 0 has no action left",
+        state, Move(0, (WolfStep((4, 3), (4, 2)),)), "W-6", "seat 0 (P0) has no action left",
         "spend a bonus action token or pass",
     )  # fmt: skip
     state, events = run(state, BonusAction(0), Move(0, (WolfStep((4, 4), (3, 4)),)))
@@ -90,7 +90,9 @@ def test_w6_the_next_seats_action_ends_the_turn_as_a_pass_would() -> None:
     assert close_turn(state) == passed and passed.player == 1
     moved, moving = play(passed, move)
     assert (moved, passing[1:] + moving) == (after, events), "exactly as a pass would"
-    illegal(state, Move(2, (WolfStep((0, 4), (1, 4)),)), "W-6", "seat 1's turn, not seat 2's")
+    illegal(
+        state, Move(2, (WolfStep((0, 4), (1, 4)),)), "W-6", "seat 1 (P1)'s turn, not seat 2 (P2)'s"
+    )
 
 
 def test_w6_final_turn_is_over_only_once_it_ends() -> None:

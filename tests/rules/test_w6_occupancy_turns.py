@@ -76,7 +76,7 @@ def test_w6_hierarchy_den_pack_alpha_lair(mover: WolfKind, there: str, legal: bo
     if not legal:
         kind = pieces_of(there)[0].kind
         article = "an" if mover == "alpha" else "a"
-        words = f"{article} {mover} may not end on [2, 1] with seat 1's {kind}"
+        words = f"{article} {mover} may not end on [2, 1] with seat 1 (P1)'s {kind}"
         illegal(state, move, "W-6", words)
         return
     after, events = play(state, move)
@@ -110,7 +110,7 @@ def test_w6_tokens_block_ending_and_placing_but_not_passing() -> None:
 
 def test_w6_bonus_action_gives_one_more_action() -> None:
     state = scenario(FIELD, pieces={(1, 1): "A0 P0"}, tokens=9)
-    illegal(state, BonusAction(0), "W-6", "seat 0 holds no bonus action token")
+    illegal(state, BonusAction(0), "W-6", "seat 0 (P0) holds no bonus action token")
     assert BonusAction(0) not in set(legal_actions(state))
     set_board(state, 0, bonus_action=2)
     assert BonusAction(0) in set(legal_actions(state))
@@ -140,7 +140,7 @@ def test_w6_two_actions_then_the_next_seat() -> None:
     state, events = run(state, step((1, 1), (1, 0), "pack"), step((1, 0), (0, 0)))
     assert events[-1] == ev.TurnEnded(0, 1, 0)
     assert (state.player, state.actions_left) == (1, 2)
-    illegal(state, step((1, 1), (2, 1)), "W-6", "it is seat 1's turn, not seat 0's")
+    illegal(state, step((1, 1), (2, 1)), "W-6", "it is seat 1 (P1)'s turn, not seat 0 (P0)'s")
     state, _ = run(state, Move(1, (WolfStep((4, 0), (5, 0)),)), Pass(1))
     assert state.player == 2
     state, events = play(state, Pass(2))
@@ -160,4 +160,6 @@ def test_w6_pass_forfeits_the_actions_left() -> None:
 def test_w6_the_draft_is_over() -> None:
     state = scenario(FIELD, pieces={(1, 1): "A0"}, tokens=9)
     illegal(state, Draft(0, (2, 2)), "W-4.1", "the draft is over")
-    illegal(state, Howl(0, (0, 4)), "W-6.4", "no alpha of seat 0 within howl range 2 of [0, 4]")
+    illegal(
+        state, Howl(0, (0, 4)), "W-6.4", "no alpha of seat 0 (P0) within howl range 2 of [0, 4]"
+    )

@@ -97,7 +97,7 @@ def test_w6_token_accounting_is_checked() -> None:
         state,
         BuildDen(0, TUNDRA, "howl", Pay((), 2)),
         "W-6",
-        "pays 2 bonus terrain tokens, seat 0 holds 1",
+        "pays 2 bonus terrain tokens, seat 0 (P0) holds 1",
     )
     illegal(state, BuildDen(0, FOREST, "howl", Pay((0, 0))), "W-6", "flip one tile twice")
     illegal(state, BuildDen(0, FOREST, "howl", Pay((0, 6))), "W-6", "tile slot 6 does not exist")

@@ -37,6 +37,38 @@ def howl(env: dict[str, str], *args: str, stdin: bytes = b"") -> subprocess.Comp
     )
 
 
+def test_the_default_store_is_the_users_wherever_a_command_runs(tmp_path: Path) -> None:
+    """Without HOWL_DATABASE_URL, every folder imports into the one store in the user's data
+    folder ($XDG_DATA_HOME/howl/howl.db), and each command names it on standard error. A
+    game's id may be given by its first 8 hex digits."""
+    data, here, there = tmp_path / "data", tmp_path / "here", tmp_path / "there"
+    here.mkdir()
+    there.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HOWL_DATABASE")}
+    env["XDG_DATA_HOME"] = str(data)
+    store = data / "howl" / "howl.db"
+    said = f"store: SQLite {store} (HOWL_DATABASE_URL)\n".encode()
+    games = (record_bytes(2, seed=411), record_bytes(2, seed=412))
+    for folder, game in zip((here, there), games, strict=True):
+        run = subprocess.run([HOWL, "import", "-"], input=game, capture_output=True, env=env,
+                             cwd=folder, timeout=300, check=False)  # fmt: skip
+        assert run.returncode == 0, run.stderr.decode()
+        assert run.stderr.startswith(said) and b"imported 1," in run.stdout
+        assert list(folder.iterdir()) == []
+    game_id = str(game_id_for(record_digest(games[0])))
+    exported = subprocess.run([HOWL, "export", game_id[:8]], capture_output=True, env=env,
+                              cwd=there, timeout=300, check=False)  # fmt: skip
+    assert exported.returncode == 0 and exported.stderr == said  # a unique prefix names it
+    assert exported.stdout == games[0]
+    other = next(p for p in (f"{n:08x}" for n in range(100)) if not game_id.startswith(p))
+    unknown = subprocess.run([HOWL, "export", other], capture_output=True, env=env,
+                             timeout=300, check=False)  # fmt: skip
+    assert unknown.returncode == 1
+    assert f"No stored game's id begins with {other}.".encode() in unknown.stderr
+    with GameLibrary.open(StoreConfig(f"sqlite:///{store}")) as library:
+        assert len(list(library.game_ids())) == 2
+
+
 @pytest.mark.parametrize("jobs", ["1", "3"])
 def test_import_a_folder_with_good_duplicate_and_bad_files(
     tmp_path: Path, env: dict[str, str], jobs: str
