@@ -204,14 +204,6 @@
     }
   }
 
-  /* The slider's thumb is named (Dash's slider gives it none), whenever it is drawn. */
-  function nameThumb() {
-    var thumb = document.querySelector("#replay-slider [role=slider]:not([aria-label])");
-    if (thumb) { thumb.setAttribute("aria-label", "step"); }
-  }
-  new window.MutationObserver(nameThumb).observe(document.documentElement, {subtree: true, childList: true,
-    attributes: true, attributeFilter: ["aria-label"]});
-
   /* The URL follows the step: a jump (first, last, a click) is a new history entry, a
      step to a neighbour replaces the current one. Written just after the step shows. */
   function followUrl(s, push) {

@@ -76,6 +76,7 @@ def layout() -> html.Div:
                         options=[{"label": title, "value": name} for name, title in GAMES.items()],
                         className="filter",
                     ),
+                    html.Label("player", htmlFor="library-player", className="sr-only"),
                     dcc.Input(
                         id="library-player",
                         type="search",
@@ -97,6 +98,7 @@ def layout() -> html.Div:
                         options=[{"label": f"{n} players", "value": n} for n in SEATS],
                         className="filter",
                     ),
+                    html.Label("winner", htmlFor="library-winner", className="sr-only"),
                     dcc.Input(
                         id="library-winner",
                         type="search",

@@ -78,29 +78,6 @@ DASH_OWN = {
 focus (to hand it to the dropdown's button), and every ``dcc.RadioItems`` or
 ``dcc.Checklist`` option is a ``role="option"`` label around its own input. No page can
 change either; :func:`test_dash_components_markup` keeps them in view."""
-ELSEWHERE = {
-    "library": (
-        {"label"},
-        "dashboard/pages/library.py: the upload's dcc.Upload file input has no label "
-        "(label, critical)",
-    ),
-    "statistics": (
-        {"label", "aria-input-field-name"},
-        "dashboard/pages/statistics.py: #stats-since and #stats-until have no label (label, "
-        "critical); the #stats-bots radio group has no accessible name (aria-input-field-name)",
-    ),
-    "player": (
-        {"aria-input-field-name"},
-        "dashboard/pages/player.py: the #player-bots radio group has no accessible name "
-        "(aria-input-field-name)",
-    ),
-}
-"""Violations whose fix is in a page's own layout, by page: the rules, and where and what."""
-
-
-class Elsewhere(AssertionError):
-    """Only violations of :data:`ELSEWHERE` were found: what a page's xfail expects. Any
-    other violation fails the test all the same."""
 
 
 def violations(page: Page, dash_own: bool = False) -> list[str]:
@@ -135,15 +112,6 @@ def visit(page: Page, site: dict[str, Any], name: str, size: str = "desktop") ->
     page.wait_for_load_state("networkidle")
 
 
-def _case(name: str) -> Any:
-    elsewhere = ELSEWHERE.get(name.split("-")[0])
-    if elsewhere is None:
-        return name
-    return pytest.param(
-        name, marks=pytest.mark.xfail(strict=True, raises=Elsewhere, reason=elsewhere[1])
-    )
-
-
 PAGES = (
     "library", "replay-wolves", "replay-moonlight", "table", "new", "practice", "statistics",
     "player",
@@ -151,17 +119,13 @@ PAGES = (
 
 
 @pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("name", [_case(n) for n in PAGES])
+@pytest.mark.parametrize("name", PAGES)
 def test_no_serious_or_critical_violation(
     site: dict[str, Any], page: Page, name: str, size: str
 ) -> None:
     visit(page, site, name, size)
     found = violations(page)
-    expected = ELSEWHERE.get(name.split("-")[0], (set(), ""))[0]
-    unexpected = [f for f in found if f.split(" ")[0] not in expected]
-    assert not unexpected, "\n".join(unexpected)
-    if found:
-        raise Elsewhere("\n".join(found))
+    assert not found, "\n".join(found)
 
 
 @pytest.mark.xfail(strict=True, reason="Dash 4.4.1's dcc.Dropdown and dcc.RadioItems markup")
