@@ -109,7 +109,8 @@ def open_variation(
     svc: Services | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Open a variation of a stored game at ``step`` (the position after its first ``step``
-    actions), named ``name`` (default "Variation at step n"), with its first own ``actions``
+    actions), named ``name`` (default "Variation at step n", numbered from "(2)" when taken),
+    with its first own ``actions``
     (records.md JSON), or ``suggested``: the review's better alternative to the action at
     index ``step`` and ``plies`` actions of its continuation ("Suggested at step n+1").
     The table document with its ``variation``; nothing is stored when it is refused."""
@@ -134,7 +135,7 @@ def open_variation(
     if step + len(docs) > limit:
         raise Refusal(422, "too_many_actions", f"A game may have at most {limit} actions.",
                       limit=limit)  # fmt: skip
-    title = default if name is None else _name(name)
+    title = _unused(default, library, gid) if name is None else _name(name)
     rules = library.rules(gid)
     if not docs and rules.finished(library.state_at(gid, step)):
         raise Refusal(409, "game_over", f"The game is over at step {step}: there is nothing "
@@ -151,6 +152,16 @@ def open_variation(
     except TableFull as exc:
         raise Refusal(422, "too_many_actions", f"{exc}", limit=exc.limit) from None
     return document(view)
+
+
+def _unused(default: str, library: Any, game_id: UUID) -> str:
+    """``default``, or with the first number from 2 that no live variation of the game is
+    named with ("Variation at step 30 (2)"), so that a game's lines are told apart."""
+    taken = {v.name for v in store.variations_of(library, game_id)}
+    return next(
+        name for n in range(1, len(taken) + 2)
+        if (name := default if n == 1 else f"{default} ({n})") not in taken
+    )  # fmt: skip
 
 
 def _view(variation_id: UUID | str, svc: Services) -> TableView:

@@ -218,6 +218,11 @@
     if (!E.playing || d.vid !== E.playing.vid) { return; }
     E.line = lineOf(d);
     R().show(E.line, d.steps, marksOf(d), true);
+    where("Exploring " + d.name + ": from step " + d.step + ", now at step " + d.steps);
+    var shownEl = $("explore-shown"), name = $("explore-name");
+    if (shownEl) { shownEl.hidden = false; }
+    if (name && name !== document.activeElement) { name.value = d.name; }
+    compare(d.vid);
   }
 
   /* After a write while exploring: the lines and the variation's steps asked anew, once the
@@ -292,6 +297,7 @@
     if (start) { start.hidden = playing; }
     if (back) { back.hidden = !playing; }
     if (table) { table.hidden = !playing; }
+    ["explore-main", "explore-delete"].forEach(function (id) { var b = $(id); if (b) { b.hidden = playing; } });
     R().held = playing ? E.playing.vid : false;
   }
 
@@ -303,6 +309,10 @@
     if (!alive() || E.playing || E.busy) { return; }
     var s = R().step, l = E.line;
     say(null);
+    if (over(s)) {
+      say({status: 409, body: {code: "game_over", message: "The game is over at step " + s + ": there is nothing to play from there."}});
+      return;
+    }
     if (l && s === l.steps) { play(l.vid, null, t0, s, l.name); return; }
     var body = {step: s};
     if (l && s > l.step) {
@@ -330,8 +340,19 @@
 
   /* The step shown changed: "Continue the line" is offered inside a line, off its end. */
   function onStep(s) {
-    var go = $("explore-continue");
+    var go = $("explore-continue"), start = $("explore-start");
     if (go) { go.hidden = !(E.st && E.line && !E.playing && s !== E.line.steps); }
+    if (start) {
+      start.disabled = over(s);
+      start.title = over(s) ? "the game is over at this step" : "play on from this step (key: e)";
+    }
+  }
+
+  /* Whether the game is over at step s of the line shown: nothing to explore from there. */
+  function over(s) {
+    var l = E.line, g = R().game;
+    if (l && s > l.step) { var e = l.data.line[s - l.step - 1]; return !!(e && e.doc.finished && s === l.steps); }
+    return !!(g && g.finished && s === g.last);
   }
 
   /* Mount the table board on the variation vid (``doc``: its document when known). */
@@ -489,10 +510,6 @@
     E.later = null;
     if (g.line) { E.line = lineOf(g.line); R().line = E.line; }
     else { R().line = null; }
-    if (g.line_missing) {
-      say({status: 404, body: {code: "unknown_variation",
-        message: "The variation this link names is no longer stored: the game is shown."}});
-    }
     opened();
   }
 

@@ -57,12 +57,13 @@
     });
   }
 
-  /* The cursor over a timeline chart: a thin div at the step's x, so the chart itself
-     is never redrawn. Retries until plotly has drawn the chart. */
+  /* The cursor over a timeline chart: a thin div at the step's x (s null: hidden), so the
+     chart itself is never redrawn. Retries until plotly has drawn the chart. */
   function placeCursor(id, s) {
     var cursor = document.getElementById(id + "-cursor");
     var gd = document.querySelector("#" + id + " .js-plotly-plot");
     if (!cursor) { return true; }
+    if (s === null) { cursor.className = "cursor off"; cursor.removeAttribute("data-step"); return true; }
     var fl = gd && gd._fullLayout;
     if (!fl || !fl.xaxis || !fl.yaxis || !fl.xaxis.l2p) { return false; }
     var xa = fl.xaxis, ya = fl.yaxis;
@@ -74,11 +75,11 @@
     return true;
   }
 
-  /* The step a chart's cursor marks: the step shown on the charts that draw the line shown,
-     on the others the game's step (the line's origin for a step of its own). */
+  /* The step a chart's cursor marks: the step shown on the charts that draw the line shown;
+     on the others the game's step, none for a step of the line's own (they do not draw it). */
   function cursorAt(id, g) {
     if (id === g.score_chart || id === "replay-margin") { return R.step; }
-    return own(R.step) ? R.line.step : Math.min(R.step, g.last);
+    return own(R.step) ? null : Math.min(R.step, g.last);
   }
 
   /* A click on a timeline chart jumps to the step under it. */

@@ -30,6 +30,7 @@ from projections.analysis_worker import analysis_status, enqueue
 SPEEDS = {0.5: "½×", 1: "1×", 2: "2×", 4: "4×"}
 Speed = TypedDict("Speed", {"data-speed": str, "aria-pressed": str})
 NO_REVIEW = "No review for this game yet."
+LINE_GONE = "The variation this link names is no longer stored: the game is shown."
 
 
 def requested_step(search: str | None, last: int) -> int:
@@ -183,9 +184,10 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
     step = requested_step(search, last)
     review, win = analysis_panel(library, gid, game)
     board = view.board(game)
-    missing = str(vid) if vid is not None and line is None else None
-    payload = {**shown["payload"], "title": title, "line": line, "line_missing": missing,
-               "score_chart": view.score.id}  # fmt: skip
+    payload = {**shown["payload"], "title": title, "line": line, "score_chart": view.score.id,
+               "finished": game.rows[-1]["finished"]}  # fmt: skip
+    missing = vid is not None and line is None  # a link to a deleted line (or another game's)
+    gone = [html.P(LINE_GONE, className="refused line-gone", role="alert")] if missing else []
     return html.Div(
         [
             dcc.Store(id="replay-data", data=payload),
@@ -203,6 +205,7 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                         ],
                         className="replay-players",
                     ),
+                    *gone,
                 ],
                 className="replay-head",
             ),

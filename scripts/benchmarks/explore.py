@@ -3,7 +3,8 @@ suite's: granian, ``WORKERS`` × ``THREADS``), on SQLite and on PostgreSQL
 (``HOWL_BENCH_PG_URL``, else a throwaway cluster).
 
 - ``explore_ready_p95_ms``: for fixture games of 2, 3 and 5 seats, at steps spread over
-  each game (its start, a quarter, half, three quarters and its end), ``POST
+  each game (its start, a quarter, half, three quarters and its last move: a finished
+  game has none to explore at its end), ``POST
   /api/games/{id}/variations`` then ``GET /api/tables/{vid}/legal``: the time from the
   POST's send to the legal actions' last byte, one kept-alive connection, one at a time.
   Each game is first explored once by every worker (its states folded and cached, as for
@@ -78,7 +79,7 @@ def measure(backend: str, url: str, sizes: Sizes = FULL) -> None:
     """``explore_ready_p95_ms`` of one backend, on a ``howl serve`` of its own."""
     with serving(url) as port:
         games = [_upload(port, name) for name in sizes.games]
-        plan = [(g, round(share * last)) for g, last in games for share in SHARES]
+        plan = [(g, min(round(share * last), last - 1)) for g, last in games for share in SHARES]
         progress(f"explore ({backend}): {len(plan)} steps of {len(games)} games, "
                  f"{sizes.rounds} variations each")  # fmt: skip
         ready, reads = [], []

@@ -468,12 +468,16 @@ def test_a_finished_game_and_a_deleted_line_say_so(sqlite_server: LiveServer, pa
     _, doc = call(server, "POST", f"/api/games/{game_id}/variations", {"step": 3})
     assert call(server, "DELETE", f"/api/variations/{doc['table_id']}")[0] == 204
     visit(page, server, game_id, f"?step={last}&line={doc['table_id']}")
-    message = page.locator('#explore-message .refused[data-kind="unknown_variation"]')
+    message = page.locator(".replay-head .line-gone")  # said at the top, where one looks
     expect(message).to_contain_text("no longer stored")
+    expect(message).to_be_in_viewport()
     expect(page.locator("#replay-step")).to_have_text(f"Step {last} / {last}")
-    page.click("#explore-start")  # the game is over at its last step: nothing to explore
+    expect(page.locator("#explore-start")).to_be_disabled()  # the game is over at its end
+    page.keyboard.press("e")  # by its key: the same game over, said under the board
     expect(page.locator('#explore-message .refused[data-kind="game_over"]')).to_be_in_viewport()
     expect(page.locator("#explore-back")).to_be_hidden()
+    page.locator("#replay-prev").click()
+    expect(page.locator("#explore-start")).to_be_enabled()
     assert call(server, "GET", f"/api/games/{game_id}/branches")[1]["branches"] == []
 
 

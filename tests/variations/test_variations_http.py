@@ -171,6 +171,10 @@ def test_a_games_variations_are_listed_by_step_then_creation(fresh_server: Start
     )
     assert [b["author"] for b in listed] == ["bo", "bo", "ana", "ana"]
     assert all(b["actions"] == 2 and b["steps"] == b["step"] + 2 for b in listed)
+    # two lines at one step are told apart by their default names
+    assert [b["name"] for b in listed if b["step"] == 5] == [
+        "Variation at step 5", "Variation at step 5 (2)"
+    ]  # fmt: skip
     missing = server.client.get("/api/games/00000000-0000-0000-0000-000000000000/branches")
     assert missing.status == 404
 
