@@ -26,7 +26,7 @@ from domain.documents import canonical_json
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
 from domain.store import GameLibrary, UnknownGame
-from domain.store.comments import exported_record
+from domain.store.comments import TooManyComments, annotate, exported_record
 from domain.store.uploads import PreparedGame, prepare_record
 from services.library import open_library
 
@@ -87,19 +87,30 @@ def read(source: Source) -> bytes | dict[str, Any]:
         return error_json(exc)
 
 
-def checked(data: bytes | dict[str, Any]) -> PreparedGame | dict[str, Any]:
+@dataclass(frozen=True)
+class Checked:
+    """A record made ready for the store, with its ``annotations`` (``{"annotations": …}``,
+    as the reader checked them) when it has any."""
+
+    game: PreparedGame
+    notes: dict[str, Any] | None
+
+
+def checked(data: bytes | dict[str, Any]) -> Checked | dict[str, Any]:
     """A record made ready for the store, or its error as JSON (an error read passes)."""
     if isinstance(data, dict):
         return data
     try:
-        return prepare_record(data)
+        game = prepare_record(data)
     except (InvalidRecord, RecordError) as exc:
         return error_json(exc)
+    notes = json.loads(data).get("annotations") if b'"annotations"' in data else None
+    return Checked(game, {"annotations": notes} if notes else None)
 
 
 def checked_records(
     todo: Iterable[Source], jobs: int
-) -> Generator[tuple[Source, PreparedGame | dict[str, Any]]]:
+) -> Generator[tuple[Source, Checked | dict[str, Any]]]:
     """Each source with its prepared game or error, in order; ``jobs`` processes check them,
     a bounded number of records ahead of the one being stored."""
     if jobs <= 1:
@@ -107,7 +118,7 @@ def checked_records(
         return
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["domain.store.uploads"])
-    ahead: deque[tuple[Source, Future[PreparedGame | dict[str, Any]]]] = deque()
+    ahead: deque[tuple[Source, Future[Checked | dict[str, Any]]]] = deque()
     with ProcessPoolExecutor(jobs, mp_context=context) as pool:
         try:
             for source in todo:
@@ -121,9 +132,14 @@ def checked_records(
             pool.shutdown(cancel_futures=True)
 
 
-def store_checked(library: GameLibrary, game: PreparedGame) -> bool:
-    """Store a prepared game unless it is stored already; True when it was new."""
-    return not library.exists(game.game_id) and library.add(game).created
+def store_checked(library: GameLibrary, ready: Checked) -> bool:
+    """Store a prepared game unless it is stored already, and its annotations as comments
+    (those it has not, as an upload does); True when the game was new."""
+    game = ready.game
+    created = not library.exists(game.game_id) and library.add(game).created
+    if ready.notes is not None:
+        annotate(library, game.game_id, ready.notes, None)
+    return created
 
 
 @click.command("import")
@@ -135,8 +151,9 @@ def store_checked(library: GameLibrary, game: PreparedGame) -> bool:
 def import_records(paths: tuple[str, ...], jobs: int) -> None:
     """Store game records: files, folders (their *.json, recursively) or - for stdin.
 
-    Games already stored are skipped and counted; a bad file is reported with its error
-    and skipped. Exits 1 if any file failed or the store stopped answering.
+    Games already stored are skipped and counted; a record's annotations are stored as the
+    game's comments (those it has not yet); a bad file is reported with its error and
+    skipped. Exits 1 if any file failed or the store stopped answering.
     """
     todo = list(sources(paths))
     tally = Tally()
@@ -160,6 +177,11 @@ def import_records(paths: tuple[str, ...], jobs: int) -> None:
             else:
                 try:
                     created = store_checked(library, game)
+                except TooManyComments as exc:  # the game is stored, its comments are not
+                    tally.failed.append(source.label)
+                    out.print(f"{escape(source.label)}: {escape(str(exc))}")
+                    progress.advance(task)
+                    continue
                 except PersistenceError as exc:
                     store_error = exc
                     tally.not_attempted = len(todo) - done

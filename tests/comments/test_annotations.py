@@ -140,3 +140,24 @@ def test_howl_export_prints_the_record_with_its_annotations(
     assert doc.pop("annotations") == [{"step": 4, "author": None, "text": "Four."}]
     assert doc == json.loads(stored_record)
     assert UUID(str(game_id)) == game_id_for(record_digest(stored_record))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_howl_import_stores_a_records_annotations_as_its_comments(
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: str
+) -> None:
+    """An exported record imported into another store brings its comments, once."""
+    monkeypatch.setenv("HOWL_DATABASE_URL", sqlite_url)
+    notes = [{"step": 4, "author": "ana", "text": "Four."}, {"step": 0, "text": "Start."}]
+    path = tmp_path / "game.json"
+    path.write_bytes(with_notes(record_of(GAME), notes))
+    for _ in range(2):  # again: a duplicate game, and no comment twice
+        imported = CliRunner().invoke(main, ["import", "--jobs", jobs, str(path)])
+        assert imported.exit_code == 0, imported.output
+    with GameLibrary.open(sqlite_url) as library:
+        (game_id,) = library.game_ids()
+        exported = json.loads(CliRunner().invoke(main, ["export", str(game_id)]).stdout_bytes)
+    assert exported["annotations"] == [
+        {"step": 0, "author": None, "text": "Start."},
+        {"step": 4, "author": "ana", "text": "Four."},
+    ]
