@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 import uuid
 from collections.abc import Callable
@@ -61,6 +62,13 @@ def test_docs_page_works_offline(fresh_server: Callable[..., Server]) -> None:
     for _, path in ENDPOINTS:
         assert f"<code>{path}</code>" in page, path
     assert 'id="problem-illegal_action"' in page
+    contents = page.split('<nav aria-label="contents">', 1)[1].split("</nav>", 1)[0]
+    ids = re.findall(r'<div class="op" id="([^"]+)"', page)
+    assert ids and all(f'href="#{i}"' in contents for i in ids if not i.startswith("schema-"))
+    examples = [html.unescape(e) for e in re.findall(r"<pre><code>(curl [^<]*)</code>", page)]
+    assert len(examples) == len([i for i in ids if not i.startswith("schema-")])
+    assert any(e.startswith("curl -X POST") and "@game.json" in e and '/api/games"' in e
+               for e in examples), "an upload's example sends a record file"  # fmt: skip
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page), "loads nothing from elsewhere"
     assert "<script" not in page
     before = server.client.get("/api/openapi.json", check=False).json
