@@ -305,7 +305,8 @@
   }
 
   document.addEventListener("keydown", function (e) {
-    if (!R.game || R.held || !document.getElementById("replay-slider")) { return; }
+    // the replay page is shown (its slider may still be loading: Dash draws it once its code is in)
+    if (!R.game || R.held || !document.getElementById("replay")) { return; }
     var t = e.target;
     if (t && t.closest && (t.closest("input, textarea, select, [contenteditable]") || t.closest("#replay-slider"))) { return; }
     if (e.altKey || e.ctrlKey || e.metaKey) { return; }
@@ -340,7 +341,7 @@
   });
 
   window.addEventListener("popstate", function () {
-    if (!R.game || !document.getElementById("replay-slider") || window.location.pathname !== R.path) { return; }
+    if (!R.game || !document.getElementById("replay") || window.location.pathname !== R.path) { return; }
     var m = /[?&]step=(\d+)/.exec(window.location.search);
     var s = m ? parseInt(m[1], 10) : 0;
     var line = /[?&]line=([0-9a-fA-F-]{36})/.exec(window.location.search);
