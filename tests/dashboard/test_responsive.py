@@ -11,7 +11,6 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.request import Request, urlopen
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
@@ -22,13 +21,13 @@ from domain.wolves.records import read_record
 from domain.wolves.replay import replay
 from tests.conftest import LiveServer
 from tests.dashboard.conftest import FIXTURES
+from tests.dashboard.test_table_page import TOKEN, open_table
 from tests.practice.conftest import GAME as PRACTISED
 from tests.practice.conftest import SERVER, flagged, reviewed, store_review  # noqa: F401
 
 pytestmark = pytest.mark.browser
 Shot = Callable[[Page, str], Path]
 
-TOKEN = "responsive-token"
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1440, "height": 900}
 REPLAYED = FIXTURES / "5p-00-heuristic.json"
@@ -93,17 +92,6 @@ HEXES = """([map, layer, trace]) => {
 }"""
 
 
-def post(server: LiveServer, path: str, doc: dict[str, Any]) -> Any:
-    request = Request(
-        f"{server.url}{path}",
-        data=json.dumps(doc).encode(),
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"},
-        method="POST",
-    )
-    with urlopen(request, timeout=30) as response:
-        return response.headers["Location"]
-
-
 @pytest.fixture
 def site(
     live_server_factory: Callable[..., LiveServer],
@@ -119,12 +107,12 @@ def site(
     store_review(server.settings, str(practised), reviewed)
     seat = flagged(reviewed)[0]["seat"]
     record = json.loads(TABLED.read_text())
-    table = post(server, "/api/tables", {**record, "actions": record["actions"][:TABLE_ACTIONS]})
+    table = open_table(server, {**record, "actions": record["actions"][:TABLE_ACTIONS]})
     return server, {
         "library": "/",
         "replay": f"/replay/{wolves_id}?step={REPLAY_STEP}",
         "moonlight": f"/replay/{moon_id}?step=20",
-        "table": "/table/" + table.rsplit("/", 1)[1],
+        "table": f"/table/{table}",
         "new": "/new",
         "practice": f"/practice/{practised}?seat={seat}",
         "statistics": "/statistics",
