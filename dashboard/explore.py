@@ -131,7 +131,8 @@ def slider_marks(marks: dict[int, str], line: dict[str, Any] | None) -> dict[int
 
 def static(game: Game, marks: dict[int, str]) -> dcc.Store:
     """What the page's script needs to explore: the game, its clickable board's data (None
-    for a game without one), its last step and the main line's slider marks."""
+    for a game without one), its last step, the main line's slider marks, the mark of a
+    line's origin and the longest name a variation takes."""
     board = table_board(game.rules.name)
     return dcc.Store(
         id="explore-static",
@@ -142,6 +143,7 @@ def static(game: Game, marks: dict[int, str]) -> dcc.Store:
             "last": game.last,
             "marks": marks,
             "branch": BRANCH,
+            "max_name": MAX_NAME,
         },
     )
 

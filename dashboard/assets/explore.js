@@ -24,7 +24,6 @@
   "use strict";
   var E = {st: null, line: null, handle: null, playing: null, lines: [], asked: 0, at: null, armed: false};
   var times = window.howlExploreTimes = [];
-  var MAX_NAME = 80;  // a variation's name (dashboard/explore.py's MAX_NAME)
 
   function $(id) { return document.getElementById(id); }
   function R() { return window.howlReplay; }
@@ -317,7 +316,7 @@
     var body = {step: s};
     if (l && s > l.step) {
       var suffix = ", branched at step " + s;
-      body = {step: l.step, name: l.name.slice(0, MAX_NAME - suffix.length) + suffix,
+      body = {step: l.step, name: l.name.slice(0, E.st.max_name - suffix.length) + suffix,
         actions: l.data.line.slice(0, s - l.step).map(function (e) { return e.doc.actions[0]; })};
     }
     E.busy = true;
@@ -483,9 +482,9 @@
   document.addEventListener("input", function (e) {
     var t = e.target, box = $("explore-message");
     if (!alive() || !t || t.id !== "explore-name" || !box) { return; }
-    var full = t.value.length >= MAX_NAME;
+    var full = t.value.length >= E.st.max_name;
     if (full || box.querySelector(".name-limit")) {
-      box.innerHTML = full ? '<div class="note name-limit">A name has at most ' + MAX_NAME + " characters.</div>" : "";
+      box.innerHTML = full ? '<div class="note name-limit">A name has at most ' + E.st.max_name + " characters.</div>" : "";
     }
   });
 

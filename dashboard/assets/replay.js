@@ -13,8 +13,9 @@
    line's last step, the log list the game's steps up to the origin and the line's after it,
    the score and margin charts draw it dashed, and the URL carry ?line=VID; R.held (the id
    of the variation explored, or false) leaves the board to the table board and the keys to
-   it (the URL then carries line=R.held&explore=1). R.onGame(g), when set, sees the page's data first (its ``line`` is the line
-   the page opened on); R.onStep(s) sees every step shown. */
+   it (the URL then carries line=R.held&explore=1). R.onGame(g), when set, sees the page's
+   data first (its ``line`` is the line the page opened on); R.onStep(s) sees every step
+   shown. */
 (function () {
   "use strict";
   var R = window.howlReplay = Object.assign(window.howlReplay || {},  // its hooks may be set first
@@ -35,9 +36,6 @@
     R.step = s;
     R.push = !!push;
     window.dash_clientside.set_props("replay-slider", {value: s});
-    window.setTimeout(function () {  // a slider update Dash let pass unseen: drawn here
-      if (R.step === s && R.drawn !== s && R.game === g) { show(R.line, s, null, !push); }
-    }, 400);
   }
 
   /* The game's board view in the browser (a view that draws nothing when it has none). */
@@ -221,7 +219,7 @@
     if (!g) { return [nu, nu]; }
     if (R.game !== g && R.onGame) { R.game = g; R.onGame(g); }
     var s = clamp(value || 0, g);
-    R.game = g; R.last = end(g); R.step = s; R.drawn = s; R.path = window.location.pathname;
+    R.game = g; R.last = end(g); R.step = s; R.path = window.location.pathname;
     var out = ["Step " + s + " / " + R.last + (R.line ? " · " + R.line.name : ""),
       own(s) ? R.line.label(s) : g.labels[s]];
     if (!R.held) {
@@ -279,7 +277,7 @@
   }
 
   /* Show ``line`` (null: the game's own) at step s, the slider running over its steps with
-     ``marks`` (null: as they are); drawn now, even when the slider's value does not change;
+     ``marks``; drawn now, even when the slider's value does not change;
      ``replace``: the URL replaces its history entry rather than adding one. */
   function show(line, s, marks, replace) {
     var g = R.game, set = window.dash_clientside.set_props;
@@ -287,7 +285,7 @@
     R.line = line;
     s = clamp(s, g);
     R.push = !replace;
-    set("replay-slider", marks ? {max: end(g), marks: marks, value: s} : {value: s});
+    set("replay-slider", {max: end(g), marks: marks, value: s});
     var out = render(s, g);
     set("replay-step", {children: out[0]});
     set("replay-label", {children: out[1]});
