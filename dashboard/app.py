@@ -8,7 +8,7 @@ from urllib.parse import unquote
 
 from dash import Dash, Input, Output, State, dcc, html
 from dash.exceptions import DependencyException
-from flask import Flask, current_app, request
+from flask import Flask, current_app, redirect, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
@@ -16,6 +16,8 @@ from dashboard import token
 from dashboard.inputs import text
 from dashboard.pages import library, new, player, practice, replay, statistics, table
 from dashboard.table_parts import Labelled
+from services.library import game_by_prefix, id_prefix
+from services.refusals import Refusal
 from services.shared import services
 
 PAGES = {"/": "Library", "/new": "New game", "/statistics": "Statistics"}
@@ -116,6 +118,21 @@ def check_callback_request(app: Dash) -> None:
         raise BadRequest("Callback request: `changedPropIds` must be a list of strings.")
 
 
+def short_replay_link() -> ResponseReturnValue | None:
+    """Send a replay link by a short id (``/replay/`` and an id's first 8 or more hex
+    digits) on to the game's own address, its query kept. A prefix that names no game, or
+    several, is left to the page, which says so."""
+    head, _, rest = request.path.strip("/").partition("/")
+    if head != "replay" or id_prefix(rest) is None:
+        return None
+    try:
+        game_id = game_by_prefix(services().library, rest)
+    except Refusal:
+        return None
+    query = request.query_string.decode()
+    return redirect(f"/replay/{game_id}" + (f"?{query}" if query else ""))
+
+
 def unknown_asset(_exc: DependencyException) -> HTTPException | ResponseReturnValue:
     """A 404 for a component-suite path that names no script Dash serves, answered as the
     server answers any HTTP error (a problem document)."""
@@ -162,5 +179,6 @@ def create_dash(server: Flask) -> Dash:
     for page in (token, library, new, replay, statistics, player, table, practice):
         page.register(app)
     server.before_request(lambda: check_callback_request(app))
+    server.before_request(short_replay_link)
     server.register_error_handler(DependencyException, unknown_asset)
     return app

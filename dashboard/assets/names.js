@@ -1,6 +1,11 @@
-/* Accessible names for the inputs Dash's components draw without one (its slider's thumb,
-   its upload's file input, its checklists), given again whenever the component draws them anew. The upload's
-   file input also leaves the tab order: its area's "choose a file" button opens it. */
+/* Accessible markup for what Dash 4.4's components draw, set again whenever they draw it anew:
+   - names for the inputs drawn without one (the slider's thumb, the upload's file input, two
+     checklists); the file input also leaves the tab order: its area's "choose a file" button
+     opens it;
+   - a checklist or radio items is a group of native checkboxes or radios named by their labels,
+     not a listbox whose options hold inputs (interactive controls nested in interactive roles);
+   - a dropdown takes the focus on its own button, which its label names, instead of on an input
+     hidden from assistive technology that passes the focus on. */
 (function () {
   "use strict";
   var NAMES = [
@@ -9,6 +14,7 @@
     ["#stats-bots", "bots' seats", false],
     ["#player-bots", "bots' seats", false]
   ];
+  var OPTIONS = ".dash-options-list[role=listbox]:not(.dash-dropdown-content *)";
 
   function name() {
     NAMES.forEach(function (n) {
@@ -19,6 +25,32 @@
     });
   }
 
-  new window.MutationObserver(name).observe(document.documentElement, {subtree: true, childList: true,
-    attributes: true, attributeFilter: ["aria-label"]});
+  function groups() {
+    document.querySelectorAll(OPTIONS).forEach(function (list) {
+      var radio = list.querySelector("input[type=radio]");
+      if (!radio && !list.querySelector("input[type=checkbox]")) { return; }
+      list.setAttribute("role", radio ? "radiogroup" : "group");
+    });
+    document.querySelectorAll(".dash-options-list:not([role=listbox]) > .dash-options-list-option[role]")
+      .forEach(function (option) {
+        option.removeAttribute("role");
+        option.removeAttribute("aria-selected");
+      });
+    document.querySelectorAll(".dash-options-list:not([role=listbox]) > [aria-selected]")
+      .forEach(function (option) { option.removeAttribute("aria-selected"); });
+  }
+
+  function dropdowns() {
+    document.querySelectorAll(".dash-dropdown-focus-target:not([tabindex='-1'])").forEach(function (el) {
+      el.setAttribute("tabindex", "-1");
+    });
+    document.querySelectorAll(".dash-dropdown-focus-target + button[tabindex='-1']:not([disabled])")
+      .forEach(function (button) { button.setAttribute("tabindex", "0"); });
+  }
+
+  function mend() { name(); groups(); dropdowns(); }
+
+  mend();
+  new window.MutationObserver(mend).observe(document.documentElement, {subtree: true, childList: true,
+    attributes: true, attributeFilter: ["aria-label", "aria-selected", "role", "tabindex"]});
 })();

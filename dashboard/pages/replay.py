@@ -26,6 +26,8 @@ from dashboard.table_parts import Labelled
 from dashboard.token import refused
 from domain.store import GameLibrary, UnknownGame
 from projections.analysis_worker import analysis_status, enqueue
+from services.library import game_by_prefix, id_prefix
+from services.refusals import Refusal
 
 SPEEDS = {0.5: "½×", 1: "1×", 2: "2×", 4: "4×"}
 Speed = TypedDict("Speed", {"data-speed": str, "aria-pressed": str})
@@ -167,15 +169,19 @@ def speeds() -> html.Div:
 
 def layout(game_id: str, search: str | None = None) -> html.Div:
     """The replay page of a stored game."""
+    library = data.library()
     gid = data.parse_game_id(game_id)
     try:
+        if gid is None and id_prefix(game_id) is not None:
+            gid = game_by_prefix(library, game_id)
         if gid is None:
             raise UnknownGame(UUID(int=0))
-        library = data.library()
         shown = prepared(library, gid)
         title = library.info(gid).title or "Untitled game"
     except UnknownGame:
         return html.Div([html.H2("Game not found"), html.P(f"No game {game_id} is stored.")])
+    except Refusal as problem:
+        return html.Div([html.H2("Game not found"), html.P(problem.detail, className="refused")])
     game: Game = shown["game"]
     view: boards.BoardView = shown["view"]
     vid = explore.requested_line(search)

@@ -69,28 +69,15 @@ def site(
         }
 
 
-DASH_OWN = {
-    "aria-hidden-focus": "dash-dropdown-focus-target",
-    "nested-interactive": "dash-options-list-option",
-}
-"""What axe flags in Dash 4.4.1's own markup, by rule → the class of the element: every
-``dcc.Dropdown`` holds an input hidden from assistive technology that still takes the
-focus (to hand it to the dropdown's button), and every ``dcc.RadioItems`` or
-``dcc.Checklist`` option is a ``role="option"`` label around its own input. No page can
-change either; :func:`test_dash_components_markup` keeps them in view."""
-
-
-def violations(page: Page, dash_own: bool = False) -> list[str]:
-    """axe's serious and critical violations on the page (those of :data:`DASH_OWN` only
-    with ``dash_own``): one line per rule, with how many elements break it, the first few
-    of them and what axe says of the first."""
+def violations(page: Page) -> list[str]:
+    """axe's serious and critical violations on the page: one line per rule, with how many
+    elements break it, the first few of them and what axe says of the first."""
     page.evaluate(AXE)
     result = page.evaluate("options => axe.run(document, options)", RUN)
     found = []
     for v in result["violations"]:
-        theirs = DASH_OWN.get(v["id"])
-        nodes = [n for n in v["nodes"] if dash_own or not (theirs and theirs in n["html"])]
-        if v["impact"] in ("serious", "critical") and nodes:
+        nodes = v["nodes"]
+        if v["impact"] in ("serious", "critical"):
             found.append(
                 f"{v['id']} ({v['impact']}) ×{len(nodes)}: "
                 + " | ".join(" ".join(map(str, n["target"])) for n in nodes[:3])
@@ -127,14 +114,6 @@ def test_no_serious_or_critical_violation(
     found = violations(page)
     assert not found, "\n".join(found)
 
-
-@pytest.mark.xfail(strict=True, reason="Dash 4.4.1's dcc.Dropdown and dcc.RadioItems markup")
-def test_dash_components_markup(site: dict[str, Any], page: Page) -> None:
-    """The new game page holds both kinds of :data:`DASH_OWN`; with them counted it fails,
-    until a Dash release marks them up right."""
-    visit(page, site, "new")
-    found = violations(page, dash_own=True)
-    assert not found, "\n".join(found)
 
 
 def letters(page: Page, graph: str) -> Any:

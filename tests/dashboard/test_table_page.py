@@ -135,12 +135,19 @@ def choose(page: Page, label: str) -> None:
 
 
 def enter(page: Page, action: dict[str, Any]) -> None:
-    """Enter one record action by clicking, as a person at the table would."""
+    """Enter one record action by clicking, as a person at the table would, and wait until
+    the page shows the table it made, with its legal actions."""
+    version = int(page.locator("#table-controls").get_attribute("data-legal") or -1)
+    build(page, action)
+    ready(page, version + 1)
+
+
+def build(page: Page, action: dict[str, Any]) -> None:
+    """Click one record action together."""
     kind = action["type"]
-    if kind in ("bonus_action", "pass"):
-        page.click(f'[data-act="{kind}"]')
-        return
     page.click(f'[data-act="{kind}"]')
+    if kind in ("bonus_action", "pass"):
+        return
     if kind == "draft":
         hexel(page, action["hex"]).click()
         return
@@ -179,7 +186,7 @@ def play_through(
             page.click('[data-act="pass"]')
             version += 1
             ready(page, version)
-        enter(page, action)
+        build(page, action)
         version += 1
         try:
             ready(page, version)
@@ -314,7 +321,7 @@ def test_a_push_with_several_nearest_hexes_goes_where_the_player_clicks(
     version = visit(page, sqlite_server, table_id)
     move = actions[49]  # an alpha ends on a pack wolf of the other seat (W-6.1, W-6.6)
     assert "push_to" not in move["moves"][0]
-    enter(page, move)
+    build(page, move)  # no write yet: the push is still to choose
     pushes = page.locator("#table-board .choice.push")
     expect(pushes).to_have_count(3)  # W-6.6: three nearest free hexes, the player chooses
     hexel(page, [7, 10]).click()
@@ -366,7 +373,7 @@ def test_a_write_without_a_token_is_refused_on_the_page(
     page.fill("#auth-input", "not-a-token")
     page.click("#auth-use")
     expect(page.locator("#table-readonly")).to_be_hidden()
-    enter(page, actions[0])
+    build(page, actions[0])  # refused: nothing written
     refusal = page.locator("#table-message .refused")
     expect(refusal).to_contain_text("This token is not accepted here.")
     assert refusal.get_attribute("data-status") == "403"

@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from domain.store import GameLibrary
 from tests.api.conftest import record_of
 from tests.conftest import LiveServer
-from tests.dashboard.test_table_page import enter
+from tests.dashboard.test_table_page import build
 from tests.practice.conftest import GAME, SERVER, flagged, store_review
 
 pytestmark = pytest.mark.browser
@@ -74,7 +74,7 @@ def test_one_position_solved_and_one_failed_then_shown(
     expect(page.locator("#practice-list button")).to_have_count(len(flagged(reviewed, SEAT)))
     expect(page.locator("#practice-verdict")).to_contain_text(first["label"])
 
-    enter(page, first["best"]["action"])
+    build(page, first["best"]["action"])
     verdict = page.locator('[data-verdict="accepted"]')
     expect(verdict).to_contain_text("Accepted.")
     expect(verdict).to_contain_text(first["best"]["label"])
@@ -83,7 +83,7 @@ def test_one_position_solved_and_one_failed_then_shown(
 
     page.click("#practice-go-next")
     at(page, second["index"])
-    enter(page, second["action"])
+    build(page, second["action"])
     expect(page.locator('[data-verdict="rejected"]')).to_contain_text("Not good enough.")
     expect(page.locator('[data-verdict="rejected"]')).not_to_contain_text(second["best"]["label"])
     page.click("#practice-reveal")
