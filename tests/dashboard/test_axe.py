@@ -115,7 +115,6 @@ def test_no_serious_or_critical_violation(
     assert not found, "\n".join(found)
 
 
-
 def letters(page: Page, graph: str) -> Any:
     """Whether the map's terrain letters are shown, and its axes' ranges."""
     return page.evaluate(
