@@ -112,11 +112,14 @@ def _date(id_: str, label: str) -> html.Label:
 
 
 def _layout(title: str, height: int = 300, **extra: Any) -> dict[str, Any]:
+    """A statistics chart's layout; its x axis's tick labels grow the margins rather than
+    run off a narrow chart's edge."""
+    xaxis = {"automargin": True, **extra.pop("xaxis", {})}
     return {
         "title": {"text": title, "x": 0.01, "font": {"size": 13}}, "height": height,
         "margin": {"l": 56, "r": 16, "t": 40, "b": 48}, "font": FONT,
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "#FFFFFF", "showlegend": False,
-        **extra,
+        "xaxis": xaxis, **extra,
     }  # fmt: skip
 
 

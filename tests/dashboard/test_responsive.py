@@ -75,9 +75,16 @@ BOXES = """(selectors) => {
 }"""
 PLOTS = """() => Array.from(document.querySelectorAll(".js-plotly-plot")).map((gd) => {
   const svg = gd.querySelector(".main-svg"), box = gd.parentElement.getBoundingClientRect();
+  const edge = svg ? svg.getBoundingClientRect() : box;
+  const spill = Array.from(gd.querySelectorAll(".xtick text, .ytick text")).map((t) => {
+    const r = t.getBoundingClientRect();
+    return Math.max(edge.left - r.left, r.right - edge.right, 0);
+  });
   return {id: gd.parentElement.id || gd.closest("[id]").id,
-          svg: svg ? svg.getBoundingClientRect().width : 0, box: box.width};
+          svg: svg ? svg.getBoundingClientRect().width : 0, box: box.width,
+          spill: Math.max(0, ...spill)};
 })"""
+"""Each chart's width and its box's, and how far its tick labels run past its edges."""
 HEXES = """([map, layer, trace]) => {
   const gd = document.querySelector("#" + map + " .js-plotly-plot");
   const group = gd && gd.querySelector(".scatterlayer .trace" + gd._fullData[trace].uid);
@@ -104,6 +111,8 @@ def site(
         wolves_id = library.upload(REPLAYED.read_bytes(), uploaded_by="ana").game_id
         moon_id = library.upload(MOONLIGHT.read_bytes(), uploaded_by="ana").game_id
         practised = library.upload((FIXTURES / f"{PRACTISED}.json").read_bytes()).game_id
+        for players in (2, 3, 4):  # every player count in the statistics' charts
+            library.upload((FIXTURES / f"{players}p-01-heuristic.json").read_bytes())
     store_review(server.settings, str(practised), reviewed)
     seat = flagged(reviewed)[0]["seat"]
     record = json.loads(TABLED.read_text())
@@ -153,6 +162,8 @@ def layout_problems(page: Page, name: str, width: int) -> list[str]:
     for plot in page.evaluate(PLOTS):
         if plot["svg"] > plot["box"] + 1:
             problems.append(f"chart {plot['id']} is {plot['svg']:.0f} px in {plot['box']:.0f} px")
+        if plot["spill"] > 1:
+            problems.append(f"chart {plot['id']}'s tick labels run {plot['spill']:.0f} px out")
     return [f"{name} at {width} px: {p}" for p in problems]
 
 
