@@ -583,10 +583,22 @@
 
   function begin(kind) {
     if (!enabled(kind)) { return; }
-    if (kind === "bonus_action" || kind === "pass") { send(ofType(kind)[0]); return; }
+    if ((kind === "bonus_action" || kind === "pass") && begun()) {
+      say('<div class="refused" role="alert">Enter or cancel (Esc) the ' +
+          esc(NAMES[T.build.type] || "action") + " being built first: " + esc(NAMES[kind]) +
+          " would drop it.</div>");
+      return;
+    }
+    if (kind === "bonus_action" || kind === "pass") { cancel(); send(ofType(kind)[0]); return; }
     if (kind === "undo") { undo(); return; }
     T.build = {type: kind, steps: [], wolf: null, hex: null, action: null, pay: null, options: null};
     draw();
+  }
+
+  /* Whether an action is half built: a hex, a wolf, a step or a choice made. */
+  function begun() {
+    var b = T.build;
+    return !!b && !!(b.steps.length || b.hex || b.wolf || b.action || b.options);
   }
 
   function cancel() {

@@ -304,6 +304,11 @@ def test_keys_build_cancel_and_undo(sqlite_server: LiveServer, page: Page) -> No
     expect(page.locator("#table-pending [data-choose]").first).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#table-board .choice.dest").first).to_be_focused()
+    page.keyboard.press("p")  # a Pass would drop the Move half built: it is refused, and said
+    expect(page.locator("#table-message .refused")).to_have_text(
+        "Enter or cancel (Esc) the Move being built first: Pass / End turn would drop it."
+    )
+    expect(page.locator("#table-board .choice.dest").first).to_be_attached()  # still built
     page.keyboard.press("Escape")
     pieces = page.locator("#table-board .piece").count()
     page.keyboard.press("Control+z")
