@@ -123,11 +123,13 @@ class TopPlayer(Open):
 
 
 class GameCount(Open):
-    """The games counted of one game."""
+    """The games counted of one game (in a player's record, their wins and average score
+    there too)."""
 
     game = fields.String(required=True)
     games = fields.Integer(required=True)
     wins = fields.Integer()
+    average_score = fields.Float()
 
 
 class FigureDoc(Open):
@@ -194,9 +196,9 @@ class AttributeRecord(Open):
 
 
 class TrendPoint(Open):
-    """One of a player's games, oldest first, with the rolling mean of their score (for one
-    game, also under the game's name for its score, ``vp``/``rolling_vp``, and their seat
-    attribute)."""
+    """One of a player's games, oldest first, with the rolling mean of their score over
+    their last games of the same game (for one game, also under the game's name for its
+    score, ``vp``/``rolling_vp``, and their seat attribute)."""
 
     game_id = fields.UUID(required=True)
     game = fields.String(required=True)

@@ -378,8 +378,10 @@ def player(
 ) -> dict[str, Any] | None:
     """A named player's record over finished public games (of ``game`` only, if named), or
     None if they have none; the seats a bot played of that name count only with ``bots``.
-    For one game: their most played seat attribute, their record per value of it, and
-    their score under the game's own name too."""
+    Each trend point's rolling score is over that game's last ``TREND_WINDOW`` (a game's
+    scores are not another's), as is each ``by_game`` entry's average. For one game: their
+    most played seat attribute, their record per value of it, and their score under the
+    game's own name too."""
     rules = resolve(game)
     own = rules.statistics if rules else None
     attribute = own.attribute if own else None
@@ -394,16 +396,18 @@ def player(
         return None
     values: dict[Any, dict[str, int]] = defaultdict(lambda: {"games": 0, "wins": 0})
     by_game: dict[str, dict[str, int]] = defaultdict(lambda: {"games": 0, "wins": 0})
+    totals: dict[str, int] = defaultdict(int)
     trend: list[dict[str, Any]] = []
-    recent: list[int] = []
+    recent: dict[str, list[int]] = defaultdict(list)  # per game: scores of one kind only
     for game_id, played_game, at, players, _, total, place, won, *extra in rows:
         by_game[played_game]["games"] += 1
         by_game[played_game]["wins"] += won
-        recent = [*recent[-(TREND_WINDOW - 1) :], total]
+        totals[played_game] += total
+        recent[played_game] = [*recent[played_game][-(TREND_WINDOW - 1) :], total]
         point = {
             "game_id": game_id, "game": played_game, "uploaded_at": at, "players": players,
             "score": total, "place": place, "won": bool(won),
-            "rolling_score": sum(recent) / len(recent),
+            "rolling_score": sum(recent[played_game]) / len(recent[played_game]),
         }  # fmt: skip
         if own is not None:
             point[own.score_name] = total
@@ -421,7 +425,10 @@ def player(
         "wins": wins,
         "win_rate": rate(wins, len(rows)),
         "average_score": sum(r[5] for r in rows) / len(rows),
-        "by_game": [{"game": g, **by_game[g]} for g in sorted(by_game)],
+        "by_game": [
+            {"game": g, **by_game[g], "average_score": totals[g] / by_game[g]["games"]}
+            for g in sorted(by_game)
+        ],
         "trend": trend,
     }
     if own is not None:

@@ -26,11 +26,14 @@ def _statistics(game: str | None) -> Statistics:
     return ruleset(game).statistics if game else Statistics()
 
 
-def trend_figure(trend: list[dict[str, Any]], own: Statistics) -> dict[str, Any]:
+def trend_figure(
+    trend: list[dict[str, Any]], own: Statistics, of: str | None = None
+) -> dict[str, Any]:
     """The score in each game (filled: won) and the rolling average, in upload order; for
-    one game, coloured by the seat attribute."""
+    one game, coloured by the seat attribute; ``of``: the game's title, when these are a
+    player's games of one game among several."""
     xs = list(range(1, len(trend) + 1))
-    unit, attribute = own.score_label, own.attribute
+    unit, attribute = own.score_label, own.attribute if of is None else None
     hover = [
         f"game {i}: {t['score']} {unit}, place {t['place']} of {t['players']}"
         + (f", {t[attribute]}" if attribute else f", {GAMES.get(t['game'], t['game'])}")
@@ -48,7 +51,7 @@ def trend_figure(trend: list[dict[str, Any]], own: Statistics) -> dict[str, Any]
     ]  # fmt: skip
     colour = next((c.label for c in own.seat_columns if c.name == attribute), None)
     return {"data": data, "layout": {
-        "title": {"text": f"{unit} per game (star: won"
+        "title": {"text": (f"{of} — " if of else "") + f"{unit} per game (star: won"
                   + (f"; colour: {colour})" if colour else ")"), "x": 0.01, "font": {"size": 13}},
         "height": 300, "margin": {"l": 50, "r": 16, "t": 40, "b": 44}, "font": FONT,
         "xaxis": {"title": {"text": "game (upload order)"}, "dtick": 1 if len(xs) < 20 else None},
@@ -76,6 +79,28 @@ def values_figure(values: list[dict[str, Any]], name: str, label: str) -> dict[s
         "margin": {"l": 40, "r": 16, "t": 40, "b": 40},
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "#FFFFFF",
     }}  # fmt: skip
+
+
+def trend_figures(found: dict[str, Any], game: str | None) -> list[dict[str, Any]]:
+    """A player's score trend: one chart, or one per game they played when they played
+    several (their scores are not of one kind: VP, rounds won)."""
+    if game is not None or len(found["by_game"]) == 1:
+        return [trend_figure(found["trend"], _statistics(game or found["by_game"][0]["game"]))]
+    return [
+        trend_figure([t for t in found["trend"] if t["game"] == g["game"]],
+                     _statistics(g["game"]), GAMES.get(g["game"], g["game"]))
+        for g in found["by_game"]
+    ]  # fmt: skip
+
+
+def averages(found: dict[str, Any], game: str | None) -> str:
+    """A player's average score, each game's in its own unit."""
+    named = game is None and len(found["by_game"]) > 1
+    return ", ".join(
+        f"{g['average_score']:.1f} {_statistics(g['game']).score_label}"
+        + (f" ({GAMES.get(g['game'], g['game'])})" if named else "")
+        for g in found["by_game"]
+    )
 
 
 def titles(name: str, game: str | None) -> dict[str, str]:
@@ -117,8 +142,8 @@ def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
         ]))  # fmt: skip
     small = " (small sample)" if rate["small_sample"] else ""
     favourite = f", most played {column.label} {found[column.name] or '—'}" if column else ""
-    charts = [html.Div(dcc.Graph(figure=trend_figure(found["trend"], own), config=GRAPH_CONFIG),
-                       className="card")]  # fmt: skip
+    charts = [html.Div(dcc.Graph(figure=figure, config=GRAPH_CONFIG), className="card")
+              for figure in trend_figures(found, game)]  # fmt: skip
     if column is not None:
         charts.append(html.Div(dcc.Graph(
             figure=values_figure(found[f"{column.name}s"], column.name, column.label),
@@ -130,8 +155,7 @@ def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
         html.P([
             html.B(f"{found['games']} games, {found['wins']} wins"),
             f"{played} — win rate {rate['rate']:.0%} (95 % interval {rate['low']:.0%}–"
-            f"{rate['high']:.0%}){small}, average {found['average_score']:.1f} {unit}"
-            f"{favourite}.",
+            f"{rate['high']:.0%}){small}, average {averages(found, game)}{favourite}.",
         ], className="note", id="player-summary"),
         html.Div(charts, className="stats-grid"),
         html.H3("Games"),

@@ -94,3 +94,26 @@ def test_statistics_per_game_agree_with_the_results(
             assert sum(shown["played"].values()) == sum(
                 a["type"] == "place" and a["player"] == seat for a in record["actions"]
             )
+
+
+def test_a_players_trend_averages_each_game_apart(store: Store) -> None:
+    """Moonlight counts rounds won and The Wolves VP: a player's rolling score and average
+    per game never mix the two."""
+    wolves = FIXTURES.parent / "the-wolves"
+    paths = [FIXTURES / "00-greedy.json", wolves / "2p-00-heuristic.json",
+             FIXTURES / "01-greedy.json", wolves / "2p-01-heuristic.json"]  # fmt: skip
+    with store.library() as library, store.models() as models:
+        for path in paths:
+            library.upload(path.read_bytes())
+        models.catch_up(library)
+        ana = models.player("Ana")
+    assert ana is not None and {g["game"] for g in ana["by_game"]} == {"moonlight", "the-wolves"}
+    seen: dict[str, list[int]] = {}
+    for point in ana["trend"]:
+        own = seen.setdefault(point["game"], [])
+        own.append(point["score"])
+        assert point["rolling_score"] == sum(own[-5:]) / len(own[-5:]), point
+    for count in ana["by_game"]:
+        scores = seen[count["game"]]
+        assert (count["games"], count["average_score"]) == (len(scores), sum(scores) / len(scores))
+    assert max(seen["moonlight"]) <= 3 < min(seen["the-wolves"])  # rounds won against VP

@@ -229,7 +229,7 @@ def test_a_player_of_every_game(hand: ReadModels) -> None:
     ana = hand.player("ANA")
     assert ana is not None and ana["game"] is None
     assert (ana["games"], ana["wins"], ana["average_score"]) == (4, 2, 49.0)
-    assert ana["by_game"] == [{"game": "the-wolves", "games": 4, "wins": 2}]
+    assert ana["by_game"] == [{"game": "the-wolves", "games": 4, "wins": 2, "average_score": 49.0}]
     assert "terrain" not in ana and "vp" not in ana["trend"][0]
     assert [t["score"] for t in ana["trend"]] == [60, 40, 55, 41]
     assert hand.played() == {"the-wolves": 4}
