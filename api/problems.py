@@ -71,7 +71,7 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "too_many_comments": ("Too many comments", "The game has as many comments as it takes "
                           "(`limit`); nothing was stored."),
     "too_large": ("Too large", "The record or request body has more bytes than the server "
-                  "accepts (`limit`, in bytes; `detail` names it in bytes and MB); nothing was "
+                  "accepts (`limit`, in bytes; `detail` names it in bytes and MiB); nothing was "
                   "stored."),
     "store_cannot_write": ("The store cannot write", "The database is full or read-only: "
                            "nothing was stored (reads still work; `/api/health` says so)."),

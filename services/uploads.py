@@ -12,10 +12,10 @@ from domain.documents import parse
 from services.refusals import Refusal
 
 
-def megabytes(size: int) -> str:
-    """``size`` bytes in MB (of 2^20 bytes), to three significant digits.
+def mebibytes(size: int) -> str:
+    """``size`` bytes in MiB (of 2^20 bytes), to three significant digits.
 
-    >>> megabytes(2 * 1024 * 1024), megabytes(7_340_032 + 1), megabytes(4096), megabytes(100)
+    >>> mebibytes(2 * 1024 * 1024), mebibytes(7_340_032 + 1), mebibytes(4096), mebibytes(100)
     ('2', '7', '0.00391', '0.0000954')
     """
     text = f"{size / 2**20:.3g}"
@@ -24,16 +24,16 @@ def megabytes(size: int) -> str:
 
 def too_large(limit: int, what: str = "The request body", size: int | None = None) -> str:
     """Why a body over the size limit (``HOWL_MAX_UPLOAD_BYTES``) is refused, naming the limit
-    in MB and bytes.
+    in MiB and bytes.
 
     >>> print(too_large(2 * 1024 * 1024, "game.json", 7_340_032))
-    game.json is 7 MB (7340032 bytes): too large: the limit is 2 MB (2097152 bytes, ...).
+    game.json is 7 MiB (7340032 bytes): too large: the limit is 2 MiB (2097152 bytes, ...).
     >>> print(too_large(4096))
-    The request body is too large: the limit is 0.00391 MB (4096 bytes, HOWL_MAX_UPLOAD_BYTES).
+    The request body is too large: the limit is 0.00391 MiB (4096 bytes, HOWL_MAX_UPLOAD_BYTES).
     """
-    has = f" is {megabytes(size)} MB ({size} bytes):" if size is not None else " is"
+    has = f" is {mebibytes(size)} MiB ({size} bytes):" if size is not None else " is"
     return (
-        f"{what}{has} too large: the limit is {megabytes(limit)} MB "
+        f"{what}{has} too large: the limit is {mebibytes(limit)} MiB "
         f"({limit} bytes, HOWL_MAX_UPLOAD_BYTES)."
     )
 

@@ -241,8 +241,8 @@ CHECK_SIZE = """(contents, filename, limit) => {
     const size = Math.floor(data * 3 / 4) - pad;
     if (!limit || size <= limit) { return [contents, "", none, none]; }
     const mb = (n) => Number((n / 1048576).toPrecision(3)).toString();
-    return [none, `${filename || "The file"} is ${mb(size)} MB (${size} bytes): too large: ` +
-        `the limit is ${mb(limit)} MB (${limit} bytes, HOWL_MAX_UPLOAD_BYTES). Nothing was sent.`,
+    return [none, `${filename || "The file"} is ${mb(size)} MiB (${size} bytes): too large: ` +
+        `the limit is ${mb(limit)} MiB (${limit} bytes, HOWL_MAX_UPLOAD_BYTES). Nothing was sent.`,
         null, null];
 }"""
 """The browser's check of a dropped file's size before it is sent (a file over the limit

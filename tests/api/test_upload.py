@@ -91,7 +91,7 @@ def test_oversized_bodies_are_413(fresh_server: Callable[..., Server]) -> None:
         assert reply.json["status"] == 413
         assert reply.json["type"] == "/api/docs#problem-too_large"
         assert reply.json["limit"] == 4096
-        assert "the limit is 0.00391 MB (4096 bytes" in reply.json["detail"]
+        assert "the limit is 0.00391 MiB (4096 bytes" in reply.json["detail"]
     assert stored_games(server) == 0
 
 

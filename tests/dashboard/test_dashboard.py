@@ -171,8 +171,8 @@ def test_a_record_over_the_upload_limit_is_refused_with_a_message(
         {"name": "big.json", "mimeType": "application/json", "buffer": big},
     )
     expect(page.locator("#library-upload-size")).to_contain_text(
-        f"big.json is {len(big) / 2**20:.3g} MB ({len(big)} bytes): too large: the limit is "
-        "0.0381 MB (40000 bytes, HOWL_MAX_UPLOAD_BYTES)"
+        f"big.json is {len(big) / 2**20:.3g} MiB ({len(big)} bytes): too large: the limit is "
+        "0.0381 MiB (40000 bytes, HOWL_MAX_UPLOAD_BYTES)"
     )
     shown = page.locator(".upload-error")
     long = FIVE.read_bytes()  # under the size limit, over the action limit

@@ -45,8 +45,8 @@ def test_every_upload_says_what_became_of_it(
     page.set_input_files(upload, big)
     size = big.stat().st_size
     expect(page.locator("#library-upload-size")).to_have_text(
-        f"big.json is {size / 2**20:.3g} MB ({size} bytes): too large: the limit is "
-        f"0.0191 MB ({LIMIT} bytes, HOWL_MAX_UPLOAD_BYTES). Nothing was sent."
+        f"big.json is {size / 2**20:.3g} MiB ({size} bytes): too large: the limit is "
+        f"0.0191 MiB ({LIMIT} bytes, HOWL_MAX_UPLOAD_BYTES). Nothing was sent."
     )
     assert 413 not in sent
 
