@@ -125,17 +125,31 @@ PIECE_KEYS = (
 
 
 LETTERS = "terrain letters"
+LABEL_Y = 0.42
+"""How far above its hex's centre a region's label stands (in hex radii)."""
 """The name of the map's trace of terrain letters, which ``assets/letters.js`` shows or hides."""
+
+
+def region_labels(gmap: GameMap) -> dict[Hex, int]:
+    """The water hex that carries each region's label (``R1``…), and the region."""
+    return {w: r for r in gmap.regions if (w := gmap.water_of(r)) is not None}
 
 
 def letters_trace(gmap: GameMap) -> dict[str, Any]:
     """Every hex's terrain letter (``palette.TERRAIN_LETTERS``) near its top corner, where no
-    piece or token is drawn, in its terrain's ink: the terrain told apart without colour."""
+    piece or token is drawn, in its terrain's ink: the terrain told apart without colour. On
+    a region's labelled water hex the letter stands left of the label, so the two never run
+    into each other on a phone."""
     shown = sorted(gmap.terrain.items(), key=lambda kv: _order(kv[0]))
-    points = [centre(h) for h, _ in shown]
+    labelled = region_labels(gmap)
+    points = [
+        (x - 0.62, y - LABEL_Y) if h in labelled else (x, y - 0.66)
+        for h, _ in shown
+        for x, y in [centre(h)]
+    ]
     return {
         "type": "scatter", "mode": "text", "name": LETTERS, "showlegend": False,
-        "hoverinfo": "skip", "x": [x for x, _ in points], "y": [y - 0.66 for _, y in points],
+        "hoverinfo": "skip", "x": [x for x, _ in points], "y": [y for _, y in points],
         "text": [TERRAIN_LETTERS[t] for _, t in shown],
         "textfont": {"color": [TERRAIN_INK[t] for _, t in shown], "size": 9,
                      "family": "DejaVu Sans, sans-serif"},
@@ -163,11 +177,11 @@ def figure(state: State) -> dict[str, Any]:
         "type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": "region border",
         "line": {"color": "#2B2B2B", "width": 2.2}, "hoverinfo": "skip",
     })  # fmt: skip
-    labels = [(r, w) for r in gmap.regions if (w := gmap.water_of(r)) is not None]
+    labels = region_labels(gmap)
     data.append({
         "type": "scatter", "mode": "text", "hoverinfo": "skip",
-        "x": [centre(w)[0] for _, w in labels], "y": [centre(w)[1] - 0.42 for _, w in labels],
-        "text": [f"R{r}" for r, _ in labels],
+        "x": [centre(w)[0] + 0.3 for w in labels], "y": [centre(w)[1] - LABEL_Y for w in labels],
+        "text": [f"R{r}" for r in labels.values()],
         "textfont": {"color": "#FFFFFF", "size": 10, "family": "DejaVu Sans, sans-serif"},
     })  # fmt: skip
     points = [centre((x, y)) for x, y, _ in hexes(gmap)]

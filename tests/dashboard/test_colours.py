@@ -87,6 +87,10 @@ def test_the_map_has_a_letter_on_every_hex() -> None:
         TERRAIN_INK[{v: k for k, v in TERRAIN_LETTERS.items()}[c]] for c in letters["text"]
     ]
     json.dumps(shown)  # what plotly is sent
+    (labels,) = [t for t in shown["data"] if "R1" in t.get("text", ())]
+    at = {(round(x, 2), round(y, 2)) for x, y in zip(letters["x"], letters["y"], strict=True)}
+    for x, y in zip(labels["x"], labels["y"], strict=True):  # a region's label, and its W
+        assert (round(x - 0.92, 2), round(y, 2)) in at  # beside it, not under it
 
 
 def test_white_stays_white_and_grey_stays_grey() -> None:
