@@ -116,16 +116,20 @@ def line_data(game_id: UUID, vid: UUID) -> dict[str, Any] | None:
 
 def slider_marks(marks: dict[int, str], line: dict[str, Any] | None) -> dict[int, str]:
     """The slider's marks for the line shown: the main line's up to the origin, the origin
-    and the line's end.
+    and the line's end (unnamed when it is too near the origin for both names to show), as
+    ``assets/explore.js`` marks a line while it grows.
 
     >>> slider_marks({0: "start", 5: "C", 9: "end"}, {"step": 4, "steps": 7})
     {0: 'start', 4: '↳', 7: 'end'}
+    >>> slider_marks({0: "start", 90: "end"}, {"step": 88, "steps": 91})
+    {0: 'start', 88: '↳', 91: ''}
     """
     if line is None:
         return marks
     found = {s: m for s, m in marks.items() if s < line["step"]}
     found[line["step"]] = BRANCH
-    found.setdefault(line["steps"], "end")
+    near = line["steps"] - line["step"] < max(2, line["steps"] // 20)
+    found.setdefault(line["steps"], "" if near else "end")
     return found
 
 

@@ -138,7 +138,8 @@
     var marks = {};
     Object.keys(E.st.marks).forEach(function (k) { if (+k < d.step) { marks[k] = E.st.marks[k]; } });
     marks[d.step] = E.st.branch;
-    if (!marks[d.steps]) { marks[d.steps] = "end"; }
+    var near = d.steps - d.step < Math.max(2, Math.floor(d.steps / 20));  /* as explore.slider_marks */
+    if (!(d.steps in marks)) { marks[d.steps] = near ? "" : "end"; }
     return marks;
   }
 
