@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+DEBOUNCE = 0.4
+"""Seconds after the last key typed in a name filter (library, statistics) before it applies."""
 MAX_TEXT = 200
 """Longest text a filter or name input may have (longer ones match no stored name)."""
 

@@ -5,7 +5,8 @@
    - a checklist or radio items is a group of native checkboxes or radios named by their labels,
      not a listbox whose options hold inputs (interactive controls nested in interactive roles);
    - a dropdown takes the focus on its own button, which its label names, instead of on an input
-     hidden from assistive technology that passes the focus on. */
+     hidden from assistive technology that passes the focus on;
+   - the window's title names the page shown (Dash keeps one title for every page). */
 (function () {
   "use strict";
   var NAMES = [
@@ -14,6 +15,7 @@
     ["#stats-bots", "bots' seats", false],
     ["#player-bots", "bots' seats", false]
   ];
+  var KINDS = {replay: "replay", table: "table", practice: "practice", player: "player"};
   var OPTIONS = ".dash-options-list[role=listbox]:not(.dash-dropdown-content *)";
 
   function name() {
@@ -48,7 +50,15 @@
       .forEach(function (button) { button.setAttribute("tabindex", "0"); });
   }
 
-  function mend() { name(); groups(); dropdowns(); }
+  /* The window's title: the page's heading, what kind of page it is, and the site's name. */
+  function title() {
+    var heading = document.querySelector("#page h2"), kind = window.location.pathname.split("/")[1];
+    var text = heading ? heading.textContent.trim() : "";
+    var want = [text, text && KINDS[kind], "Howl"].filter(Boolean).join(" · ");
+    if (document.title !== want) { document.title = want; }
+  }
+
+  function mend() { name(); groups(); dropdowns(); title(); }
 
   mend();
   new window.MutationObserver(mend).observe(document.documentElement, {subtree: true, childList: true,

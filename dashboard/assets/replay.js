@@ -305,22 +305,25 @@
   document.addEventListener("keydown", function (e) {
     // the replay page is shown (its slider may still be loading: Dash draws it once its code is in)
     if (!R.game || R.held || !document.getElementById("replay")) { return; }
-    var t = e.target;
-    if (t && t.closest && (t.closest("input, textarea, select, [contenteditable]") || t.closest("#replay-slider"))) { return; }
+    var t = e.target && e.target.closest ? e.target : null;
+    /* typing, or choosing among radios: their keys are theirs; a checkbox keeps only Space */
+    if (t && t.closest("textarea, select, [contenteditable], input:not([type=checkbox])")) { return; }
     if (e.altKey || e.ctrlKey || e.metaKey) { return; }
-    var s, item = t && t.closest && !t.closest("button") &&
+    var s, item = t && !t.closest("button") &&
       t.closest("#replay-log [data-step], #analysis-moments [data-step], #analysis-flagged [data-step]");
-    if (item && (e.key === "Enter" || e.key === " ")) {  /* a step listed, taken by keyboard */
-      e.preventDefault();
+    if (item && (e.key === "Enter" || e.key === " " && !item.closest("#replay-log"))) {
+      e.preventDefault();  /* a step listed, taken by keyboard (Space in the log plays) */
       setStep(parseInt(item.getAttribute("data-step"), 10), true);
       return;
     }
-    if (e.key === " ") {  /* play or pause, also from the step controls; other buttons click */
-      var play = document.getElementById("replay-play"), button = t && t.closest && t.closest("button");
+    if (e.key === " ") {  /* play or pause, also from the slider and the step controls; other buttons click */
+      var play = document.getElementById("replay-play"), button = t && t.closest("button");
+      if (t && t.matches("input[type=checkbox]")) { return; }
       if (play && (!button || button.closest(".replay-controls"))) { e.preventDefault(); play.click(); }
       return;
     }
-    var inLog = t && t.closest && t.closest("#replay-log");
+    if (t && t.closest("#replay-slider")) { return; }  /* its arrows, Home and End are its own */
+    var inLog = t && t.closest("#replay-log");
     if (e.key === "ArrowRight" || inLog && e.key === "ArrowDown") { s = R.step + 1; }
     else if (e.key === "ArrowLeft" || inLog && e.key === "ArrowUp") { s = R.step - 1; }
     else if (e.key === "Home") { s = 0; }

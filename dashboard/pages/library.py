@@ -13,7 +13,7 @@ from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 from flask import current_app
 
 from dashboard import data
-from dashboard.inputs import MAX_TEXT, choice, integer, text, texts
+from dashboard.inputs import DEBOUNCE, MAX_TEXT, choice, integer, text, texts
 from dashboard.palette import TERRAIN_COLORS, player_color
 from dashboard.token import refused
 from domain.games import UnknownGame, ruleset, rulesets
@@ -42,8 +42,6 @@ COLUMNS = (  # (label, sort key or None)
 SORTS = {key: label for label, key in COLUMNS if key}
 ORDERS = tuple(f"{sign}{key}" for key in SORTS for sign in ("-", ""))
 DEFAULT_SORT = "-uploaded_at"
-DEBOUNCE = 0.4
-"""Seconds after the last key typed in the player and winner filters before they apply."""
 MAX_PAGES = 10_000
 """Most pages deep the library's cursor stack may go."""
 

@@ -137,7 +137,7 @@ def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
             html.Td(dcc.Link(title, href=f"/replay/{t['game_id']}", title=f"replay {title}")),
             html.Td(GAMES.get(t["game"], t["game"])),
             html.Td(str(t["uploaded_at"])[:10]), html.Td(f"{t['players']} players"),
-            html.Td(t[attribute] if attribute else "—"), html.Td(str(t["score"])),
+            *([html.Td(t[attribute])] if column else []), html.Td(str(t["score"])),
             html.Td("won" if t["won"] else f"place {t['place']}"),
         ]))  # fmt: skip
     small = " (small sample)" if rate["small_sample"] else ""
@@ -160,9 +160,10 @@ def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
         html.Div(charts, className="stats-grid"),
         html.H3("Games"),
         html.Div(html.Table([
-            html.Thead(html.Tr([html.Th(h) for h in ("#", "Title", "Game", "Uploaded", "Seats",
-                                                     column.label.capitalize() if column else "",
-                                                     unit, "Result")])),
+            html.Thead(html.Tr([html.Th(h) for h in (
+                "#", "Title", "Game", "Uploaded", "Seats",
+                *([column.label.capitalize()] if column else []), unit.capitalize(), "Result",
+            )])),
             html.Tbody(games),
         ], className="games"), className="table-scroll"),
     ])  # fmt: skip

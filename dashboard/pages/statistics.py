@@ -19,7 +19,7 @@ from dash import Dash, Input, Output, dcc, html
 
 from dashboard import data
 from dashboard.charts import count_ticks
-from dashboard.inputs import choice, day, integer, text
+from dashboard.inputs import DEBOUNCE, choice, day, integer, text
 from dashboard.palette import TERRAIN_COLORS
 from domain.games import ruleset, rulesets
 from domain.statistics import Statistics
@@ -90,7 +90,7 @@ def layout() -> html.Div:
                         id="stats-player",
                         type="search",
                         placeholder="one player's seats",
-                        debounce=True,
+                        debounce=DEBOUNCE,
                         className="filter",
                     ),
                     _date("stats-since", "uploaded from"),

@@ -110,6 +110,10 @@ def test_no_serious_or_critical_violation(site: dict[str, Any], page: Page, name
     """The page opened at a phone's width, then widened to a desktop's (its layout follows
     the window)."""
     visit(page, site, name, "phone")
+    heading = page.locator("#page h2").first.inner_text().strip()
+    kind = {"replay": " · replay", "table": " · table", "practice": " · practice",
+            "player": " · player"}.get(name.split("-")[0], "")  # fmt: skip
+    expect(page).to_have_title(f"{heading}{kind} · Howl")  # WCAG 2.4.2: each page its title
     found = [f"phone: {v}" for v in violations(page)]
     width, height = SIZES["desktop"]
     page.set_viewport_size({"width": width, "height": height})

@@ -235,6 +235,10 @@ def test_library_statistics_and_player_pages(
     expect(page.locator("#stats-summary")).to_contain_text("Of every game (24 The Wolves)")
     expect(page.locator("#stats-terrain")).to_have_count(0)
     expect(page.locator("#stats-seat .js-plotly-plot")).to_be_visible()
+    page.locator("#stats-player").press_sequentially("nobody", delay=20)  # as typed, no Enter
+    expect(page.get_by_text("there are no finished games matching these filters")).to_be_visible()
+    page.locator("#stats-player").fill("")
+    expect(page.locator("#stats-summary")).to_contain_text("Of every game (24 The Wolves)")
 
     page.get_by_role("link", name="Ana", exact=True).first.click()
     expect(page.locator("#player h2")).to_have_text("Ana")

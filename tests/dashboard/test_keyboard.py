@@ -1,6 +1,7 @@
-"""The replay page by keyboard in Chromium: the speed buttons leave the arrows to the steps,
-space plays from the step controls, the step log and the key moments take the focus and
-step by keys, and "?" lists the page's shortcuts and gives the focus back."""
+"""The replay page by keyboard in Chromium: the speed buttons and checkboxes leave the arrows
+to the steps, space plays from the step controls, the slider and the log, the log and the
+key moments take the focus and step by keys, and "?" lists the page's shortcuts and gives
+the focus back."""
 
 from __future__ import annotations
 
@@ -51,6 +52,20 @@ def test_speed_buttons_leave_the_arrows_and_space_to_the_steps(
     page.keyboard.press(" ")
     expect(page.locator("#replay-play")).to_have_text("Play")
 
+    page.locator("#replay-slider [role=slider]").focus()  # space plays from the slider too
+    page.keyboard.press(" ")
+    expect(page.locator("#replay-play")).to_have_text("Pause")
+    page.keyboard.press(" ")
+    expect(page.locator("#replay-play")).to_have_text("Play")
+    box = page.get_by_role("checkbox", name="Terrain letters")
+    box.focus()
+    at = int(page.locator("#replay-step").inner_text().split()[1])
+    page.keyboard.press("ArrowRight")  # the arrows step from a checkbox; space toggles it
+    step_shown(page, at + 1)
+    page.keyboard.press(" ")
+    expect(box).not_to_be_checked()
+    expect(page.locator("#replay-play")).to_have_text("Play")
+
 
 def test_the_step_log_takes_the_focus_and_steps_by_keys(
     page: Page, live_server: LiveServer
@@ -74,6 +89,10 @@ def test_the_step_log_takes_the_focus_and_steps_by_keys(
         "el => getComputedStyle(el).outlineStyle"
     )
     assert outline != "none"  # a visible focus ring
+    page.keyboard.press(" ")  # Enter takes a step listed; space plays, as everywhere
+    expect(page.locator("#replay-play")).to_have_text("Pause")
+    page.keyboard.press(" ")
+    expect(page.locator("#replay-play")).to_have_text("Play")
     thumb = page.locator("#replay-slider [role=slider]")
     expect(thumb).to_have_attribute("aria-label", "step")
 

@@ -15,15 +15,14 @@ from tests.dashboard.conftest import FIXTURES
 PLAYED = (FIXTURES.parent / "moonlight" / "00-greedy.json", FIXTURES / "2p-00-heuristic.json")
 
 
-def charts(node: Any) -> list[dict[str, Any]]:
-    """The figures of every ``dcc.Graph`` in a rendered component tree."""
+def found(node: Any, kind: str) -> list[dict[str, Any]]:
+    """The props of every component of a kind (``Graph``, ``Th``) in a rendered tree."""
     if isinstance(node, list):
-        return [f for n in node for f in charts(n)]
+        return [f for n in node for f in found(n, kind)]
     if not isinstance(node, dict):
         return []
     props = node.get("props", {})
-    own = [props["figure"]] if node.get("type") == "Graph" else []
-    return own + charts(props.get("children"))
+    return ([props] if node.get("type") == kind else []) + found(props.get("children"), kind)
 
 
 def test_each_game_a_player_played_has_its_own_trend(
@@ -36,7 +35,10 @@ def test_each_game_a_player_played_has_its_own_trend(
     page = find(dependencies(server.url), "page.children")
     answer = call(server.url, page, {"url.pathname": "/player/Ana", "url.search": ""})
     assert answer.status == 200, answer
-    shown = charts(answer.output("page", "children"))
+    tree = answer.output("page", "children")
+    shown = [props["figure"] for props in found(tree, "Graph")]
+    heads = [props["children"] for props in found(tree, "Th")]
+    assert heads == ["#", "Title", "Game", "Uploaded", "Seats", "Score", "Result"]  # none empty
     titles = [f["layout"]["title"]["text"] for f in shown]
     assert titles == ["Moonlight: The Land of the Wolves — rounds won per game (star: won)",
                       "The Wolves — VP per game (star: won)"]  # fmt: skip
