@@ -18,7 +18,8 @@ colours):
 - ``charts(game)``: more timeline charts under the score chart, as ``(id, figure)``;
 - ``score``: how the score chart names and breaks down the score
   (:class:`~dashboard.charts.ScoreChart`);
-- ``marks``: the milestone kinds marked on the charts and the slider (None: all);
+- ``marked(game)``: the milestones marked on the charts and the slider, as ``(step, label)``
+  (labels short enough to stand side by side under the slider);
 - ``script``: the name its renderer is registered under in the browser: a script in
   ``dashboard/assets/boards/`` sets ``window.howlBoards[script] = {draw, resize}``, where
   ``draw(game, step)`` draws step ``step`` into the view's components (``game`` is the
@@ -46,7 +47,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from dash.development.base_component import Component
 
-from dashboard.charts import ScoreChart
+from dashboard.charts import Marks, ScoreChart, milestones
 from domain.ruleset import StepFacts
 
 if TYPE_CHECKING:
@@ -58,9 +59,9 @@ class BoardView(Protocol):
 
     game: str
     script: str
-    marks: tuple[str, ...] | None
     score: ScoreChart
 
+    def marked(self, game: Game) -> Marks: ...
     def data(self, game: Game) -> dict[str, Any]: ...
     def board(self, game: Game) -> Component | None: ...
     def panels(self, game: Game) -> list[Component]: ...
@@ -72,8 +73,10 @@ class Plain:
 
     game = ""
     script = ""
-    marks: tuple[str, ...] | None = None
     score = ScoreChart()
+
+    def marked(self, game: Game) -> Marks:
+        return milestones(game.rows, None)
 
     def data(self, game: Game) -> dict[str, Any]:
         return {}

@@ -19,18 +19,16 @@ from typing import Any
 from dash import html
 from dash.development.base_component import Component
 
-from dashboard.charts import ScoreChart, base_layout, count_ticks, mark_shapes, milestones
+from dashboard.charts import Marks, ScoreChart, base_layout, count_ticks, mark_shapes
 from dashboard.game import Game
 from domain.moonlight import events as ev
 from domain.moonlight.cards import ASSUMPTION, assumed_setup
 from domain.moonlight.state import Phase, State
 
-MARKS = ("round_won", "round_replayed")
-"""The milestones the charts and the slider mark: each round's end."""
 POWERS_NOTE = (
-    "Lone Wolf and Alpha Powers are recorded but have no effect: the sources do not give them"
+    "Lone Wolf and Alpha Powers are recorded but have no effect: the sources do not give them."
 )
-ASSUMED_NOTE = "assumed deck (moons on the 2s and the 5)"
+ASSUMED_NOTE = "Assumed deck: moons on the 2s and the 5."
 
 
 def letters(names: Sequence[str]) -> list[str]:
@@ -106,7 +104,7 @@ def points_figure(
                  "dash": "solid" if seat == 0 else "dot"},
         "hovertemplate": f"<b>{name}</b> %{{y}} points<extra></extra>",
     } for seat, name in enumerate(names)]  # fmt: skip
-    shapes, notes = mark_shapes(milestones(rows, MARKS))
+    shapes, notes = mark_shapes(round_marks(rows, names))
     layout = base_layout(rows, 220, "Round points on the table (moons + cards + threes)")
     layout.update({
         "shapes": shapes, "annotations": notes, "hovermode": "x unified",
@@ -117,13 +115,38 @@ def points_figure(
     return {"data": data, "layout": layout}
 
 
+def round_marks(rows: Sequence[dict[str, Any]], names: Sequence[str]) -> Marks:
+    """Each round's end, labelled short enough to stand beside the next on a phone: ``R1 A``
+    (round 1 won by the seat of letter A, :func:`letters`), ``R2 tie`` (tied, played again:
+    M-6); the milestone's own sentence is in the step log.
+
+    >>> won = {"kind": "round_won", "text": "Bo wins round 1", "seats": [1]}
+    >>> tie = {"kind": "round_replayed", "text": "round 2 is tied", "seats": []}
+    >>> rows = [{"step": 9, "milestones": [won]}, {"step": 20, "milestones": [tie]}]
+    >>> round_marks(rows, ["Ana", "Bo"])
+    [(9, 'R1 B'), (20, 'R2 tie')]
+    """
+    seats, found, number = letters(names), [], 1
+    for row in rows:
+        for milestone in row["milestones"]:
+            if milestone["kind"] == "round_won":
+                found.append((row["step"], f"R{number} {seats[milestone['seats'][0]]}"))
+                number += 1
+            elif milestone["kind"] == "round_replayed":
+                found.append((row["step"], f"R{number} tie"))
+    return found
+
+
 class MoonlightView:
     """Moonlight's board view (:class:`~dashboard.boards.BoardView`)."""
 
     game = "moonlight"
     script = "moonlight"
-    marks: tuple[str, ...] | None = MARKS
     score = ScoreChart("Rounds won", "rounds", ("rounds_won", "points"), "replay-score")
+
+    def marked(self, game: Game) -> Marks:
+        """Each round's end (:func:`round_marks`)."""
+        return round_marks(game.rows, game.names)
 
     def data(self, game: Game) -> dict[str, Any]:
         """The seats (name, colour, letter); per step the table (:func:`table`), the round,

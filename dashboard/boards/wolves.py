@@ -22,7 +22,7 @@ from dash import dcc, html
 from dash.development.base_component import Component
 
 from dashboard.boards import TableBoard
-from dashboard.charts import GRAPH_CONFIG, ScoreChart, base_layout, mark_shapes, milestones
+from dashboard.charts import GRAPH_CONFIG, Marks, ScoreChart, base_layout, mark_shapes, milestones
 from dashboard.game import Game
 from dashboard.palette import (
     AUTOMATON_COLOR,
@@ -521,8 +521,11 @@ class WolvesView:
 
     game = "the-wolves"
     script = "the-wolves"
-    marks: tuple[str, ...] | None = MARKS
     score = ScoreChart("Victory points", "VP", AREAS, "replay-vp")
+
+    def marked(self, game: Game) -> Marks:
+        """Each phase scored."""
+        return milestones(game.rows, MARKS)
 
     def data(self, game: Game) -> dict[str, Any]:
         """The map's hexes and the symbols, terrains and tracks the script draws with; per

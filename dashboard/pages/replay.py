@@ -68,7 +68,7 @@ def prepared(library: GameLibrary, game_id: UUID) -> dict[str, Any]:
     game = load(library, game_id, data.game_timeline(game_id))
     view = boards.view(game.rules.name)
     rows, names, colors = game.rows, game.names, game.colors
-    marks = charts.milestones(rows, view.marks)
+    marks = view.marked(game)
     score = view.score
     figures = [
         ("replay-margin", charts.margin_figure(rows, names, colors, score.unit, marks)),

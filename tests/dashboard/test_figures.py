@@ -46,7 +46,7 @@ def test_charts_follow_the_timeline() -> None:
     played, rows = _game("5p-00-heuristic.json")
     names = [p.name for p in played.initial.table.players]
     colors = board.seat_colors(played.initial)
-    marks = charts.milestones(rows, board.WOLVES.marks)
+    marks = charts.milestones(rows, board.MARKS)  # what WolvesView.marked marks
     assert [text for _, text in marks] == ["crescent", "quarter", "full"]
     scored = {row["step"]: {s["phase"] for s in row["scoring"]} for row in rows if row["scoring"]}
     assert all(phase in scored[step] for step, phase in marks)

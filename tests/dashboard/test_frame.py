@@ -79,7 +79,7 @@ def test_a_game_without_a_board_view_gets_the_frame_alone() -> None:
     )  # fmt: skip
     rows = game.rows
     assert [row["left"] for row in rows] == [3, 2, 1, 0]
-    marks = charts.milestones(rows, view.marks)
+    marks = view.marked(game)
     assert marks == [(3, "Ana wins")]
     assert slider_marks(marks, game.last) == {0: "start", 3: "Ana wins"}
     log = [log_entry(row) for row in rows]

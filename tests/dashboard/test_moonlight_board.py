@@ -39,9 +39,9 @@ def test_step_to_a_round_scoring_and_hover_a_stack(page: Page, live_server: Live
     page.on("pageerror", lambda e: errors.append(str(e)))
     game_id, rows = upload(page, live_server)
     expect(page.locator("#ml-powers-note")).to_have_text(
-        "Lone Wolf and Alpha Powers are recorded but have no effect: the sources do not give them"
+        "Lone Wolf and Alpha Powers are recorded but have no effect: the sources do not give them."
     )
-    expect(page.locator("#ml-deck-note")).to_have_text("assumed deck (moons on the 2s and the 5)")
+    expect(page.locator("#ml-deck-note")).to_have_text("Assumed deck: moons on the 2s and the 5.")
     scored = next(r["step"] for r in rows if any(m["kind"] == "round_won" for m in r["milestones"]))
     page.goto(f"{live_server.url}/replay/{game_id}?step={scored}")
     expect(page.locator(f'#ml-grid[data-step="{scored}"]')).to_have_count(1)
