@@ -23,7 +23,7 @@ from dashboard import charts
 from domain.ruleset import Review
 from domain.store import GameLibrary
 
-Shows = TypedDict("Shows", {"data-show": str})
+Shows = TypedDict("Shows", {"data-show": str, "aria-label": str})
 Stepped = TypedDict("Stepped", {"data-step": str})
 """Attributes with a dash in their name, as Dash components take them."""
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -136,7 +136,8 @@ def flagged_list(
                       className="flag-better"),
             html.Button("Show", type="button", className="step-button show-line",
                         title=f"play the suggested line from step {step} as a variation",
-                        **Shows({"data-show": str(step - 1)})),
+                        **Shows({"data-show": str(step - 1),
+                                 "aria-label": f"Show the better line at step {step}"})),
         ], className="moment flag", tabIndex=0, **Stepped({"data-step": str(step)})))  # fmt: skip
     return items
 

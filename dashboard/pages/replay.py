@@ -26,7 +26,7 @@ from dashboard.table_parts import Labelled
 from dashboard.token import refused
 from domain.store import GameLibrary, UnknownGame
 from projections.analysis_worker import analysis_status, enqueue
-from services.library import game_by_prefix, id_prefix
+from services.library import game_by_prefix
 from services.refusals import Refusal
 
 SPEEDS = {0.5: "½×", 1: "1×", 2: "2×", 4: "4×"}
@@ -172,10 +172,8 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
     library = data.library()
     gid = data.parse_game_id(game_id)
     try:
-        if gid is None and id_prefix(game_id) is not None:
+        if gid is None:  # a short id, or what the page says is neither
             gid = game_by_prefix(library, game_id)
-        if gid is None:
-            raise UnknownGame(UUID(int=0))
         shown = prepared(library, gid)
         title = library.info(gid).title or "Untitled game"
     except UnknownGame:

@@ -342,7 +342,7 @@ def test_show_plays_the_suggested_line_of_a_flagged_action(
     visit(page, server, game_id, f"?step={step}")
     item = page.locator(f'#analysis-flagged [data-step="{step}"]')
     expect(item).to_contain_text(flagged["best"]["label"])
-    item.locator("[data-show]").click()
+    item.get_by_role("button", name=f"Show the better line at step {step}").click()
     expect(page.locator("#replay-step")).to_contain_text(f"· Suggested at step {step}")
     expect(page.locator(f'#replay-board svg[data-version="{step}"]')).to_be_attached()
     _, listed = call(server, "GET", f"/api/games/{game_id}/branches")

@@ -55,3 +55,5 @@ def test_a_short_replay_link_opens_the_game(
     none = page_text(server, "/replay/ffffffffff")
     assert "No stored game's id begins with ffffffffff" in none
     assert "replay-slider" not in none
+    short = page_text(server, f"/replay/{other.hex[:7]}")
+    assert f"'{other.hex[:7]}' is not a game id nor its first 8 or more hex digits" in short
