@@ -1,5 +1,6 @@
-/* "Terrain letters": a labelled checkbox in the corner of every Wolves map (the replay's, the
-   table's, the practice board's) that shows or hides the map's trace of terrain letters
+/* "Terrain letters": a labelled checkbox at the head of every Wolves map's key (the replay's,
+   the table's, the practice board's; over the map's corner for a map without a key) that shows
+   or hides the map's trace of terrain letters
    (dashboard/boards/wolves.py, letters_trace) with plotly's restyle, never touching the
    layout. The choice is kept in localStorage and applies to every map; a map plotly draws
    again (a new figure) gets it back. */
@@ -28,15 +29,19 @@
     var i = traceOf(gd), on = wanted();
     if (i < 0 || !window.Plotly) { return; }
     if ((gd.data[i].visible !== false) !== on) { window.Plotly.restyle(gd, {visible: on}, [i]); }
-    var box = gd.closest(".board");
+    var box = home(gd);
     var input = box && box.querySelector(".letters-toggle input");
     if (input) { input.checked = on; }
   }
 
+  /* The map with its key, or the map alone. */
+  function home(gd) { return gd.closest(".wolves-map") || gd.closest(".board"); }
+
   function toggle(board) {
-    var label = document.createElement("label");
+    var label = document.createElement("label"), key = board.querySelector(".map-key");
     label.className = "letters-toggle";
-    label.style.cssText = "position:absolute;top:4px;left:4px;z-index:3;display:flex;" +
+    label.style.cssText = (key ? "width:max-content;margin-bottom:0.3rem;" :
+      "position:absolute;top:4px;left:4px;z-index:3;") + "display:flex;" +
       "align-items:center;gap:0.3rem;padding:0.1rem 0.4rem;font-size:0.8rem;color:#222;" +
       "background:rgba(255,255,255,0.9);border:1px solid #8a9a9f;border-radius:4px;" +
       "pointer-events:auto;cursor:pointer;";
@@ -49,14 +54,14 @@
       remember(input.checked);
       document.querySelectorAll(".js-plotly-plot").forEach(apply);
     });
-    board.appendChild(label);
+    if (key) { key.insertBefore(label, key.firstChild); } else { board.appendChild(label); }
   }
 
   /* Every plotted map with a letters trace gets the checkbox on its board and follows it. */
   function wire() {
     document.querySelectorAll(".js-plotly-plot").forEach(function (gd) {
       if (traceOf(gd) < 0) { return; }
-      var board = gd.closest(".board");
+      var board = home(gd);
       if (board && !board.querySelector(".letters-toggle")) { toggle(board); }
       if (!gd.howlLetters && gd.on) {
         gd.howlLetters = true;
