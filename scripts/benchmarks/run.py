@@ -1,4 +1,5 @@
-"""Run benchmark suites by name: ``scripts/bench engine store``."""
+"""Run benchmark suites by name: ``scripts/bench engine store``; options after the names go
+to the one suite named (``scripts/bench mixed --duration 5``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from types import ModuleType
 
 SUITES = (
     "engine", "store", "projections", "api", "dashboard", "analysis", "robustness", "tables",
-    "explore", "bots",
+    "explore", "bots", "mixed",
 )  # fmt: skip
 HERE = Path(__file__).resolve().parent
 # The project's packages (and tests' helpers) win over suites named like them.
@@ -28,8 +29,13 @@ def load(name: str) -> ModuleType | None:
     return suite
 
 
-def main(names: list[str]) -> int:
+def main(argv: list[str]) -> int:
     """Run the named suites (all available ones when none is named)."""
+    first = next((i for i, a in enumerate(argv) if a.startswith("-")), len(argv))
+    names, options = argv[:first], argv[first:]
+    if options and len(names) != 1:
+        print("options go to one suite: name it alone", file=sys.stderr)
+        return 2
     unknown = [n for n in names if n not in SUITES]
     if unknown:
         print(
@@ -42,7 +48,10 @@ def main(names: list[str]) -> int:
         if suite is None:
             print(f"… {name}: no benchmarks yet", file=sys.stderr)
             continue
-        suite.run()
+        if options:
+            suite.run(options)
+        else:
+            suite.run()
     return 0
 
 
