@@ -1,4 +1,4 @@
-"""Mixed suite: a club night's load on ``howl serve``, reads while others upload (issue 22).
+"""Mixed suite: a club night's load on ``howl serve``, reads while others upload.
 
 ``scripts/bench mixed [--duration S] [--clients N,N] [--backends sqlite,postgresql]``
 (defaults 30 s, 16 and 64 clients, both backends). One ``howl serve`` per backend (granian,

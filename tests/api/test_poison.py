@@ -1,4 +1,4 @@
-"""Poison uploads (issue 14, item 1) through real HTTP on both backends: every one is
+"""Poison uploads through real HTTP on both backends: every one is
 refused with its JSON path and stores nothing, and the service goes on storing, listing and
 counting good games after them. Also the per-record work budget (``too_costly``)."""
 
