@@ -4,8 +4,9 @@
      opens it;
    - a checklist or radio items is a group of native checkboxes or radios named by their labels,
      not a listbox whose options hold inputs (interactive controls nested in interactive roles);
-   - a dropdown takes the focus on its own button, which its label names, instead of on an input
-     hidden from assistive technology that passes the focus on;
+   - a dropdown takes the focus on its own button, named by its label and then its value (Dash
+     names it by its value alone), instead of on an input hidden from assistive technology that
+     passes the focus on;
    - the window's title names the page shown (Dash keeps one title for every page). */
 (function () {
   "use strict";
@@ -48,6 +49,13 @@
     });
     document.querySelectorAll(".dash-dropdown-focus-target + button[tabindex='-1']:not([disabled])")
       .forEach(function (button) { button.setAttribute("tabindex", "0"); });
+    document.querySelectorAll("button.dash-dropdown[id]").forEach(function (button) {
+      var label = document.querySelector('label[for="' + window.CSS.escape(button.id) + '"]');
+      if (!label) { return; }
+      if (!label.id) { label.id = button.id + "-label"; }
+      var by = button.getAttribute("aria-labelledby") || "";
+      if (by.split(" ")[0] !== label.id) { button.setAttribute("aria-labelledby", (label.id + " " + by).trim()); }
+    });
   }
 
   /* The window's title: the page's heading, what kind of page it is, and the site's name. */
@@ -62,5 +70,5 @@
 
   mend();
   new window.MutationObserver(mend).observe(document.documentElement, {subtree: true, childList: true,
-    attributes: true, attributeFilter: ["aria-label", "aria-selected", "role", "tabindex"]});
+    attributes: true, attributeFilter: ["aria-label", "aria-labelledby", "aria-selected", "role", "tabindex"]});
 })();

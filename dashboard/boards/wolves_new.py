@@ -109,8 +109,14 @@ def _problem(component_id: str) -> html.Div:
 
 
 def _field(label: str, control: Any, for_id: str, problem: str | None = None,
-           class_name: str = "") -> html.Div:  # fmt: skip
-    parts = [html.Label(label, htmlFor=for_id), control]
+           class_name: str = "", of: str = "") -> html.Div:  # fmt: skip
+    """A labelled control; ``of`` (``seat 2``) ends its label for assistive technology only,
+    where many fields share the label."""
+    named: Any = label
+    if of:
+        named = [html.Span(label, **attributes(aria_hidden="true")),
+                 html.Span(f"{label}, {of}", className="sr-only")]  # fmt: skip
+    parts = [html.Label(named, htmlFor=for_id), control]
     if problem is not None:
         parts.append(_problem(problem))
     return html.Div(parts, className=f"setup-field {class_name}".strip())
@@ -129,6 +135,7 @@ def _seat_row(seat: int) -> html.Li:
     """One seat's row: name, colour, home terrain, who plays it, and its move and remove
     buttons."""
     name, color, terrain, player = (seat_id(k, seat) for k in FIELDS)
+    of = f"seat {seat + 1}"
     colors = [
         {"label": html.Span([_swatch(SEAT_COLORS[c]), c]), "value": c, "search": c} for c in COLORS
     ]
@@ -149,19 +156,19 @@ def _seat_row(seat: int) -> html.Li:
             html.Span(f"Seat {seat + 1}", className="seat-no"),
             _field("Name", dcc.Input(id=name, type="text", value=f"Player {seat + 1}",
                                      autoComplete="off", className="seat-name"),
-                   dom_id(name), seat_id("name-problem", seat), "seat-name-field"),
+                   dom_id(name), seat_id("name-problem", seat), "seat-name-field", of),
             _field("Colour", dcc.Dropdown(id=color, options=colors, value=COLORS[seat],
                                           clearable=False, className="seat-pick"),
-                   dom_id(color), seat_id("color-problem", seat)),
+                   dom_id(color), seat_id("color-problem", seat), of=of),
             _field("Home terrain", dcc.Dropdown(id=terrain, options=terrains,
                                                 value=box.TERRAINS[seat], clearable=False,
                                                 className="seat-pick"),
-                   dom_id(terrain), seat_id("terrain-problem", seat)),
+                   dom_id(terrain), seat_id("terrain-problem", seat), of=of),
             _field("Played by", dcc.Dropdown(id=player, value=PERSON, clearable=False,
                                              options=[{"label": label, "value": key}
                                                       for key, label in PLAYERS.items()],
                                              className="seat-pick"),
-                   dom_id(player), seat_id("player-problem", seat)),
+                   dom_id(player), seat_id("player-problem", seat), of=of),
             html.Div(buttons, className="seat-buttons"),
         ],
         id=seat_id("row", seat),
@@ -178,7 +185,8 @@ def _position_card(position: int) -> html.Li:
             html.Div(id=pos_id("where", position), className="pos-where"),
             _field("Tile number", dcc.Input(id=tile, type="number", step=1, inputMode="numeric",
                                             className="pos-tile"),
-                   dom_id(tile), pos_id("tile-problem", position), "field-tile"),
+                   dom_id(tile), pos_id("tile-problem", position), "field-tile",
+                   f"position {position + 1}"),
             html.Fieldset([
                 html.Legend("Scoring token(s), top first"),
                 dcc.RadioItems(id=pos_id("scoring", position), options=[], inline=True,
