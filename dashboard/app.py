@@ -12,7 +12,7 @@ from flask import Flask, current_app, redirect, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
-from dashboard import token
+from dashboard import plotly_bundle, token
 from dashboard.inputs import text
 from dashboard.pages import library, new, player, practice, replay, statistics, table
 from dashboard.table_parts import Labelled
@@ -151,6 +151,7 @@ def create_dash(server: Flask) -> Dash:
         suppress_callback_exceptions=True,
     )
     app.index_string = app.index_string.replace("<html>", '<html lang="en">', 1)
+    plotly_bundle.install(app)
     app.layout = html.Div(
         [
             dcc.Location(id="url", refresh="callback-nav"),
