@@ -35,6 +35,7 @@ STEP = 40
 STEPS = 50
 LOADS = 5
 VIEWPORT = {"width": 1600, "height": 1000}
+TIMES = ("paint", "moved", "charts")
 SHOWS = """(step) => {
     const at = id => document.querySelector('#' + id + '[data-step="' + step + '"]');
     return at('replay-board svg') && at('replay-vp-cursor') && at('replay-control-cursor')
@@ -102,7 +103,9 @@ def _timed_load(page: Page, load: str) -> dict[str, float]:
     else:
         page.goto(load, wait_until="commit")
     page.wait_for_function("() => window.__howlLoad && window.__howlLoad.paint", polling="raf")
-    while not page.evaluate("window.__howlLoad.moved"):
+    for _ in range(2_000):  # a bound: 10 s of presses
+        if page.evaluate("window.__howlLoad.moved"):
+            break
         page.keyboard.press("ArrowRight")
         page.wait_for_timeout(5)
     page.wait_for_function("() => window.__howlLoad.charts", polling="raf")
@@ -125,7 +128,7 @@ def _page_loads(browser: Browser, url: str, players: int) -> None:
         finally:
             context.close()
     for metric, loads, target in (("replay_cold_ms", cold, 1000), ("replay_warm_ms", warm, 400)):
-        med = {k: statistics.median(load[k] for load in loads) for k in ("paint", "moved", "charts")}
+        med = {k: statistics.median(load[k] for load in loads) for k in TIMES}
         report(
             "dashboard", metric, med["moved"], "ms", players=players, median_of=LOADS,
             paint_ms=round(med["paint"], 1), charts_ms=round(med["charts"], 1), target=target,
@@ -170,7 +173,7 @@ def run() -> None:
         try:
             page = browser.new_page(viewport=VIEWPORT)  # type: ignore[arg-type]
             page.set_default_timeout(30_000)
-            for players, game_id in ids.items():  # the server computes each game's page once
+            for game_id in ids.values():  # the server computes each game's page once
                 _load(page, f"{base}/replay/{game_id}?step={STEP}", STEP)
             for players, game_id in ids.items():
                 progress(f"dashboard: {players}-player replay page loads, cold and warm")
