@@ -12,7 +12,7 @@ from flask import Flask, current_app, redirect, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
-from dashboard import plotly_bundle, token
+from dashboard import plotly_bundle, static, token
 from dashboard.inputs import text
 from dashboard.pages import library, new, player, practice, replay, statistics, table
 from dashboard.table_parts import Labelled
@@ -152,6 +152,7 @@ def create_dash(server: Flask) -> Dash:
     )
     app.index_string = app.index_string.replace("<html>", '<html lang="en">', 1)
     plotly_bundle.install(app)
+    static.install(server)
     app.layout = html.Div(
         [
             dcc.Location(id="url", refresh="callback-nav"),
