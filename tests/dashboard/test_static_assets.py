@@ -12,7 +12,7 @@ from urllib.request import Request, urlopen
 
 import pytest
 from playwright.sync_api import Page, expect
-from plotly.offline import get_plotlyjs_version
+from plotly.offline import get_plotlyjs_version  # type: ignore[import-untyped]  # no types
 
 from dashboard.plotly_bundle import CACHED, bundle
 from domain.store import GameLibrary
