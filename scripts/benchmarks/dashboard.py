@@ -4,7 +4,7 @@ Fixture games of 2, 3 and 5 players are stored in a throwaway SQLite store serve
 ``howl serve``; the system Chromium (Playwright) opens each game's replay page cold (a
 fresh browser context: empty cache) and warm (the same context, reloaded) and times, from
 the navigation's start, the first meaningful paint (the map drawn with the step's pieces),
-interactive (→ pressed as soon as the map shows has moved the step) and the charts drawn
+interactive (→, pressed as soon as the map shows, has moved the step) and the charts drawn
 (every chart's cursor placed). Then, on the 5-player game, it presses → and waits until the
 board, the VP chart and the control chart all show the new step.
 """
@@ -42,15 +42,17 @@ SHOWS = """(step) => {
         && document.getElementById('replay-step').textContent.startsWith('Step ' + step + ' ');
 }"""
 """True once the board's pieces, both charts' cursors and the step number show ``step``."""
-WATCH = """(step) => {
+WATCH = r"""(step) => {
     const t = window.__howlLoad = {};
     const board = s => document.querySelector('#replay-board svg[data-step="' + s + '"]');
     const charts = () => {
         const all = document.querySelectorAll('.chart > [id$="-cursor"]');
         return all.length > 0 && [...all].every(c => c.hasAttribute('data-step'));
     };
-    const moved = () => board(step + 1) && document.getElementById('replay-step')
-        .textContent.startsWith('Step ' + (step + 1) + ' ');
+    const moved = () => {  // a later step shown, on the board and in the step number
+        const shown = /^Step (\d+) /.exec(document.getElementById('replay-step').textContent);
+        return shown && +shown[1] > step && board(+shown[1]);
+    };
     const look = () => {
         const now = performance.now();
         if (t.paint === undefined && board(step)) { t.paint = now; }
@@ -61,7 +63,7 @@ WATCH = """(step) => {
     requestAnimationFrame(look);
 }"""
 """Records, in ms from the navigation's start, when the map first shows ``step``'s pieces
-(``paint``), when it shows the next step (``moved``) and when every chart's cursor is placed
+(``paint``), when it shows a later step (``moved``) and when every chart's cursor is placed
 (``charts``): checked every frame from the page's first script on."""
 
 
@@ -108,6 +110,8 @@ def _timed_load(page: Page, load: str) -> dict[str, float]:
             break
         page.keyboard.press("ArrowRight")
         page.wait_for_timeout(5)
+    else:
+        raise RuntimeError("→ did not move the replay's step")
     page.wait_for_function("() => window.__howlLoad.charts", polling="raf")
     times: dict[str, float] = page.evaluate("window.__howlLoad")
     return times
