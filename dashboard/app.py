@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
+import plotly.io.json as plotly_json  # type: ignore[import-untyped]  # no types
 from dash import Dash, Input, Output, State, dcc, html
 from dash.exceptions import DependencyException
 from flask import Flask, current_app, redirect, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
-from dashboard import token
+from dashboard import plotly_bundle, static, token
 from dashboard.inputs import text
 from dashboard.pages import library, new, player, practice, replay, statistics, table
 from dashboard.table_parts import Labelled
@@ -139,8 +140,15 @@ def unknown_asset(_exc: DependencyException) -> HTTPException | ResponseReturnVa
     return current_app.handle_http_exception(NotFound("No such dashboard asset."))
 
 
+JSON_ENGINE = "json"
+"""The engine plotly encodes Dash's answers with: its ``orjson`` engine (the default where
+orjson is installed) first copies every value in Python, and answered a 5-player replay page
+(340 kB, most of it the game's data) three times slower than the json module's encoder."""
+
+
 def create_dash(server: Flask) -> Dash:
     """Mount the dashboard at ``/`` on ``server``; all its scripts are served locally."""
+    plotly_json.config.default_engine = JSON_ENGINE
     app = Dash(
         __name__,
         server=server,  # type: ignore[arg-type]  # Dash's stub omits the Flask it accepts
@@ -151,6 +159,8 @@ def create_dash(server: Flask) -> Dash:
         suppress_callback_exceptions=True,
     )
     app.index_string = app.index_string.replace("<html>", '<html lang="en">', 1)
+    plotly_bundle.install(app)
+    static.install(server)
     app.layout = html.Div(
         [
             dcc.Location(id="url", refresh="callback-nav"),
