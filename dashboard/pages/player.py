@@ -82,10 +82,10 @@ def values_figure(values: list[dict[str, Any]], name: str, label: str) -> dict[s
 
 
 def trend_figures(found: dict[str, Any], game: str | None) -> list[dict[str, Any]]:
-    """A player's score trend: one chart, or one per game they played when they played
-    several (their scores are not of one kind: VP, rounds won)."""
-    if game is not None or len(found["by_game"]) == 1:
-        return [trend_figure(found["trend"], _statistics(game or found["by_game"][0]["game"]))]
+    """A player's score trend: of the game chosen, or one chart per game they played (their
+    scores are not of one kind: VP, rounds won)."""
+    if game is not None:
+        return [trend_figure(found["trend"], _statistics(game))]
     return [
         trend_figure([t for t in found["trend"] if t["game"] == g["game"]],
                      _statistics(g["game"]), GAMES.get(g["game"], g["game"]))

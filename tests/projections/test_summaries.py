@@ -249,9 +249,14 @@ def test_a_games_summary_and_players(both: tuple[ReadModels, list[str]]) -> None
     assert bo["hands"] == [{"hand": "left", "games": 3, "wins": 1}]
     assert [t["pips"] for t in bo["trend"]] == [3, 9, 9]
     every = models.player("bo")
-    assert every is not None and every["by_game"] == [
-        {"game": "dice", "games": 3, "wins": 1}, {"game": "the-wolves", "games": 2, "wins": 1}
-    ]  # fmt: skip
+    assert every is not None
+    wolves = [t["score"] for t in every["trend"] if t["game"] == "the-wolves"]
+    assert every["by_game"] == [
+        {"game": "dice", "games": 3, "wins": 1, "average_score": 7.0},
+        {"game": "the-wolves", "games": 2, "wins": 1, "average_score": sum(wolves) / 2},
+    ]
+    rolled = [t["rolling_score"] for t in every["trend"] if t["game"] == "dice"]
+    assert rolled == [3, 6, 7]  # pips over the dice games alone, never mixed with VP
 
 
 def test_a_game_added_or_changed_rebuilds_the_tables(store: Store, dice: Dice) -> None:
