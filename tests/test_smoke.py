@@ -96,7 +96,7 @@ def test_dashboard_shell_loads_in_chromium(
     page.goto(live_server.url + "/")
     expect(page.get_by_role("heading", name="Howl")).to_be_visible()
     expect(page.get_by_text("No games yet.")).to_be_visible()
-    expect(page).to_have_title("Howl")
+    expect(page).to_have_title("Library · Howl")
 
     page.get_by_role("link", name="Statistics").click()
     expect(page.get_by_role("heading", name="Statistics")).to_be_visible()
