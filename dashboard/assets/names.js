@@ -34,13 +34,12 @@
       if (!radio && !list.querySelector("input[type=checkbox]")) { return; }
       list.setAttribute("role", radio ? "radiogroup" : "group");
     });
-    document.querySelectorAll(".dash-options-list:not([role=listbox]) > .dash-options-list-option[role]")
+    /* the options' role and state, also when Dash sets their state again */
+    document.querySelectorAll(".dash-options-list:not([role=listbox]) > :is([role], [aria-selected])")
       .forEach(function (option) {
         option.removeAttribute("role");
         option.removeAttribute("aria-selected");
       });
-    document.querySelectorAll(".dash-options-list:not([role=listbox]) > [aria-selected]")
-      .forEach(function (option) { option.removeAttribute("aria-selected"); });
   }
 
   function dropdowns() {
