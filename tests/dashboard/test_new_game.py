@@ -290,6 +290,9 @@ def test_the_page_fits_a_phone_and_a_desktop_and_works_by_keyboard(
     page.locator(seat("name", 3)).focus()
     page.keyboard.press("Tab")  # to the colour: Enter opens it, ↓ and Enter choose
     expect(page.locator(seat("color", 3))).to_be_focused()
+    expect(page.locator(seat("color", 3))).to_have_accessible_name("Colour, seat 4 green")
+    expect(page.locator(seat("name", 3))).to_have_accessible_name("Name, seat 4")
+    expect(page.get_by_role("spinbutton", name="Tile number, position 8")).to_have_count(1)
     page.keyboard.press("Enter")
     expect(page.locator("input[type=radio][value=green]:focus")).to_be_visible()
     page.keyboard.press("ArrowDown")
