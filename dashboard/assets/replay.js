@@ -318,8 +318,8 @@
     }
     if (e.key === " ") {  /* play or pause, also from the slider and the step controls; other buttons click */
       var play = document.getElementById("replay-play"), button = t && t.closest("button");
-      if (t && t.matches("input[type=checkbox]")) { return; }
-      if (play && (!button || button.closest(".replay-controls"))) { e.preventDefault(); play.click(); }
+      var box = t && t.matches("input[type=checkbox]");  /* Space toggles it */
+      if (play && !box && (!button || button.closest(".replay-controls"))) { e.preventDefault(); play.click(); }
       return;
     }
     if (t && t.closest("#replay-slider")) { return; }  /* its arrows, Home and End are its own */

@@ -583,13 +583,14 @@
 
   function begin(kind) {
     if (!enabled(kind)) { return; }
-    if ((kind === "bonus_action" || kind === "pass") && begun()) {
-      say('<div class="refused" role="alert">Enter or cancel (Esc) the ' +
-          esc(NAMES[T.build.type] || "action") + " being built first: " + esc(NAMES[kind]) +
-          " would drop it.</div>");
+    if (kind === "bonus_action" || kind === "pass") {  /* written at once, unless it would drop a build */
+      if (begun()) {
+        say('<div class="refused" role="alert">Enter or cancel (Esc) the ' +
+            esc(NAMES[T.build.type] || "action") + " being built first: " + esc(NAMES[kind]) +
+            " would drop it.</div>");
+      } else { cancel(); send(ofType(kind)[0]); }
       return;
     }
-    if (kind === "bonus_action" || kind === "pass") { cancel(); send(ofType(kind)[0]); return; }
     if (kind === "undo") { undo(); return; }
     T.build = {type: kind, steps: [], wolf: null, hex: null, action: null, pay: null, options: null};
     draw();

@@ -33,7 +33,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 from scripts.benchmarks.common import howl_serve, percentile, progress, report
-from scripts.benchmarks.throwaway_pg import _free_port, bench_database
+from scripts.benchmarks.throwaway_pg import bench_database, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "the-wolves"
@@ -51,7 +51,7 @@ Request = tuple[str, str, bytes | None, dict[str, str]]
 
 def serving(url: str) -> AbstractContextManager[int]:
     """``howl serve`` (granian, ``WORKERS`` × ``THREADS``) on ``url``; yields its port."""
-    return howl_serve(_free_port(), {
+    return howl_serve(free_port(), {
         "HOWL_DATABASE_URL": url, "HOWL_API_TOKENS": f"bench:{TOKEN}",
         "HOWL_WORKERS": str(WORKERS), "HOWL_THREADS": str(THREADS),
     })  # fmt: skip

@@ -40,7 +40,7 @@ from pathlib import Path
 import aiohttp
 
 from scripts.benchmarks.common import howl_serve, percentile, progress, report
-from scripts.benchmarks.throwaway_pg import _free_port, bench_database
+from scripts.benchmarks.throwaway_pg import bench_database, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "the-wolves"
@@ -252,7 +252,7 @@ def measure(backend: str, url: str, clients_list: list[int], seconds: float) -> 
         if value := os.environ.get(f"HOWL_BENCH_{name}"):
             env[f"HOWL_{name}"] = value
     progress(f"mixed: {backend}: starting howl serve")
-    with howl_serve(_free_port(), env) as port:
+    with howl_serve(free_port(), env) as port:
         progress(f"mixed: {backend}: uploading {len(records)} fixture games")
         work = seed_games(port, records)
         progress(f"mixed: {backend}: warming up (reads only, 5 s)")

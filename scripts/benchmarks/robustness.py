@@ -29,7 +29,7 @@ from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 
 from scripts.benchmarks.common import howl_serve, percentile, progress, report
-from scripts.benchmarks.throwaway_pg import _free_port
+from scripts.benchmarks.throwaway_pg import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ROOT / "tests" / "fixtures" / "the-wolves" / "5p-06-random.json"
@@ -43,7 +43,7 @@ TARGET_MS = 200
 
 def serving(database: str) -> AbstractContextManager[int]:
     """``howl serve`` on ``database``; yields its port."""
-    return howl_serve(_free_port(), {
+    return howl_serve(free_port(), {
         "HOWL_DATABASE_URL": database, "HOWL_API_TOKENS": f"bench:{TOKEN}",
         "HOWL_WORKERS": str(WORKERS), "HOWL_THREADS": str(THREADS), "HOWL_ANALYSIS": "off",
     })  # fmt: skip

@@ -25,7 +25,7 @@ def _pg_bin() -> Path:
     return Path(found[-1])
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -41,7 +41,7 @@ def throwaway_pg() -> Iterator[str]:
         subprocess.run(["id", "postgres"], check=True, capture_output=True)
         shutil.chown(folder, "postgres")
         as_pg = ["runuser", "-u", "postgres", "--"]
-    data, port = folder / "data", _free_port()
+    data, port = folder / "data", free_port()
 
     def run(*args: str) -> None:
         subprocess.run([*as_pg, *args], cwd=folder, check=True, capture_output=True)
