@@ -21,6 +21,7 @@ from api.demo import seed_demo
 from api.front import front_app
 from projections import db
 from projections.analysis_worker import start_worker
+from services.compute import cluster
 from services.config import Settings
 from services.library import analyses_url, store_config
 from services.shared import runs_analysis
@@ -46,7 +47,10 @@ def run_analysis(settings: Settings) -> None:
     signal.signal(signal.SIGTERM, lambda *_: _stop_reviewing())
     os.nice(ANALYSIS_NICENESS)
     processes = settings.analysis_processes or None
-    start_worker(analyses_url(settings), store_config(settings), processes)
+    start_worker(
+        analyses_url(settings), store_config(settings), processes,
+        cluster(settings.dask_scheduler),
+    )  # fmt: skip
     server = os.getppid()
     while os.getppid() == server:
         time.sleep(1)

@@ -15,6 +15,7 @@ values and only hands them back to the same ruleset.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -305,10 +306,12 @@ class Review(Protocol):
 
     def review(
         self, record: GameRecord, settings: ReviewSettings,
-        progress: Callable[[int, int], None] | None = None, workers: int | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        workers: int | Executor | None = None,
     ) -> ReviewResult:  # fmt: skip
         """Review a whole game; ``progress`` is called with (steps done, steps to do),
-        ``workers`` processes share the steps (default: one per CPU)."""
+        ``workers`` processes share the steps (default: one per CPU), or an executor (a
+        cluster's) takes one task per step."""
         ...
 
     def win(self, state: Any) -> tuple[float, ...]:

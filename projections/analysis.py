@@ -146,6 +146,15 @@ class Analyses:
             "settings_key": settings_key,
         }
 
+    def done(self, settings_key: str) -> set[str]:
+        """The ids of the games whose review with these settings is done."""
+        with self._connection(read=True) as conn:
+            rows = self._run(
+                conn, f"SELECT game_id FROM {TABLE} WHERE settings_key = ? AND status = 'done'",
+                (settings_key,),
+            ).fetchall()  # fmt: skip
+        return {row[0] for row in rows}
+
     def claim(self) -> tuple[str, ReviewSettings] | None:
         """Take the oldest queued (or abandoned running) review, marking it running."""
         now = time.time()

@@ -2,9 +2,10 @@
 
 A :class:`AnalysisWorker` thread takes queued reviews from the ``analyses`` table one at
 a time, reads the game's record from the event store, reviews it over a few processes
-and writes its progress as it goes. Several workers (in several processes) may share
-one database: each review is claimed by exactly one of them, and one whose worker died
-is taken up again once its heartbeat is stale.
+(or on a cluster's executor, a task per step) and writes its progress as it goes.
+Several workers (in several processes) may share one database: each review is claimed by
+exactly one of them, and one whose worker died is taken up again once its heartbeat is
+stale.
 
 >>> status = analysis_status("sqlite:///:memory:", "3f2a…")
 >>> status["status"], status["progress"], status["result"]
@@ -16,6 +17,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+from contextlib import AbstractContextManager, ExitStack
 from typing import Any
 from uuid import UUID
 
@@ -58,7 +62,13 @@ def analysis_status(
     return Analyses(url).status(game_id, (settings or default_settings()).key)
 
 
-def run_one(analyses: Analyses, library: GameLibrary, workers: int | None = None) -> str | None:
+Cluster = Callable[[], AbstractContextManager[Executor]]
+"""Opens the executor of a cluster (Dask's) for as long as its context lasts."""
+
+
+def run_one(
+    analyses: Analyses, library: GameLibrary, workers: int | Executor | None = None
+) -> str | None:
     """Review the next queued game, if any; returns its id."""
     job = analyses.claim()
     if job is None:
@@ -91,37 +101,42 @@ class AnalysisWorker(threading.Thread):
     """A daemon thread that reviews queued games until :meth:`stop` is called.
 
     ``url`` holds the ``analyses`` table; ``store`` is the event store (default: the
-    same URL); ``workers`` processes share each review (default: one per CPU).
+    same URL); ``workers`` processes share each review (default: one per CPU), unless
+    ``cluster`` opens an executor that takes its steps (kept open while the worker runs).
     """
 
     def __init__(
         self, url: str, store: StoreConfig | str | None = None, workers: int | None = None,
-        poll: float = POLL_SECONDS,
+        poll: float = POLL_SECONDS, cluster: Cluster | None = None,
     ) -> None:  # fmt: skip
         super().__init__(name="howl-analysis", daemon=True)
         self.analyses = Analyses(url)
         self.store = store or url
         self.workers = workers
         self.poll = poll
+        self.cluster = cluster
         self._stopping = threading.Event()
 
     def run(self) -> None:
         """Take and review queued games, waiting ``poll`` seconds when there is none; a store
-        that cannot be opened is tried again every ``RETRY_SECONDS``."""
+        or cluster that cannot be opened is tried again every ``RETRY_SECONDS``."""
         while not self._stopping.is_set():
-            try:
-                library = GameLibrary.open(self.store)
-            except Exception:  # the database is down: try again later
-                log.exception("analysis worker could not open the store")
-                self._stopping.wait(max(self.poll, RETRY_SECONDS))
-                continue
-            with library:
-                self._serve(library)
+            with ExitStack() as opened:
+                try:
+                    library = opened.enter_context(GameLibrary.open(self.store))
+                    workers: int | Executor | None = self.workers
+                    if self.cluster is not None:
+                        workers = opened.enter_context(self.cluster())
+                except Exception:  # the database or the cluster is down: try again later
+                    log.exception("analysis worker could not open the store or its cluster")
+                    self._stopping.wait(max(self.poll, RETRY_SECONDS))
+                    continue
+                self._serve(library, workers)
 
-    def _serve(self, library: GameLibrary) -> None:
+    def _serve(self, library: GameLibrary, workers: int | Executor | None) -> None:
         while not self._stopping.is_set():
             try:
-                done = run_one(self.analyses, library, self.workers)
+                done = run_one(self.analyses, library, workers)
             except Exception:  # the database is down: try again later
                 log.exception("analysis worker could not take a review")
                 done = None
@@ -135,10 +150,11 @@ class AnalysisWorker(threading.Thread):
 
 
 def start_worker(
-    url: str, store: StoreConfig | str | None = None, workers: int | None = None
-) -> AnalysisWorker:
+    url: str, store: StoreConfig | str | None = None, workers: int | None = None,
+    cluster: Cluster | None = None,
+) -> AnalysisWorker:  # fmt: skip
     """Start an :class:`AnalysisWorker` on ``url`` and return it."""
-    worker = AnalysisWorker(url, store, workers)
+    worker = AnalysisWorker(url, store, workers, cluster=cluster)
     worker.start()
     return worker
 

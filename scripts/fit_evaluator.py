@@ -8,7 +8,9 @@ position of those games after the draft. Training uses every other position of t
 
 Win probabilities: a conditional logit (softmax over seats), fitted by Newton's method
 with a small ridge penalty on standardised features. Expected final VP: ridge least
-squares of the points still to come. Pure Python; the same seed gives the same file.
+squares of the points still to come. Pure Python; the same seed gives the same file,
+whether local processes or a Dask cluster (``--scheduler``; :mod:`services.compute`) play
+the games.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ import os
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from domain.wolves.analysis import calibration
 from domain.wolves.analysis.evaluation import StaticEvaluator, outcome
@@ -32,6 +36,8 @@ from domain.wolves.rules import play
 from domain.wolves.scoring import final_scores
 from domain.wolves.setup import Options, generate_setup
 from domain.wolves.state import initial_state
+from services.compute import pool
+from services.config import Settings
 
 OUT = Path(__file__).resolve().parent.parent / "domain" / "wolves" / "analysis" / "weights.json"
 SEED_STRIDE = 1_000_003
@@ -176,16 +182,24 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="local processes, or a local cluster's workers")  # fmt: skip
+    parser.add_argument("--scheduler", default=Settings.from_env().dask_scheduler,
+                        help="a Dask scheduler's address, or 'local', to self-play on "
+                        "[default: HOWL_DASK_SCHEDULER; unset: local processes]")  # fmt: skip
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     start = time.perf_counter()
     train: list[Position] = []
     held: list[Position] = []
     counts = {"train": 0, "held_out": 0}
-    with ProcessPoolExecutor(args.workers) as pool:
-        jobs = [pool.submit(positions, i, args.seed) for i in range(args.games)]
-        for done, job in enumerate(jobs, start=1):
+    columns = (TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    progress = Progress(*columns, console=Console(stderr=True))
+    with pool(args.workers, args.scheduler) as ready, progress:
+        print(f"… self-play on {ready.where}", file=sys.stderr, flush=True)
+        task = progress.add_task("games", total=args.games)
+        jobs = ((i, args.seed) for i in range(args.games))
+        for _, job in ready.finished(positions, jobs, ordered=True):
             i, _, found = job.result()
             if i % 5 == 4:
                 held += found
@@ -193,8 +207,7 @@ def main(argv: list[str]) -> int:
             else:
                 train += found[::2]
                 counts["train"] += 1
-            if done % 25 == 0:
-                print(f"… {done}/{args.games} games", file=sys.stderr, flush=True)
+            progress.advance(task)
     print(f"… {len(train)} training positions; fitting", file=sys.stderr, flush=True)
     sd = scales([rows for rows, *_ in train])
     scaled = [([[v / s for v, s in zip(r, sd, strict=True)] for r in rows], win)

@@ -139,6 +139,9 @@ class Settings:
     analysis_candidates: int = 3
     analysis_processes: int = 0
     """Processes sharing one review (0: one per CPU; 1: the worker thread itself)."""
+    dask_scheduler: str | None = None
+    """The Dask cluster the heavy jobs run on (:mod:`services.compute`): an address or
+    ``local``; None runs them in local processes."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -176,4 +179,5 @@ class Settings:
             analysis_processes=_int_env(
                 env, "HOWL_ANALYSIS_PROCESSES", cls.analysis_processes, minimum=0
             ),
+            dask_scheduler=env.get("HOWL_DASK_SCHEDULER", "").strip() or None,
         )

@@ -20,6 +20,7 @@ from domain.store.comments import TooManyComments, annotate
 from projections.analysis_worker import AnalysisWorker, enqueue, start_worker
 from projections.readmodels import ReadModels
 from services.bodies import BodyCache
+from services.compute import cluster
 from services.config import Settings
 from services.library import (
     analyses_url,
@@ -201,7 +202,10 @@ class Services:
             running = _workers.get(self.analyses_url)
             if running is None or not running.is_alive():
                 processes = self.settings.analysis_processes or None
-                worker = start_worker(self.analyses_url, store_config(self.settings), processes)
+                worker = start_worker(
+                    self.analyses_url, store_config(self.settings), processes,
+                    cluster(self.settings.dask_scheduler),
+                )  # fmt: skip
                 _workers[self.analyses_url] = self._worker = worker
                 log.info("analysis worker started (%s)", self.analysis_settings.key)
 

@@ -6,7 +6,10 @@ the API serves it; a record file is reviewed and only printed.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+from concurrent.futures import Executor
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -16,11 +19,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from api.commands.configured import on_pool, scheduler_option, using_store
 from api.commands.records import checked
 from domain import games
 from domain.replays import RecordError
 from domain.ruleset import GameRecord, InvalidRecord, Review, ReviewResult, Ruleset
-from projections.analysis import default_settings
+from projections.analysis import Analyses, default_settings
+from services.config import Settings as AppSettings
+from services.library import analyses_url
 
 CLASS_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
 
@@ -57,7 +63,7 @@ def _load(target: str) -> tuple[Review, GameRecord, UUID | None]:
             raise click.BadParameter(f"not a game id nor a readable file: {exc}") from exc
         rules, record, _ = checked(data)
         return *_reviewed(rules, record), None
-    from api.commands.configured import stored_game, using_store
+    from api.commands.configured import stored_game
     from domain.store import UnknownGame
     from services.library import open_library
 
@@ -108,7 +114,12 @@ def print_review(result: ReviewResult, doc: dict[str, Any], console: Console) ->
 
 
 @click.command("analyse")
-@click.argument("target", metavar="GAME_ID|FILE")
+@click.argument("target", metavar="GAME_ID|FILE", required=False)
+@click.option("--all", "every", is_flag=True,
+              help="Review every stored game not yet reviewed at these settings.")  # fmt: skip
+@click.option("--game", "game_name", help="With --all: only games of this game (the-wolves).")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]),
+              help="With --all: only games played (or uploaded) on or after this day.")  # fmt: skip
 @click.option("--playouts", default=DEFAULTS.playouts, show_default=True,
               type=click.IntRange(1, 1000), help="Playouts per scored action.")  # fmt: skip
 @click.option("--candidates", default=DEFAULTS.candidates, show_default=True,
@@ -116,35 +127,90 @@ def print_review(result: ReviewResult, doc: dict[str, Any], console: Console) ->
 @click.option("--rounds", default=DEFAULTS.rounds, show_default=True,
               type=click.IntRange(1, 10), help="Playout horizon in rounds.")  # fmt: skip
 @click.option("--seed", default=DEFAULTS.seed, show_default=True, type=int)
-@click.option("--workers", type=click.IntRange(1, 64), help="Processes (default: one per CPU).")
+@click.option("--workers", type=click.IntRange(1, 64),
+              help="Local processes or a local cluster's workers [default: CPUs].")  # fmt: skip
+@scheduler_option
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
 def analyse(
-    target: str, playouts: int, candidates: int, rounds: int, seed: int, workers: int | None,
-    as_json: bool,
+    target: str | None, every: bool, game_name: str | None, since: dt.datetime | None,
+    playouts: int, candidates: int, rounds: int, seed: int, workers: int | None,
+    scheduler: str | None, as_json: bool,
 ) -> None:  # fmt: skip
-    """Review a stored game (GAME_ID, or its first 8 or more hex digits; saved for the API) or
-    a record FILE (printed only)."""
+    """Review a stored game (GAME_ID, or its first 8 or more hex digits; saved for the API),
+    a record FILE (printed only), or with --all every stored game not yet reviewed."""
+    values = {"playouts": playouts, "candidates": candidates, "rounds": rounds, "seed": seed}
+    if every:
+        if target is not None or as_json:
+            raise click.UsageError("--all reviews the stored games: give no GAME_ID|FILE, --json")
+        analyse_all(values, game_name, since.date() if since else None, workers, scheduler)
+        return
+    if target is None:
+        raise click.UsageError("give a GAME_ID|FILE, or --all")
+    if game_name is not None or since is not None:
+        raise click.UsageError("--game and --since go with --all")
     review, record, game_id = _load(target)
-    settings = review.settings(playouts=playouts, candidates=candidates, rounds=rounds, seed=seed)
+    settings = review.settings(**values)
     console = Console(stderr=True)
     columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=as_json) as bar:
+    with ExitStack() as stack:
+        shared: int | Executor | None = workers
+        if scheduler := scheduler or AppSettings.from_env().dask_scheduler:
+            shared = stack.enter_context(on_pool(workers, scheduler)).executor
+        bar = stack.enter_context(Progress(*columns, console=console, transient=as_json))
         task = bar.add_task("steps", total=len(record.actions))
         try:
             result = review.review(
-                record, settings, lambda done, total: bar.update(task, completed=done), workers
+                record, settings, lambda done, total: bar.update(task, completed=done), shared
             )
         except RecordError as exc:
             raise click.ClickException(f"illegal record: {exc}") from exc
     doc = result.to_json()
     if game_id is not None:
-        from projections.analysis import Analyses
-        from services.config import Settings as AppSettings
-        from services.library import analyses_url
-
         Analyses(analyses_url(AppSettings.from_env())).save(game_id, settings, doc)
         console.print(f"saved as analysis {settings.key} of game {game_id}")
     if as_json:
         click.echo(json.dumps(doc, separators=(",", ":")))
     else:
         print_review(result, doc, Console())
+
+
+def analyse_all(
+    values: dict[str, int], game: str | None, since: dt.date | None, workers: int | None,
+    scheduler: str | None,
+) -> None:  # fmt: skip
+    """Review every stored game due (:func:`services.reviews.due`), one task per game, and
+    save each review as it comes back; a game whose review fails is reported and left
+    out. Exits 1 when one failed."""
+    if game is not None:
+        try:
+            games.ruleset(game)
+        except InvalidRecord as exc:
+            raise click.BadParameter(exc.message, param_hint="--game") from None
+    from services.library import open_library
+    from services.reviews import due, review_due
+
+    settings = using_store()
+    analyses = Analyses(analyses_url(settings))
+    console = Console(stderr=True)
+    failed = 0
+    columns = (TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with open_library(settings) as library:
+        todo = list(due(library, analyses, values, game, since))
+        if not todo:
+            click.echo("no stored game is due for a review at these settings")
+            return
+        with on_pool(workers, scheduler) as ready, Progress(*columns, console=console) as bar:
+            task = bar.add_task("games", total=len(todo))
+            jobs = ((d, library.record(d.game_id)) for d in todo)
+            for (d, _), done in ready.finished(review_due, jobs):
+                try:
+                    doc = done.result()
+                except Exception as exc:  # failed on every try: said, not stored
+                    failed += 1
+                    console.print(f"game {d.game_id}: review failed: {type(exc).__name__}: {exc}")
+                else:
+                    analyses.save(d.game_id, d.settings, doc)
+                bar.advance(task)
+    click.echo(f"reviewed {len(todo) - failed} games, failed {failed}")
+    if failed:
+        raise SystemExit(1)

@@ -1,13 +1,17 @@
-"""Which store a command uses, said on standard error before it opens it, and the game a
-command line names in it."""
+"""Which store a command uses, said on standard error before it opens it, the game a
+command line names in it, and where a command's heavy work runs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
 from uuid import UUID
 
 import click
 
 from domain.store import GameLibrary
+from services.compute import ComputeError, Pool, pool
 from services.config import Settings, store_name
 from services.library import game_by_prefix
 from services.refusals import Refusal
@@ -33,3 +37,34 @@ def stored_game(library: GameLibrary, text: str) -> UUID:
         return game_by_prefix(library, text)
     except Refusal as exc:
         raise click.ClickException(exc.detail) from None
+
+
+SCHEDULER_HELP = (
+    "A Dask scheduler's address (tcp://host:8786), or 'local' for a cluster on this machine, "
+    "to run the work on [default: HOWL_DASK_SCHEDULER; unset: local processes]."
+)
+
+
+def scheduler_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``--scheduler`` option of the commands whose work a Dask cluster can run."""
+    return click.option("--scheduler", help=SCHEDULER_HELP)(fn)
+
+
+def on_pool(
+    workers: int | None, scheduler: str | None, preload: Sequence[str] = ()
+) -> AbstractContextManager[Pool]:
+    """The pool a command's work runs on (``--scheduler``, else ``HOWL_DASK_SCHEDULER``; see
+    :func:`services.compute.pool`), said on standard error; a scheduler that does not answer
+    is a usage error."""
+    scheduler = scheduler or Settings.from_env().dask_scheduler
+    return _said(pool(workers, scheduler, preload))
+
+
+@contextmanager
+def _said(opening: AbstractContextManager[Pool]) -> Iterator[Pool]:
+    try:
+        with opening as ready:
+            click.echo(f"running on {ready.where}", err=True)
+            yield ready
+    except ComputeError as exc:
+        raise click.ClickException(str(exc)) from None

@@ -8,7 +8,6 @@ import os
 import time
 from collections import Counter
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import orjson
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from api.commands.configured import on_pool, scheduler_option
 from domain import bounds
 from domain.games import ruleset
 from domain.replays import replay
@@ -30,6 +30,10 @@ SEED_STRIDE = 100_003
 """Game ``i`` of a run with ``--seed S`` has the setup seed ``S * SEED_STRIDE + i``."""
 ON = ("true", "yes", "on")
 OFF = ("false", "no", "off")
+
+
+Job = tuple[int, int, int, str, dict[str, Any], str]
+"""The arguments of :func:`simulate_one`: index, players, seed, player kind, options, game."""
 
 
 @dataclass(frozen=True)
@@ -112,11 +116,9 @@ def simulate_one(
     return rules.write_record(record), outcome
 
 
-def _job(args: tuple[int, int, int, str, dict[str, Any], str, Path]) -> Outcome:
-    index, players, seed, kind, options, game, out = args
-    data, outcome = simulate_one(index, players, seed, kind, options, game)
+def _write(out: Path, job: Job, data: bytes) -> None:
+    index, players, seed, *_ = job
     (out / f"game-{seed}-{index + 1:05d}-{players}p.json").write_bytes(data)
-    return outcome
 
 
 @click.command("simulate")
@@ -151,14 +153,17 @@ def _job(args: tuple[int, int, int, str, dict[str, Any], str, Path]) -> Outcome:
     help="The game's setup options, e.g. random_terrain,stall_limit_rounds=10.",
 )
 @click.option(
-    "--workers", default=os.cpu_count() or 1, show_default=True, type=click.IntRange(1, 64)
-)
+    "--workers", default=os.cpu_count() or 1, show_default=True, type=click.IntRange(1, 64),
+    help="Local processes, or a local cluster's workers.",
+)  # fmt: skip
+@scheduler_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True)
 def simulate(
     game: str, players_text: str, games: int, seed: int, kind: str | None,
-    option_items: tuple[str, ...], workers: int, out: Path,
+    option_items: tuple[str, ...], workers: int, scheduler: str | None, out: Path,
 ) -> None:  # fmt: skip
-    """Self-play GAMES games and write one record per game into OUT."""
+    """Self-play GAMES games and write one record per game into OUT (by this process: the
+    workers, local or on a cluster, send the records back)."""
     try:
         rules = ruleset(game)
     except InvalidRecord as exc:
@@ -171,21 +176,28 @@ def simulate(
     counts = parse_players(players_text, rules)
     options = parse_options(option_items)
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(i, counts[i % len(counts)], seed, kind, options, game, out) for i in range(games)]
+    jobs: list[Job] = [
+        (i, counts[i % len(counts)], seed, kind, options, game) for i in range(games)
+    ]
     console = Console(stderr=True)
     start = time.perf_counter()
     columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console) as bar, ProcessPoolExecutor(workers) as pool:
+    with Progress(*columns, console=console) as bar:
         task = bar.add_task("games", total=games)
         try:  # the first game here: the options are the game's to judge
-            outcomes = [_job(jobs[0])]
+            data, outcome = simulate_one(*jobs[0])
         except InvalidRecord as exc:
             raise click.BadParameter(f"{exc.path}: {exc.message}", param_hint="--options") from None
+        _write(out, jobs[0], data)
+        outcomes = [outcome]
         bar.advance(task)
-        rest = jobs[1:]
-        for outcome in pool.map(_job, rest, chunksize=max(1, len(rest) // (workers * 8))):
-            outcomes.append(outcome)
-            bar.advance(task)
+        if len(jobs) > 1:
+            with on_pool(workers, scheduler) as ready:
+                for job, done in ready.finished(simulate_one, jobs[1:]):
+                    data, outcome = done.result()
+                    _write(out, job, data)
+                    outcomes.append(outcome)
+                    bar.advance(task)
     elapsed = time.perf_counter() - start
     click.echo(summary(outcomes, elapsed))
 

@@ -4,12 +4,9 @@ the event store."""
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import sys
-from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,13 +18,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from api.commands.configured import stored_game, using_store
+from api.commands.configured import on_pool, scheduler_option, stored_game, using_store
 from domain.documents import canonical_json
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
 from domain.store import GameLibrary, UnknownGame
 from domain.store.comments import TooManyComments, annotate, exported_record
 from domain.store.uploads import PreparedGame, prepare_record
+from services.config import Settings
 from services.library import open_library
 
 
@@ -109,27 +107,18 @@ def checked(data: bytes | dict[str, Any]) -> Checked | dict[str, Any]:
 
 
 def checked_records(
-    todo: Iterable[Source], jobs: int
+    todo: Sequence[Source], jobs: int, scheduler: str | None = None
 ) -> Generator[tuple[Source, Checked | dict[str, Any]]]:
-    """Each source with its prepared game or error, in order; ``jobs`` processes check them,
-    a bounded number of records ahead of the one being stored."""
-    if jobs <= 1:
+    """Each source with its prepared game or error, in order; ``jobs`` processes (or the
+    Dask cluster at ``scheduler``) check them, a bounded number of records ahead of the one
+    being stored."""
+    if jobs <= 1 and scheduler is None:
         yield from ((source, checked(read(source))) for source in todo)
         return
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["domain.store.uploads"])
-    ahead: deque[tuple[Source, Future[Checked | dict[str, Any]]]] = deque()
-    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        try:
-            for source in todo:
-                ahead.append((source, pool.submit(checked, read(source))))
-                if len(ahead) >= 4 * jobs:
-                    source, pending = ahead.popleft()
-                    yield source, pending.result()
-            for source, pending in ahead:
-                yield source, pending.result()
-        finally:
-            pool.shutdown(cancel_futures=True)
+    with on_pool(jobs, scheduler, preload=["domain.store.uploads"]) as ready:
+        results = ready.finished(checked, ((read(source),) for source in todo), ordered=True)
+        for source, (_, done) in zip(todo, results, strict=True):
+            yield source, done.result()
 
 
 def store_checked(library: GameLibrary, ready: Checked) -> bool:
@@ -146,9 +135,11 @@ def store_checked(library: GameLibrary, ready: Checked) -> bool:
 @click.argument("paths", nargs=-1, required=True)
 @click.option(
     "--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="CPUs",
-    help="Processes checking records with the rules engine while this one stores them.",
+    help="Processes (or a local cluster's workers) checking records with the rules engine "
+    "while this one stores them.",
 )  # fmt: skip
-def import_records(paths: tuple[str, ...], jobs: int) -> None:
+@scheduler_option
+def import_records(paths: tuple[str, ...], jobs: int, scheduler: str | None) -> None:
     """Store game records: files, folders (their *.json, recursively) or - for stdin.
 
     Games already stored are skipped and counted; a record's annotations are stored as the
@@ -167,7 +158,8 @@ def import_records(paths: tuple[str, ...], jobs: int) -> None:
         library = open_library(using_store())
     except PersistenceError as exc:
         raise click.ClickException(f"the store does not answer: {exc}") from exc
-    checking = closing(checked_records(todo, min(jobs, len(todo))))
+    scheduler = scheduler or Settings.from_env().dask_scheduler
+    checking = closing(checked_records(todo, min(jobs, len(todo)), scheduler))
     with library, progress, checking as checked:
         task = progress.add_task("importing", total=len(todo))
         for done, (source, game) in enumerate(checked):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor
 from typing import Any
 
 from domain.ruleset import Bot, Follower, InvalidRecord, Seat, SeatScore
@@ -52,7 +53,7 @@ class WolvesReview:
 
     def review(
         self, record: Any, settings: Any, progress: Callable[[int, int], None] | None = None,
-        workers: int | None = None,
+        workers: int | Executor | None = None,
     ) -> Reviewed:  # fmt: skip
         return review(record, settings, progress, workers)
 

@@ -43,7 +43,7 @@ import os
 import random
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing.context import BaseContext
 from typing import Any, Final, Literal
@@ -378,14 +378,15 @@ def review(
     game: Record | tuple[State, Sequence[Action]],
     settings: Settings | None = None,
     progress: Progress | None = None,
-    workers: int | None = None,
+    workers: int | Executor | None = None,
     indexes: Sequence[int] | None = None,
 ) -> Review:
     """Review a game: a record, or a start position and its actions.
 
     ``workers`` processes share the steps (default: one per CPU; 1 reviews in this
-    process). ``indexes`` limits the review to some actions (0-based; default all). The
-    result depends only on the game and ``settings``.
+    process), or ``workers`` is an executor (a cluster's) that takes one task per step, each
+    given the position it reviews. ``indexes`` limits the review to some actions (0-based;
+    default all). The result depends only on the game and ``settings``.
     """
     settings = settings or Settings()
     if isinstance(game, Record):
@@ -395,9 +396,20 @@ def review(
     todo = list(range(len(actions)) if indexes is None else indexes)
     workers = workers or os.cpu_count() or 1
     done: dict[int, StepReview] = {}
+
+    def collect(futures: Sequence[Future[StepReview]]) -> None:
+        for future in as_completed(futures):
+            reviewed = future.result()
+            done[reviewed.index] = reviewed
+            if progress:
+                progress(len(done), len(todo))
+
     if progress:
         progress(0, len(todo))
-    if workers == 1 or len(todo) < 2:
+    if isinstance(workers, Executor):
+        states = _states(start, actions)
+        collect([workers.submit(review_step, states[i], actions[i], i, settings) for i in todo])
+    elif workers == 1 or len(todo) < 2:
         states = _states(start, actions)
         for i in todo:
             done[i] = review_step(states[i], actions[i], i, settings)
@@ -406,12 +418,7 @@ def review(
     else:
         init = (start, actions)
         with ProcessPoolExecutor(workers, _context(), _init_worker, init) as pool:
-            futures = [pool.submit(_review_in_worker, i, settings) for i in todo]
-            for future in as_completed(futures):
-                reviewed = future.result()
-                done[reviewed.index] = reviewed
-                if progress:
-                    progress(len(done), len(todo))
+            collect([pool.submit(_review_in_worker, i, settings) for i in todo])
     steps = tuple(done[i] for i in sorted(done))
     names = tuple(p.name for p in start.table.players)
     start_eval = StaticEvaluator.load().evaluate(start)

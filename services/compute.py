@@ -1,0 +1,162 @@
+"""Where the heavy jobs run: processes on this machine, or a Dask cluster.
+
+A job (reviews, record checking, self-play) asks :func:`pool` for a :class:`Pool` and submits
+plain functions to it. With no scheduler named the pool is a ``ProcessPoolExecutor``; with
+``HOWL_DASK_SCHEDULER`` (or a command's ``--scheduler``) set it is a Dask ``distributed``
+client's executor: a scheduler's address (``tcp://10.0.0.5:8786``), or ``local`` for a
+``LocalCluster`` of one worker process per CPU on this machine. Dask is an optional extra
+(``pip install 'howl[dask]'``); without it only local pools exist.
+
+On a cluster a task that raises is tried :data:`RETRIES` more times, and the tasks of a worker
+that is lost are run again on another (Dask's scheduler does that); the job's own process
+gathers the results and is the only one that writes to the store.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+LOCAL: Final = "local"
+"""The scheduler name that starts a ``LocalCluster`` on this machine."""
+RETRIES: Final = 2
+"""Further tries of a task that raised, on a cluster."""
+AHEAD_PER_WORKER: Final = 4
+"""Tasks kept submitted per worker by :meth:`Pool.ordered`."""
+EXTRA_HINT: Final = "Dask is not installed: pip install 'howl[dask]'"
+
+J = TypeVar("J", bound=tuple[Any, ...])
+R = TypeVar("R")
+
+
+class ComputeError(RuntimeError):
+    """A cluster cannot be reached or Dask is missing; the message says which."""
+
+
+@dataclass(frozen=True)
+class Pool:
+    """An executor and how many of its tasks run at once (:attr:`workers`)."""
+
+    executor: Executor
+    workers: int
+    scheduler: str | None
+    """The Dask scheduler's address, None for local processes."""
+
+    def submit(self, fn: Callable[..., R], /, *args: Any) -> Future[R]:
+        """Run ``fn(*args)`` on a worker."""
+        return self.executor.submit(fn, *args)
+
+    def finished(
+        self, fn: Callable[..., R], jobs: Iterable[J], ordered: bool = False
+    ) -> Iterator[tuple[J, Future[R]]]:
+        """Each job (a tuple of ``fn``'s arguments) with its finished future, in the jobs'
+        order when ``ordered``, else as they finish. At most :data:`AHEAD_PER_WORKER` tasks
+        per worker are in flight, so that a long input is never all submitted at once; the
+        tasks left are cancelled when the iterator is closed."""
+        window = AHEAD_PER_WORKER * self.workers
+        flight: dict[Future[R], J] = {}
+        try:
+            for job in jobs:
+                flight[self.executor.submit(fn, *job)] = job
+                if len(flight) >= window:
+                    yield from self._first(flight, ordered)
+            while flight:
+                yield from self._first(flight, ordered)
+        finally:
+            for left in flight:
+                left.cancel()
+
+    @staticmethod
+    def _first(flight: dict[Future[R], J], ordered: bool) -> Iterator[tuple[J, Future[R]]]:
+        """The oldest job once it is done (``ordered``), else every job done by then (at
+        least one), each taken out of ``flight``."""
+        if ordered:
+            oldest = next(iter(flight))
+            wait([oldest])
+            done: Iterable[Future[R]] = (oldest,)
+        else:
+            done = wait(flight, return_when=FIRST_COMPLETED).done
+        for future in done:
+            yield flight.pop(future), future
+
+    @property
+    def where(self) -> str:
+        """``4 local processes`` or ``Dask at tcp://…: 8 workers``, for a command to say."""
+        if self.scheduler is None:
+            return f"{self.workers} local process{'es' if self.workers != 1 else ''}"
+        return f"Dask at {self.scheduler}: {self.workers} worker threads"
+
+
+def pool(
+    workers: int | None = None, scheduler: str | None = None, preload: Sequence[str] = ()
+) -> AbstractContextManager[Pool]:
+    """A pool of ``workers`` local processes (default: one per CPU; forked from a server
+    that imported the ``preload`` modules once), or of the Dask cluster at ``scheduler``
+    (``local``: a ``LocalCluster`` of ``workers`` processes), shut down on exit."""
+    workers = workers or os.cpu_count() or 1
+    if scheduler is None:
+        return _local(workers, preload)
+    return _dask(scheduler, workers)
+
+
+@contextmanager
+def _local(workers: int, preload: Sequence[str]) -> Iterator[Pool]:
+    context = multiprocessing.get_context("forkserver")
+    if preload:
+        context.set_forkserver_preload(list(preload))
+    executor = ProcessPoolExecutor(workers, mp_context=context)
+    try:
+        yield Pool(executor, workers, None)
+    finally:
+        executor.shutdown(cancel_futures=True)
+
+
+@contextmanager
+def _dask(scheduler: str, workers: int) -> Iterator[Pool]:
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as exc:
+        raise ComputeError(EXTRA_HINT) from exc
+    cluster = None
+    if scheduler == LOCAL:
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+    try:
+        try:
+            client = Client(cluster if cluster is not None else scheduler, timeout="10s")
+        except OSError as exc:
+            raise ComputeError(f"no Dask scheduler answers at {scheduler}: {exc}") from exc
+        with client:
+            threads = sum(client.nthreads().values())
+            if threads == 0:
+                client.wait_for_workers(1, timeout=60)
+                threads = sum(client.nthreads().values())
+            executor = client.get_executor(retries=RETRIES, pure=False)
+            address = scheduler if cluster is None else cluster.scheduler_address
+            try:
+                yield Pool(executor, threads, address)
+            finally:
+                executor.shutdown(wait=False)
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def cluster(scheduler: str | None) -> Callable[[], AbstractContextManager[Executor]] | None:
+    """What opens the executor of the Dask cluster at ``scheduler`` (None: no cluster), for
+    a long-lived job such as the background reviews."""
+    if scheduler is None:
+        return None
+    return lambda: _executor(scheduler)
+
+
+@contextmanager
+def _executor(scheduler: str) -> Iterator[Executor]:
+    with pool(None, scheduler) as ready:
+        yield ready.executor
