@@ -201,8 +201,10 @@ def p95(values: list[float]) -> float:
 
 
 def test_a_fixture_game_entered_by_clicking_is_stored_with_its_result(
-    server: LiveServer, page: Page, screenshot: Callable[[Page, str], Path]
+    sqlite_server: LiveServer, page: Page, screenshot: Callable[[Page, str], Path]
 ) -> None:
+    """On SQLite: ``test_table_recorded`` clicks the same game through on PostgreSQL."""
+    server = sqlite_server
     record, actions = fixture(GAME)
     table_id = open_table(server, record)
     version = play_through(page, actions, visit(page, server, table_id), screenshot)

@@ -1,6 +1,7 @@
-"""A game played at a real table, recorded as a person would, on each backend: its set-up
+"""A game played at a real table, recorded as a person would, on PostgreSQL: its set-up
 entered on the New game page *as laid at the table*, every action clicked on the table page,
-the table finished; the stored game has the fixture's result."""
+the table finished; the stored game has the fixture's result. (``test_table_page`` clicks
+the same game through on SQLite.)"""
 
 from __future__ import annotations
 
@@ -20,9 +21,9 @@ from tests.dashboard.test_table_page import GAME, TOKEN, get, play_through, read
 
 
 @pytest.fixture
-def server(live_server_factory: Callable[..., LiveServer], store_url: str) -> LiveServer:
-    """A live server with API tokens, on each backend."""
-    return start(live_server_factory, store_url)
+def server(live_server_factory: Callable[..., LiveServer], pg_url: str) -> LiveServer:
+    """A live server with API tokens, on PostgreSQL."""
+    return start(live_server_factory, pg_url)
 
 
 def test_a_table_game_set_up_as_laid_and_clicked_through_is_stored_with_its_result(
