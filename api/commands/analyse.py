@@ -43,14 +43,16 @@ def _names_a_game(text: str) -> bool:
 
 
 DEFAULTS: Any = default_settings()
-"""The review settings asked for when the options do not say."""
+"""The review's own settings; playouts and candidates default to the server's
+(``HOWL_ANALYSIS_PLAYOUTS``/``_CANDIDATES``), so that a review saved here is the one the API
+serves."""
 
 
-def _reviewed(rules: Ruleset, record: GameRecord) -> tuple[Review, GameRecord]:
-    """The game's review and ``record``; refused for a game whose ruleset has no review."""
+def _review_of(rules: Ruleset) -> Review:
+    """The game's review; refused for a game whose ruleset has no review."""
     if rules.review is None:
         raise click.ClickException(f"no review for this game yet: {rules.title} has none")
-    return rules.review, record
+    return rules.review
 
 
 def _load(target: str) -> tuple[Review, GameRecord, UUID | None]:
@@ -62,7 +64,7 @@ def _load(target: str) -> tuple[Review, GameRecord, UUID | None]:
         except OSError as exc:
             raise click.BadParameter(f"not a game id nor a readable file: {exc}") from exc
         rules, record, _ = checked(data)
-        return *_reviewed(rules, record), None
+        return _review_of(rules), record, None
     from api.commands.configured import stored_game
     from domain.store import UnknownGame
     from services.library import open_library
@@ -70,7 +72,8 @@ def _load(target: str) -> tuple[Review, GameRecord, UUID | None]:
     with open_library(using_store()) as library:
         game_id = stored_game(library, target)
         try:
-            return *_reviewed(*games.read_record(library.record(game_id))), game_id
+            rules, record = games.read_record(library.record(game_id))
+            return _review_of(rules), record, game_id
         except (UnknownGame, InvalidRecord) as exc:
             raise click.ClickException(str(exc)) from exc
 
@@ -114,15 +117,18 @@ def print_review(result: ReviewResult, doc: dict[str, Any], console: Console) ->
 
 
 @click.command("analyse")
-@click.argument("target", metavar="GAME_ID|FILE", required=False)
+@click.argument("target", metavar="[GAME_ID|FILE]", required=False)
 @click.option("--all", "every", is_flag=True,
               help="Review every stored game not yet reviewed at these settings.")  # fmt: skip
-@click.option("--game", "game_name", help="With --all: only games of this game (the-wolves).")
-@click.option("--since", type=click.DateTime(["%Y-%m-%d"]),
+@click.option("--game", "game_name",
+              help="With --all: only games of this game, by its record's name.")  # fmt: skip
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
               help="With --all: only games played (or uploaded) on or after this day.")  # fmt: skip
-@click.option("--playouts", default=DEFAULTS.playouts, show_default=True,
+@click.option("--playouts", default=lambda: AppSettings.from_env().analysis_playouts,
+              show_default=f"HOWL_ANALYSIS_PLAYOUTS or {DEFAULTS.playouts}",
               type=click.IntRange(1, 1000), help="Playouts per scored action.")  # fmt: skip
-@click.option("--candidates", default=DEFAULTS.candidates, show_default=True,
+@click.option("--candidates", default=lambda: AppSettings.from_env().analysis_candidates,
+              show_default=f"HOWL_ANALYSIS_CANDIDATES or {DEFAULTS.candidates}",
               type=click.IntRange(0, 50), help="Alternatives scored per action.")  # fmt: skip
 @click.option("--rounds", default=DEFAULTS.rounds, show_default=True,
               type=click.IntRange(1, 10), help="Playout horizon in rounds.")  # fmt: skip
@@ -183,9 +189,10 @@ def analyse_all(
     out. Exits 1 when one failed."""
     if game is not None:
         try:
-            games.ruleset(game)
+            rules = games.ruleset(game)
         except InvalidRecord as exc:
             raise click.BadParameter(exc.message, param_hint="--game") from None
+        _review_of(rules)
     from services.library import open_library
     from services.reviews import due, review_due
 
