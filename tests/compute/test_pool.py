@@ -17,7 +17,7 @@ from tests.compute.conftest import WORKERS
 from tests.compute.tasks import nap
 
 JOBS = 20
-SLOW = 0.5
+SLOW = 0.8
 """Seconds the first job sleeps, while the others take a few milliseconds."""
 
 
