@@ -11,8 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 from distributed import Client, LocalCluster
 
+from api.cli import main
 from domain.store import StoreConfig
 from domain.wolves.records import write_record
 from services.config import Settings
@@ -25,9 +27,11 @@ WORKERS = 2
 
 @pytest.fixture(scope="package")
 def dask_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
-    """Two worker processes of one thread each, with their nannies, for every test here."""
+    """Two worker processes of one thread each, with their nannies, for every test here.
+    No dashboard; the scheduler's own HTTP routes take a free port, not 8787."""
     with LocalCluster(
         n_workers=WORKERS, threads_per_worker=1, processes=True, dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         local_directory=str(tmp_path_factory.mktemp("dask")),
     ) as cluster:  # fmt: skip
         yield cluster
@@ -62,6 +66,11 @@ def howl(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [HOWL, *args], capture_output=True, env=env, text=True, timeout=300, check=False
     )
+
+
+def howl_here(env: dict[str, str], *args: str) -> Result:
+    """Run ``howl ARGS…`` in this process with ``env`` (and no ``HOWL_DASK_SCHEDULER``)."""
+    return CliRunner().invoke(main, list(args), env={**env, "HOWL_DASK_SCHEDULER": None})
 
 
 @dataclasses.dataclass(frozen=True)

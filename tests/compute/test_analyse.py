@@ -9,16 +9,14 @@ import time
 from pathlib import Path
 from uuid import UUID
 
-from click.testing import CliRunner
 from distributed import Client, get_task_stream
 
-from api.cli import main
 from domain.store import GameLibrary
 from domain.wolves.analysis.review import Settings, review
 from domain.wolves.records import read_record
 from projections.analysis import Analyses
 from tests.api.serving import free_port
-from tests.compute.conftest import Store, howl, new_store, short_game
+from tests.compute.conftest import Store, howl, howl_here, new_store, short_game
 from tests.store.test_cli import HOWL
 
 GAMES = ("2p-03-heuristic", "2p-04-heuristic", "2p-02-heuristic", "2p-00-heuristic")
@@ -66,7 +64,7 @@ def test_a_batch_on_the_cluster_equals_the_reviews_made_in_this_process(
 
 def analyse(store: Store, *args: str) -> str:
     """``howl analyse ARGS…`` in this process on ``store``; its standard output (exit 0)."""
-    result = CliRunner().invoke(main, ["analyse", *args], env=store.env)
+    result = howl_here(store.env, "analyse", *args)
     assert result.exit_code == 0, result.output
     return result.stdout
 
@@ -120,7 +118,7 @@ def test_all_with_a_game_and_since_without_all_are_usage_errors(tmp_path: Path) 
         (["--game", "the-wolves", str(game)], "--game and --since go with --all"),
         (["--all", "--game", "chess"], "Invalid value for --game"),
     ):
-        result = CliRunner().invoke(main, ["analyse", *args], env=store.env)
+        result = howl_here(store.env, "analyse", *args)
         assert result.exit_code == 2, result.output
         assert said in result.output
     assert reviews(store, [game]) == [None]

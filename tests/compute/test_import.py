@@ -12,7 +12,7 @@ import pytest
 
 from domain.store import GameLibrary, game_id_for, record_digest
 from tests.analysis.conftest import CORPUS
-from tests.compute.conftest import Store, howl, new_store
+from tests.compute.conftest import Store, howl, howl_here, new_store
 
 RECORDS = 20
 
@@ -46,15 +46,16 @@ def contents(store: Store) -> list[tuple[dict[str, Any], bytes]]:
 def test_an_import_checked_on_the_cluster_stores_what_local_processes_store(
     scheduler: str, store_url: str, records: Path, tmp_path: Path
 ) -> None:
+    """The cluster's ``howl`` runs as a command, the local one in this process."""
     pg = store_url if store_url.startswith("postgresql") else None
     on_cluster, local = new_store(tmp_path, "cluster", pg), new_store(tmp_path, "local", pg)
 
     remote = howl(on_cluster.env, "import", "--scheduler", scheduler, str(records))
-    here = howl(local.env, "import", "--jobs", "2", str(records))
+    here = howl_here(local.env, "import", "--jobs", "2", str(records))
 
     assert f"running on Dask at {scheduler}" in remote.stderr
     assert "running on 2 local processes" in here.stderr
-    assert remote.returncode == here.returncode == 1, remote.stderr + here.stderr
+    assert remote.returncode == here.exit_code == 1, remote.stderr + here.stderr
     assert remote.stdout == here.stdout
     *errors, summary = remote.stdout.splitlines()
     assert summary == f"imported {RECORDS - 1}, duplicates 0, failed 1 ({RECORDS} files)"
