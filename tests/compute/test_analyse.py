@@ -148,3 +148,12 @@ def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
     assert reviews(store, [game]) == [None]
     with GameLibrary.open(store.config) as library:
         assert list(library.game_ids()) == [game]
+
+
+def test_a_malformed_scheduler_address_is_a_clear_error(tmp_path: Path) -> None:
+    store = new_store(tmp_path, "store")
+    (game,) = stored(store, [short_game("2p-03-heuristic", 4)])
+    result = howl_here(store.env, "analyse", str(game), *CHEAP, "--scheduler", "nonsense")
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    assert "Error: no Dask scheduler answers at nonsense: missing port number" in result.output
+    assert reviews(store, [game]) == [None]
