@@ -130,7 +130,7 @@ def _dask(scheduler: str, workers: int) -> Iterator[Pool]:
     try:
         try:
             client = Client(cluster if cluster is not None else scheduler, timeout="10s")
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # no answer, or not an address
             raise ComputeError(f"no Dask scheduler answers at {scheduler}: {exc}") from exc
         with client:
             threads = sum(client.nthreads().values())

@@ -1,0 +1,159 @@
+"""``howl analyse`` on the test cluster: a batch of stored games (``--all``) and one game's
+steps reviewed there as in this process, the games ``--all`` selects, and the errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+from uuid import UUID
+
+from distributed import Client, get_task_stream
+
+from domain.store import GameLibrary
+from domain.wolves.analysis.review import Settings, review
+from domain.wolves.records import read_record
+from projections.analysis import Analyses
+from tests.api.serving import free_port
+from tests.compute.conftest import Store, howl, howl_here, new_store, short_game
+from tests.store.test_cli import HOWL
+
+GAMES = ("2p-03-heuristic", "2p-04-heuristic", "2p-02-heuristic", "2p-00-heuristic")
+"""The four shortest two-player fixture games (52 to 77 actions)."""
+ACTIONS = 16
+"""Actions of each of them reviewed (a whole game's review takes seconds)."""
+CHEAP = ["--playouts", "1", "--candidates", "1"]
+SETTINGS = Settings(playouts=1, candidates=1)
+
+
+def stored(store: Store, records: list[bytes]) -> list[UUID]:
+    """Upload ``records`` to ``store``; their game ids."""
+    with GameLibrary.open(store.config) as library:
+        return [library.upload(data).game_id for data in records]
+
+
+def reviews(store: Store, games: list[UUID]) -> list[dict[str, object] | None]:
+    """The stored review of each game at :data:`SETTINGS` (None when there is none)."""
+    analyses = Analyses(store.url)
+    return [analyses.status(game, SETTINGS.key)["result"] for game in games]
+
+
+def test_a_batch_on_the_cluster_equals_the_reviews_made_in_this_process(
+    scheduler: str, client: Client, tmp_path: Path
+) -> None:
+    """Same games, same settings and seed: the same reviews; one task per game ran on the
+    cluster; a second run finds nothing due."""
+    records = [short_game(name, ACTIONS) for name in GAMES]
+    store = new_store(tmp_path, "store")
+    games = stored(store, records)
+
+    with get_task_stream(client) as stream:
+        run = howl(store.env, "analyse", "--all", *CHEAP, "--scheduler", scheduler)
+    assert run.returncode == 0, run.stderr
+    assert f"running on Dask at {scheduler}: 2 worker threads" in run.stderr
+    assert run.stdout.splitlines()[-1] == "reviewed 4 games, failed 0"
+    assert sorted(t["key"].partition("-")[0] for t in stream.data) == ["review_due"] * 4
+
+    expected = [json.loads(json.dumps(review(read_record(data), SETTINGS, None, 1).to_json()))
+                for data in records]  # fmt: skip
+    assert reviews(store, games) == expected
+    nothing = "no stored game is due for a review at these settings\n"
+    assert analyse(store, "--all", *CHEAP, "--scheduler", scheduler) == nothing
+
+
+def analyse(store: Store, *args: str) -> str:
+    """``howl analyse ARGS…`` in this process on ``store``; its standard output (exit 0)."""
+    result = howl_here(store.env, "analyse", *args)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_one_games_steps_are_reviewed_on_the_cluster(
+    scheduler: str, client: Client, tmp_path: Path
+) -> None:
+    store = new_store(tmp_path, "store")
+    record = short_game("2p-02-heuristic", 10)
+    (game,) = stored(store, [record])
+    with get_task_stream(client) as stream:
+        analyse(store, str(game), *CHEAP, "--scheduler", scheduler)
+    assert [t["key"].partition("-")[0] for t in stream.data] == ["review_step"] * 10
+    expected = review(read_record(record), SETTINGS, None, 1).to_json()
+    assert reviews(store, [game]) == [json.loads(json.dumps(expected))]
+
+
+def test_game_and_since_select_the_games_reviewed(scheduler: str, tmp_path: Path) -> None:
+    """``--since`` compares a record's ``meta.played_on`` (else the upload day, today);
+    ``--game`` keeps one game's records (Moonlight has no review: none is due); what is
+    reviewed is not due again."""
+    store = new_store(tmp_path, "store")
+    january, march, undated = stored(store, [
+        short_game("2p-03-heuristic", 6, played_on="2026-01-10"),
+        short_game("2p-03-heuristic", 6, played_on="2026-03-01"),
+        short_game("2p-03-heuristic", 6),
+    ])  # fmt: skip
+    with_cluster = [*CHEAP, "--scheduler", scheduler]
+
+    out = analyse(store, "--all", "--since", "2026-02-01", *with_cluster)
+    assert out.splitlines()[-1] == "reviewed 2 games, failed 0"
+    assert [doc is not None for doc in reviews(store, [january, march, undated])] == [
+        False, True, True,
+    ]  # fmt: skip
+    nothing = "no stored game is due for a review at these settings\n"
+    assert analyse(store, "--all", "--since", "2026-02-01", *with_cluster) == nothing
+    assert analyse(store, "--all", "--game", "moonlight", *with_cluster) == nothing
+    out = analyse(store, "--all", "--game", "the-wolves", *with_cluster)
+    assert out.splitlines()[-1] == "reviewed 1 games, failed 0"
+    assert all(doc is not None for doc in reviews(store, [january]))
+    assert analyse(store, "--all", *with_cluster) == nothing
+
+
+def test_all_with_a_game_and_since_without_all_are_usage_errors(tmp_path: Path) -> None:
+    """So is a ``--game`` that no ruleset plays; nothing is reviewed."""
+    store = new_store(tmp_path, "store")
+    (game,) = stored(store, [short_game("2p-03-heuristic", 4)])
+    for args, said in (
+        (["--all", str(game)], "--all reviews the stored games"),
+        (["--since", "2026-01-01", str(game)], "--game and --since go with --all"),
+        (["--game", "the-wolves", str(game)], "--game and --since go with --all"),
+        (["--all", "--game", "chess"], "Invalid value for --game"),
+    ):
+        result = howl_here(store.env, "analyse", *args)
+        assert result.exit_code == 2, result.output
+        assert said in result.output
+    assert reviews(store, [game]) == [None]
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
+    """A closed port: ``analyse --all`` (``--scheduler``) and ``import``
+    (``HOWL_DASK_SCHEDULER``) each exit 1 saying so, within the connect timeout."""
+    store = new_store(tmp_path, "store")
+    record = short_game("2p-03-heuristic", 4)
+    (game,) = stored(store, [record])
+    (tmp_path / "game.json").write_bytes(short_game("2p-04-heuristic", 4))
+    address = f"tcp://127.0.0.1:{free_port()}"
+    start = time.monotonic()
+    runs = [
+        subprocess.Popen([HOWL, "analyse", "--all", *CHEAP, "--scheduler", address],
+                         env=store.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
+        subprocess.Popen([HOWL, "import", str(tmp_path / "game.json")],
+                         env={**store.env, "HOWL_DASK_SCHEDULER": address},
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
+    ]  # fmt: skip
+    for run in runs:
+        _, err = run.communicate(timeout=60)
+        assert run.returncode == 1, err
+        assert f"Error: no Dask scheduler answers at {address}" in err
+    assert time.monotonic() - start < 30
+    assert reviews(store, [game]) == [None]
+    with GameLibrary.open(store.config) as library:
+        assert list(library.game_ids()) == [game]
+
+
+def test_a_malformed_scheduler_address_is_a_clear_error(tmp_path: Path) -> None:
+    store = new_store(tmp_path, "store")
+    (game,) = stored(store, [short_game("2p-03-heuristic", 4)])
+    result = howl_here(store.env, "analyse", str(game), *CHEAP, "--scheduler", "nonsense")
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    assert "Error: no Dask scheduler answers at nonsense: missing port number" in result.output
+    assert reviews(store, [game]) == [None]
