@@ -24,7 +24,7 @@ def test_the_scale_suite_measures_a_small_run(capsys: pytest.CaptureFixture[str]
     assert sorted(got) == sorted([
         "reviews_per_min_local", "reviews_per_min_dask_1", "reviews_per_min_dask_2",
         "dask_speedup_2_workers", "dask_task_overhead_ms", "review_seconds",
-        "reviews_identical",
+        "review_save_ms", "reviews_identical",
     ])  # fmt: skip
     same = got["reviews_identical"]
     assert same["value"] == 1 and same["differing"] == [] and same["due_after_saving"] == 0
@@ -45,3 +45,6 @@ def test_the_scale_suite_measures_a_small_run(capsys: pytest.CaptureFixture[str]
     assert 0 < overhead["value"] < 1000 and 0 < overhead["baseline"] < 1000
     review = got["review_seconds"]
     assert review["reviews"] == 2 and 0.05 < review["value"] < 60
+    saved = got["review_save_ms"]
+    assert saved["backend"] == "sqlite" and 0 < saved["value"] < 10_000
+    assert saved["review_kb"] > 10  # a review of some 80 actions, its alternatives and graph

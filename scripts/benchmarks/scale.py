@@ -18,6 +18,8 @@ on a local pool of 2 processes, on a ``LocalCluster`` of 1 worker and on one of 
   local pool's.
 - ``review_seconds``: mean CPU seconds of one review, in this process, of the first
   :data:`DIRECT` games.
+- ``review_save_ms``: the mean wall time of saving one review into the ``analyses`` table
+  (SQLite), which the batch's own process does for every game (``review_kb``: its JSON).
 - ``reviews_identical``: 1 when the three runs' reviews (and the direct ones) are equal and,
   the first run's saved in the ``analyses`` table, no game is due any more; else 0.
 """
@@ -129,8 +131,10 @@ def measure(blobs: Sequence[bytes], sizes: Sizes) -> None:
             review_s = (time.process_time() - cpu) / max(1, len(direct))
             reviews = [m.reviews for m in measured.values()]
             first = reviews[0]
+            saving = time.perf_counter()
             for d in todo:
                 analyses.save(d.game_id, d.settings, first[d.game_id])
+            save_s = (time.perf_counter() - saving) / max(1, len(todo))
             left = len(list(due(library, analyses, values)))
     key = todo[0].settings.key if todo else None
     games = {"games": len(todo), "players": sizes.players, "settings": key}
@@ -156,6 +160,11 @@ def measure(blobs: Sequence[bytes], sizes: Sizes) -> None:
         baseline_metric="local_pool_task_ms", direct_call_us=round(call_s * 1e6, 4),
     )  # fmt: skip
     report("scale", "review_seconds", review_s, "s", reviews=len(direct), **games)
+    size = sum(len(_text(r)) for r in first.values()) / max(1, len(first))
+    report(
+        "scale", "review_save_ms", save_s * 1000, "ms", backend="sqlite",
+        review_kb=round(size / 1000, 1), **games,
+    )  # fmt: skip
     differing = sorted(
         str(d.game_id) for d in todo
         if len({_text(r[d.game_id]) for r in (*reviews, direct) if d.game_id in r}) != 1
