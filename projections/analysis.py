@@ -187,6 +187,17 @@ class Analyses:
                 (progress, time.time(), game_id, settings_key),
             )
 
+    def release(self, game_id: str, settings_key: str) -> None:
+        """Put a running review back in the queue, as if it had not been claimed (its worker
+        lost what it reviews on)."""
+        with self._connection() as conn:
+            self._run(
+                conn,
+                f"UPDATE {TABLE} SET status = 'queued', progress = 0 "
+                "WHERE game_id = ? AND settings_key = ? AND status = 'running'",
+                (game_id, settings_key),
+            )
+
     def finish(self, game_id: str, settings_key: str, result: dict[str, Any]) -> None:
         """Store a review's result: status ``done``."""
         with self._connection() as conn:

@@ -18,7 +18,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import CancelledError, Executor
 from contextlib import AbstractContextManager, ExitStack
 from typing import Any
 from uuid import UUID
@@ -64,6 +64,13 @@ def analysis_status(
 
 Cluster = Callable[[], AbstractContextManager[Executor]]
 """Opens the executor of a cluster (Dask's) for as long as its context lasts."""
+LOST: tuple[type[BaseException], ...] = (CancelledError, OSError)
+"""What a review on a cluster's executor raises when the cluster is gone (its tasks are
+cancelled, its connection closed) rather than when the review itself fails."""
+
+
+class ClusterLost(Exception):
+    """The cluster a review ran on is gone; the review is back in the queue."""
 
 
 def run_one(
@@ -90,6 +97,9 @@ def run_one(
             raise ValueError(f"no review for this game yet: {rules.title} has none")
         result = rules.review.review(record, settings, progress, workers)
     except Exception as exc:  # a failed review is recorded, never retried by itself
+        if isinstance(workers, Executor) and isinstance(exc, LOST):
+            analyses.release(game_id, key)
+            raise ClusterLost(f"the cluster was lost reviewing game {game_id}") from exc
         log.exception("review of game %s failed", game_id)
         analyses.fail(game_id, key, f"{type(exc).__name__}: {exc}")
     else:
@@ -108,18 +118,21 @@ class AnalysisWorker(threading.Thread):
     def __init__(
         self, url: str, store: StoreConfig | str | None = None, workers: int | None = None,
         poll: float = POLL_SECONDS, cluster: Cluster | None = None,
+        retry: float = RETRY_SECONDS,
     ) -> None:  # fmt: skip
         super().__init__(name="howl-analysis", daemon=True)
         self.analyses = Analyses(url)
         self.store = store or url
         self.workers = workers
         self.poll = poll
+        self.retry = retry
         self.cluster = cluster
         self._stopping = threading.Event()
 
     def run(self) -> None:
         """Take and review queued games, waiting ``poll`` seconds when there is none; a store
-        or cluster that cannot be opened is tried again every ``RETRY_SECONDS``."""
+        or cluster that cannot be opened (or a cluster lost) is tried again every ``retry``
+        seconds."""
         while not self._stopping.is_set():
             with ExitStack() as opened:
                 try:
@@ -129,14 +142,20 @@ class AnalysisWorker(threading.Thread):
                         workers = opened.enter_context(self.cluster())
                 except Exception:  # the database or the cluster is down: try again later
                     log.exception("analysis worker could not open the store or its cluster")
-                    self._stopping.wait(max(self.poll, RETRY_SECONDS))
+                    self._stopping.wait(max(self.poll, self.retry))
                     continue
                 self._serve(library, workers)
 
     def _serve(self, library: GameLibrary, workers: int | Executor | None) -> None:
+        """Review queued games until stopped, or until the cluster is lost (to be opened
+        again)."""
         while not self._stopping.is_set():
             try:
                 done = run_one(self.analyses, library, workers)
+            except ClusterLost:
+                log.exception("analysis worker lost its cluster; opening it again")
+                self._stopping.wait(max(self.poll, self.retry))
+                return
             except Exception:  # the database is down: try again later
                 log.exception("analysis worker could not take a review")
                 done = None

@@ -9,7 +9,9 @@ client's executor: a scheduler's address (``tcp://10.0.0.5:8786``), or ``local``
 
 On a cluster a task that raises is tried :data:`RETRIES` more times, and the tasks of a worker
 that is lost are run again on another (Dask's scheduler does that); the job's own process
-gathers the results and is the only one that writes to the store.
+gathers the results and is the only one that writes to the store. A scheduler that does not
+answer within Dask's connect timeout (``distributed.comm.timeouts.connect``, 30 s unless
+``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT`` says otherwise) is a :class:`ComputeError`.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ LOCAL: Final = "local"
 RETRIES: Final = 2
 """Further tries of a task that raised, on a cluster."""
 AHEAD_PER_WORKER: Final = 4
-"""Tasks kept submitted per worker by :meth:`Pool.ordered`."""
+"""Tasks kept in flight per worker by :meth:`Pool.finished`."""
+WORKERS_SECONDS: Final = 60.0
+"""How long a job waits for a cluster with no worker to get one."""
 EXTRA_HINT: Final = "Dask is not installed: pip install 'howl[dask]'"
 
 J = TypeVar("J", bound=tuple[Any, ...])
@@ -43,9 +47,15 @@ class Pool:
     """An executor and how many of its tasks run at once (:attr:`workers`)."""
 
     executor: Executor
-    workers: int
     scheduler: str | None
     """The Dask scheduler's address, None for local processes."""
+    count: Callable[[], int]
+    """How many tasks run at once now (a cluster's workers may join or leave)."""
+
+    @property
+    def workers(self) -> int:
+        """How many tasks run at once (at least 1)."""
+        return max(1, self.count())
 
     def submit(self, fn: Callable[..., R], /, *args: Any) -> Future[R]:
         """Run ``fn(*args)`` on a worker."""
@@ -65,6 +75,7 @@ class Pool:
                 flight[self.executor.submit(fn, *job)] = job
                 if len(flight) >= window:
                     yield from self._first(flight, ordered)
+                    window = AHEAD_PER_WORKER * self.workers
             while flight:
                 yield from self._first(flight, ordered)
         finally:
@@ -111,7 +122,7 @@ def _local(workers: int, preload: Sequence[str]) -> Iterator[Pool]:
         context.set_forkserver_preload(list(preload))
     executor = ProcessPoolExecutor(workers, mp_context=context)
     try:
-        yield Pool(executor, workers, None)
+        yield Pool(executor, None, lambda: workers)
     finally:
         executor.shutdown(cancel_futures=True)
 
@@ -119,28 +130,34 @@ def _local(workers: int, preload: Sequence[str]) -> Iterator[Pool]:
 @contextmanager
 def _dask(scheduler: str, workers: int) -> Iterator[Pool]:
     try:
+        import dask.config
         from distributed import Client, LocalCluster
     except ImportError as exc:
         raise ComputeError(EXTRA_HINT) from exc
     cluster = None
-    if scheduler == LOCAL:
+    if scheduler == LOCAL:  # its scheduler's web routes on a free port of this host only
         cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-        )
+            n_workers=workers, threads_per_worker=1, processes=True,
+            dashboard_address="127.0.0.1:0",
+        )  # fmt: skip
+    connect = dask.config.get("distributed.comm.timeouts.connect")
     try:
         try:
-            client = Client(cluster if cluster is not None else scheduler, timeout="10s")
+            client = Client(cluster if cluster is not None else scheduler, timeout=connect)
         except (OSError, ValueError) as exc:  # no answer, or not an address
             raise ComputeError(f"no Dask scheduler answers at {scheduler}: {exc}") from exc
         with client:
-            threads = sum(client.nthreads().values())
-            if threads == 0:
-                client.wait_for_workers(1, timeout=60)
-                threads = sum(client.nthreads().values())
+            try:
+                client.wait_for_workers(1, timeout=WORKERS_SECONDS)
+            except TimeoutError:
+                raise ComputeError(
+                    f"the Dask scheduler at {scheduler} has no worker "
+                    f"(waited {WORKERS_SECONDS:.0f} s)"
+                ) from None
             executor = client.get_executor(retries=RETRIES, pure=False)
             address = scheduler if cluster is None else cluster.scheduler_address
             try:
-                yield Pool(executor, threads, address)
+                yield Pool(executor, address, lambda: sum(client.nthreads().values()))
             finally:
                 executor.shutdown(wait=False)
     finally:

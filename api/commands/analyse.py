@@ -218,6 +218,7 @@ def analyse_all(
                 else:
                     analyses.save(d.game_id, d.settings, doc)
                 bar.advance(task)
-    click.echo(f"reviewed {len(todo) - failed} games, failed {failed}")
+    reviewed = len(todo) - failed
+    click.echo(f"reviewed {reviewed} game{'' if reviewed == 1 else 's'}, failed {failed}")
     if failed:
         raise SystemExit(1)

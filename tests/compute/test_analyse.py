@@ -25,6 +25,8 @@ ACTIONS = 16
 """Actions of each of them reviewed (a whole game's review takes seconds)."""
 CHEAP = ["--playouts", "1", "--candidates", "1"]
 SETTINGS = Settings(playouts=1, candidates=1)
+CONNECT_SECONDS = 2
+"""Dask's connect timeout in the unreachable scheduler's test."""
 
 
 def stored(store: Store, records: list[bytes]) -> list[UUID]:
@@ -84,7 +86,7 @@ def test_one_games_steps_are_reviewed_on_the_cluster(
 
 def test_game_and_since_select_the_games_reviewed(scheduler: str, tmp_path: Path) -> None:
     """``--since`` compares a record's ``meta.played_on`` (else the upload day, today);
-    ``--game`` keeps one game's records (Moonlight has no review: none is due); what is
+    ``--game`` keeps one game's records (Moonlight has none to review: refused); what is
     reviewed is not due again."""
     store = new_store(tmp_path, "store")
     january, march, undated = stored(store, [
@@ -101,9 +103,10 @@ def test_game_and_since_select_the_games_reviewed(scheduler: str, tmp_path: Path
     ]  # fmt: skip
     nothing = "no stored game is due for a review at these settings\n"
     assert analyse(store, "--all", "--since", "2026-02-01", *with_cluster) == nothing
-    assert analyse(store, "--all", "--game", "moonlight", *with_cluster) == nothing
+    refused = howl_here(store.env, "analyse", "--all", "--game", "moonlight", *with_cluster)
+    assert refused.exit_code == 1 and "no review for this game yet: Moonlight" in refused.output
     out = analyse(store, "--all", "--game", "the-wolves", *with_cluster)
-    assert out.splitlines()[-1] == "reviewed 1 games, failed 0"
+    assert out.splitlines()[-1] == "reviewed 1 game, failed 0"
     assert all(doc is not None for doc in reviews(store, [january]))
     assert analyse(store, "--all", *with_cluster) == nothing
 
@@ -126,25 +129,27 @@ def test_all_with_a_game_and_since_without_all_are_usage_errors(tmp_path: Path) 
 
 def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
     """A closed port: ``analyse --all`` (``--scheduler``) and ``import``
-    (``HOWL_DASK_SCHEDULER``) each exit 1 saying so, within the connect timeout."""
+    (``HOWL_DASK_SCHEDULER``) each exit 1 saying so, within Dask's connect timeout (set
+    low here through Dask's own configuration variable)."""
     store = new_store(tmp_path, "store")
     record = short_game("2p-03-heuristic", 4)
     (game,) = stored(store, [record])
     (tmp_path / "game.json").write_bytes(short_game("2p-04-heuristic", 4))
     address = f"tcp://127.0.0.1:{free_port()}"
+    env = {**store.env, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": f"{CONNECT_SECONDS}s"}
     start = time.monotonic()
     runs = [
         subprocess.Popen([HOWL, "analyse", "--all", *CHEAP, "--scheduler", address],
-                         env=store.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
+                         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
         subprocess.Popen([HOWL, "import", str(tmp_path / "game.json")],
-                         env={**store.env, "HOWL_DASK_SCHEDULER": address},
+                         env={**env, "HOWL_DASK_SCHEDULER": address},
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
     ]  # fmt: skip
     for run in runs:
         _, err = run.communicate(timeout=60)
         assert run.returncode == 1, err
         assert f"Error: no Dask scheduler answers at {address}" in err
-    assert time.monotonic() - start < 30
+    assert time.monotonic() - start < 15  # Dask's connect timeout, as set, not its 30 s
     assert reviews(store, [game]) == [None]
     with GameLibrary.open(store.config) as library:
         assert list(library.game_ids()) == [game]

@@ -1,9 +1,12 @@
-"""The background reviews on the test cluster: a queued game's review, a task per step,
-equals the review made in this process."""
+"""The background reviews on a cluster: a queued game's review, a task per step, equals the
+review made in this process, and a review whose cluster is lost waits for it to come back."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from distributed import Client, get_task_stream
@@ -11,10 +14,13 @@ from distributed import Client, get_task_stream
 from domain.store import GameLibrary
 from domain.wolves.analysis.review import Settings, review
 from domain.wolves.records import read_record
-from projections.analysis_worker import AnalysisWorker, enqueue, wait_for
+from projections.analysis_worker import AnalysisWorker, analysis_status, enqueue, wait_for
 from services.compute import cluster
+from tests.api.serving import free_port
 from tests.compute.conftest import short_game
 
+DASK = str(Path(sys.executable).with_name("dask"))
+"""Dask's command line, installed beside this Python."""
 STEPS = 12
 SETTINGS = Settings(playouts=1, candidates=1)
 
@@ -38,4 +44,58 @@ def test_the_background_worker_reviews_a_queued_game_on_the_cluster(
     assert status["status"] == "done", status
     assert [t["key"].partition("-")[0] for t in stream.data] == ["review_step"] * STEPS
     expected = review(read_record(record), SETTINGS, None, 1).to_json()
+    assert status["result"] == json.loads(json.dumps(expected))
+
+
+def _cluster_of_one(port: int) -> list[subprocess.Popen[bytes]]:
+    """A scheduler on ``port`` and one worker process of one thread, as ``dask`` starts them
+    on the machines of a cluster."""
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen(
+        [DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+         "--dashboard-address", "127.0.0.1:0"], **quiet,
+    )  # fmt: skip
+    worker = subprocess.Popen(
+        [DASK, "worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1", "--nworkers", "1",
+         "--no-dashboard"], **quiet,
+    )  # fmt: skip
+    return [scheduler, worker]
+
+
+def test_a_review_whose_cluster_is_lost_is_queued_again_and_done_once_it_is_back(
+    tmp_path: Path,
+) -> None:
+    """The scheduler and its worker killed mid-review: the review goes back to the queue (not
+    failed), and the worker, opening the cluster again, finishes it once it is back."""
+    url = f"sqlite:///{tmp_path / 'howl.sqlite3'}"
+    record = short_game("2p-04-heuristic", 40)
+    settings = Settings(playouts=2, candidates=2)
+    with GameLibrary.open(url) as library:
+        game = library.upload(record).game_id
+    port = free_port()
+    processes = _cluster_of_one(port)
+    worker = AnalysisWorker(url, poll=0.05, cluster=cluster(f"tcp://127.0.0.1:{port}"), retry=0.5)
+    try:
+        enqueue(url, game, settings)
+        worker.start()
+        deadline = time.monotonic() + 60
+        while analysis_status(url, game, settings)["progress"] == 0:
+            assert time.monotonic() < deadline, "the review never started"
+            time.sleep(0.05)
+        for process in processes:
+            process.kill()
+            process.wait()
+        while (status := analysis_status(url, game, settings))["status"] == "running":
+            assert time.monotonic() < deadline, "the lost review stayed running"
+            time.sleep(0.05)
+        assert status["status"] == "queued" and status["error"] is None, status
+        processes = _cluster_of_one(port)
+        status = wait_for(url, game, settings, timeout=60)
+    finally:
+        worker.stop(timeout=30)
+        for process in processes:
+            process.kill()
+            process.wait()
+    assert status["status"] == "done", status
+    expected = review(read_record(record), settings, None, 1).to_json()
     assert status["result"] == json.loads(json.dumps(expected))
