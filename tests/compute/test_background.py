@@ -50,16 +50,14 @@ def test_the_background_worker_reviews_a_queued_game_on_the_cluster(
 def _cluster_of_one(port: int) -> list[subprocess.Popen[bytes]]:
     """A scheduler on ``port`` and one worker process of one thread, as ``dask`` starts them
     on the machines of a cluster."""
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    scheduler = subprocess.Popen(
+    commands = [
         [DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
-         "--dashboard-address", "127.0.0.1:0"], **quiet,
-    )  # fmt: skip
-    worker = subprocess.Popen(
+         "--dashboard-address", "127.0.0.1:0"],
         [DASK, "worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1", "--nworkers", "1",
-         "--no-dashboard"], **quiet,
-    )  # fmt: skip
-    return [scheduler, worker]
+         "--no-dashboard"],
+    ]  # fmt: skip
+    quiet = subprocess.DEVNULL
+    return [subprocess.Popen(command, stdout=quiet, stderr=quiet) for command in commands]
 
 
 def test_a_review_whose_cluster_is_lost_is_queued_again_and_done_once_it_is_back(
