@@ -17,12 +17,11 @@ from domain.wolves.records import read_record
 from projections.analysis import Analyses
 from tests.api.serving import free_port
 from tests.compute.conftest import Store, howl, howl_here, new_store, short_game
+from tests.games import FIXTURES
 from tests.store.test_cli import HOWL
 
 GAMES = ("2p-03-heuristic", "2p-04-heuristic", "2p-02-heuristic", "2p-00-heuristic")
-"""The four shortest two-player fixture games (52 to 77 actions)."""
-ACTIONS = 16
-"""Actions of each of them reviewed (a whole game's review takes seconds)."""
+"""The four shortest two-player fixture games (52 to 77 actions), reviewed whole."""
 CHEAP = ["--playouts", "1", "--candidates", "1"]
 SETTINGS = Settings(playouts=1, candidates=1)
 CONNECT_SECONDS = 2
@@ -46,7 +45,7 @@ def test_a_batch_on_the_cluster_equals_the_reviews_made_in_this_process(
 ) -> None:
     """Same games, same settings and seed: the same reviews; one task per game ran on the
     cluster; a second run finds nothing due."""
-    records = [short_game(name, ACTIONS) for name in GAMES]
+    records = [(FIXTURES / f"{name}.json").read_bytes() for name in GAMES]
     store = new_store(tmp_path, "store")
     games = stored(store, records)
 
