@@ -134,17 +134,16 @@ class AnalysisWorker(threading.Thread):
         or cluster that cannot be opened (or a cluster lost) is tried again every ``retry``
         seconds."""
         while not self._stopping.is_set():
-            with ExitStack() as opened:
-                try:
+            try:
+                with ExitStack() as opened:
                     library = opened.enter_context(GameLibrary.open(self.store))
                     workers: int | Executor | None = self.workers
                     if self.cluster is not None:
                         workers = opened.enter_context(self.cluster())
-                except Exception:  # the database or the cluster is down: try again later
-                    log.exception("analysis worker could not open the store or its cluster")
-                    self._stopping.wait(max(self.poll, self.retry))
-                    continue
-                self._serve(library, workers)
+                    self._serve(library, workers)
+            except Exception:  # the store or the cluster is down, opening or closing it
+                log.exception("analysis worker lost the store or its cluster")
+                self._stopping.wait(max(self.poll, self.retry))
 
     def _serve(self, library: GameLibrary, workers: int | Executor | None) -> None:
         """Review queued games until stopped, or until the cluster is lost (to be opened

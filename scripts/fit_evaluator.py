@@ -36,7 +36,7 @@ from domain.wolves.rules import play
 from domain.wolves.scoring import final_scores
 from domain.wolves.setup import Options, generate_setup
 from domain.wolves.state import initial_state
-from services.compute import pool
+from services.compute import ComputeError, pool
 from services.config import Settings
 
 OUT = Path(__file__).resolve().parent.parent / "domain" / "wolves" / "analysis" / "weights.json"
@@ -195,19 +195,23 @@ def main(argv: list[str]) -> int:
     counts = {"train": 0, "held_out": 0}
     columns = (TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     progress = Progress(*columns, console=Console(stderr=True))
-    with pool(args.workers, args.scheduler) as ready, progress:
-        print(f"… self-play on {ready.where}", file=sys.stderr, flush=True)
-        task = progress.add_task("games", total=args.games)
-        jobs = ((i, args.seed) for i in range(args.games))
-        for _, job in ready.finished(positions, jobs, ordered=True):
-            i, _, found = job.result()
-            if i % 5 == 4:
-                held += found
-                counts["held_out"] += 1
-            else:
-                train += found[::2]
-                counts["train"] += 1
-            progress.advance(task)
+    try:
+        with pool(args.workers, args.scheduler) as ready, progress:
+            print(f"… self-play on {ready.where}", file=sys.stderr, flush=True)
+            task = progress.add_task("games", total=args.games)
+            jobs = ((i, args.seed) for i in range(args.games))
+            for _, job in ready.finished(positions, jobs, ordered=True):
+                i, _, found = job.result()
+                if i % 5 == 4:
+                    held += found
+                    counts["held_out"] += 1
+                else:
+                    train += found[::2]
+                    counts["train"] += 1
+                progress.advance(task)
+    except ComputeError as exc:  # no cluster answers, or Dask is missing
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     print(f"… {len(train)} training positions; fitting", file=sys.stderr, flush=True)
     sd = scales([rows for rows, *_ in train])
     scaled = [([[v / s for v, s in zip(r, sd, strict=True)] for r in rows], win)

@@ -44,7 +44,8 @@ class ComputeError(RuntimeError):
 
 @dataclass(frozen=True)
 class Pool:
-    """An executor and how many of its tasks run at once (:attr:`workers`)."""
+    """An executor and how many of its tasks run at once (:attr:`workers`, from
+    :attr:`count`)."""
 
     executor: Executor
     scheduler: str | None
@@ -56,10 +57,6 @@ class Pool:
     def workers(self) -> int:
         """How many tasks run at once (at least 1)."""
         return max(1, self.count())
-
-    def submit(self, fn: Callable[..., R], /, *args: Any) -> Future[R]:
-        """Run ``fn(*args)`` on a worker."""
-        return self.executor.submit(fn, *args)
 
     def finished(
         self, fn: Callable[..., R], jobs: Iterable[J], ordered: bool = False
@@ -97,7 +94,8 @@ class Pool:
 
     @property
     def where(self) -> str:
-        """``4 local processes`` or ``Dask at tcp://…: 8 workers``, for a command to say."""
+        """``4 local processes`` or ``Dask at tcp://…: 8 worker threads``, for a command to
+        say."""
         if self.scheduler is None:
             return f"{self.workers} local process{'es' if self.workers != 1 else ''}"
         return f"Dask at {self.scheduler}: {self.workers} worker threads"
@@ -159,7 +157,8 @@ def _dask(scheduler: str, workers: int) -> Iterator[Pool]:
             try:
                 yield Pool(executor, address, lambda: sum(client.nthreads().values()))
             finally:
-                executor.shutdown(wait=False)
+                if client.status == "running":  # a client that lost its cluster has no tasks
+                    executor.shutdown(wait=False)
     finally:
         if cluster is not None:
             cluster.close()

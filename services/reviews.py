@@ -65,5 +65,6 @@ def review_due(game: Due, record: bytes) -> dict[str, Any]:
     """The review of a due ``game`` whose stored record is ``record``, as stored and served,
     computed in this process (a task: a worker reads and writes nothing else)."""
     rules, read = games.read_record(record)
-    assert rules.review is not None, "due() gives only games with a review"
+    if rules.review is None:
+        raise ValueError(f"game {game.game_id}: no review for this game yet ({rules.title})")
     return rules.review.review(read, game.settings, None, 1).to_json()

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from api.commands.configured import on_pool, scheduler_option, using_store
+from api.commands.configured import on_pool, scheduler_of, scheduler_option, using_store
 from api.commands.records import checked
 from domain import games
 from domain.replays import RecordError
@@ -160,7 +160,7 @@ def analyse(
     columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with ExitStack() as stack:
         shared: int | Executor | None = workers
-        if scheduler := scheduler or AppSettings.from_env().dask_scheduler:
+        if scheduler := scheduler_of(scheduler):
             shared = stack.enter_context(on_pool(workers, scheduler)).executor
         bar = stack.enter_context(Progress(*columns, console=console, transient=as_json))
         task = bar.add_task("steps", total=len(record.actions))

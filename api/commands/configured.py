@@ -53,11 +53,16 @@ def scheduler_option(fn: Callable[..., Any]) -> Callable[..., Any]:
 def on_pool(
     workers: int | None, scheduler: str | None, preload: Sequence[str] = ()
 ) -> AbstractContextManager[Pool]:
-    """The pool a command's work runs on (``--scheduler``, else ``HOWL_DASK_SCHEDULER``; see
+    """The pool a command's work runs on (:func:`scheduler_of`; see
     :func:`services.compute.pool`), said on standard error; a scheduler that does not answer
-    is a usage error."""
-    scheduler = scheduler or Settings.from_env().dask_scheduler
-    return _said(pool(workers, scheduler, preload))
+    is an error (exit 1)."""
+    return _said(pool(workers, scheduler_of(scheduler), preload))
+
+
+def scheduler_of(option: str | None) -> str | None:
+    """The scheduler a command's work runs on: its ``--scheduler``, else
+    ``HOWL_DASK_SCHEDULER``; None for local processes."""
+    return option or Settings.from_env().dask_scheduler
 
 
 @contextmanager

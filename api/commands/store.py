@@ -18,14 +18,19 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from api.commands.configured import on_pool, scheduler_option, stored_game, using_store
+from api.commands.configured import (
+    on_pool,
+    scheduler_of,
+    scheduler_option,
+    stored_game,
+    using_store,
+)
 from domain.documents import canonical_json
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
 from domain.store import GameLibrary, UnknownGame
 from domain.store.comments import TooManyComments, annotate, exported_record
 from domain.store.uploads import PreparedGame, prepare_record
-from services.config import Settings
 from services.library import open_library
 
 
@@ -158,8 +163,7 @@ def import_records(paths: tuple[str, ...], jobs: int, scheduler: str | None) -> 
         library = open_library(using_store())
     except PersistenceError as exc:
         raise click.ClickException(f"the store does not answer: {exc}") from exc
-    scheduler = scheduler or Settings.from_env().dask_scheduler
-    checking = closing(checked_records(todo, min(jobs, len(todo)), scheduler))
+    checking = closing(checked_records(todo, min(jobs, len(todo)), scheduler_of(scheduler)))
     with library, progress, checking as checked:
         task = progress.add_task("importing", total=len(todo))
         for done, (source, game) in enumerate(checked):
