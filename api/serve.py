@@ -20,11 +20,8 @@ from api.commands.configured import using_store
 from api.demo import seed_demo
 from api.front import front_app
 from projections import db
-from projections.analysis_worker import start_worker
-from services.compute import cluster
 from services.config import Settings
-from services.library import analyses_url, store_config
-from services.shared import runs_analysis
+from services.shared import runs_analysis, start_reviews
 
 STOP_SECONDS = 30
 """How long a worker may take to finish its requests when stopping before it is killed."""
@@ -46,11 +43,7 @@ def run_analysis(settings: Settings) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C stops the server, which stops us
     signal.signal(signal.SIGTERM, lambda *_: _stop_reviewing())
     os.nice(ANALYSIS_NICENESS)
-    processes = settings.analysis_processes or None
-    start_worker(
-        analyses_url(settings), store_config(settings), processes,
-        cluster(settings.dask_scheduler),
-    )  # fmt: skip
+    start_reviews(settings)
     server = os.getppid()
     while os.getppid() == server:
         time.sleep(1)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 from domain import games
@@ -28,8 +28,8 @@ TABLE = "analyses"
 STALE_SECONDS = 600.0
 """A running review whose heartbeat is older than this is taken to have died: it is redone."""
 
-_DDL = f"""
-CREATE TABLE IF NOT EXISTS {TABLE} (
+_DDL = (
+    f"""CREATE TABLE IF NOT EXISTS {TABLE} (
     game_id TEXT NOT NULL,
     settings_key TEXT NOT NULL,
     settings TEXT NOT NULL,
@@ -41,7 +41,12 @@ CREATE TABLE IF NOT EXISTS {TABLE} (
     claims INTEGER NOT NULL DEFAULT 0,
     heartbeat DOUBLE PRECISION NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, settings_key)
-)"""
+)""",
+    f"CREATE INDEX IF NOT EXISTS {TABLE}_seq ON {TABLE} (seq)",
+    f"CREATE INDEX IF NOT EXISTS {TABLE}_status ON {TABLE} (settings_key, status)",
+)
+_NEXT_SEQ = f"(SELECT COALESCE(MAX(seq), 0) + 1 FROM {TABLE})"
+"""The next queue number (from the ``seq`` index, not a scan)."""
 _made: set[str] = set()
 _made_lock = threading.Lock()
 
@@ -73,6 +78,23 @@ def settings_from_json(text: str, key: str) -> ReviewSettings:
     raise ValueError(f"no registered review has analysis settings {key}")
 
 
+IDS_PER_QUERY = 500
+"""Most game ids :meth:`Analyses.done` looks up at once."""
+
+
+class Claim(NamedTuple):
+    """A review a worker has taken: the game, the settings and the table's claim count
+    then (which tells its claim from a later one)."""
+
+    game_id: str
+    settings: ReviewSettings
+    claims: int
+
+
+def _json(result: dict[str, Any]) -> str:
+    return json.dumps(result, separators=(",", ":"))
+
+
 class Analyses:
     """The ``analyses`` table of the database at ``url`` (created on first use; a
     connection per use, in the schema the URL names)."""
@@ -90,7 +112,8 @@ class Analyses:
                 yield conn
             return
         with _made_lock, self.db.connect() as conn:
-            self.db.execute(conn, _DDL)
+            for statement in _DDL:
+                self.db.execute(conn, statement)
             yield conn
         if not self.url.endswith(":memory:"):
             _made.add(self.url)
@@ -106,21 +129,21 @@ class Analyses:
                 conn, f"SELECT status FROM {TABLE} WHERE game_id = ? AND settings_key = ?",
                 (gid, key),
             ).fetchone()  # fmt: skip
-            seq = self._run(conn, f"SELECT COALESCE(MAX(seq), 0) + 1 FROM {TABLE}").fetchone()[0]
             if row is None:
                 self._run(
                     conn,
                     f"INSERT INTO {TABLE} (game_id, settings_key, settings, status, seq) "
-                    "VALUES (?, ?, ?, 'queued', ?) ON CONFLICT (game_id, settings_key) DO NOTHING",
-                    (gid, key, settings_to_json(settings), seq),
+                    f"VALUES (?, ?, ?, 'queued', {_NEXT_SEQ}) "
+                    "ON CONFLICT (game_id, settings_key) DO NOTHING",
+                    (gid, key, settings_to_json(settings)),
                 )
                 return "queued"
             if force and row[0] in ("done", "failed"):
                 self._run(
                     conn,
                     f"UPDATE {TABLE} SET status = 'queued', progress = 0, result = NULL, "
-                    "error = NULL, seq = ? WHERE game_id = ? AND settings_key = ?",
-                    (seq, gid, key),
+                    f"error = NULL, seq = {_NEXT_SEQ} WHERE game_id = ? AND settings_key = ?",
+                    (gid, key),
                 )
                 return "queued"
             return str(row[0])
@@ -146,16 +169,24 @@ class Analyses:
             "settings_key": settings_key,
         }
 
-    def done(self, settings_key: str) -> set[str]:
-        """The ids of the games whose review with these settings is done."""
+    def done(self, settings_key: str, game_ids: Sequence[str]) -> set[str]:
+        """Those of ``game_ids`` (at most :data:`IDS_PER_QUERY`) whose review with these
+        settings is done."""
+        if len(game_ids) > IDS_PER_QUERY:
+            raise ValueError(f"at most {IDS_PER_QUERY} game ids at once, got {len(game_ids)}")
+        if not game_ids:
+            return set()
+        marks = ", ".join("?" * len(game_ids))
         with self._connection(read=True) as conn:
             rows = self._run(
-                conn, f"SELECT game_id FROM {TABLE} WHERE settings_key = ? AND status = 'done'",
-                (settings_key,),
-            ).fetchall()  # fmt: skip
+                conn,
+                f"SELECT game_id FROM {TABLE} WHERE settings_key = ? AND status = 'done' "
+                f"AND game_id IN ({marks})",
+                (settings_key, *game_ids),
+            ).fetchall()
         return {row[0] for row in rows}
 
-    def claim(self) -> tuple[str, ReviewSettings] | None:
+    def claim(self) -> Claim | None:
         """Take the oldest queued (or abandoned running) review, marking it running."""
         now = time.time()
         with self._connection() as conn:
@@ -174,7 +205,7 @@ class Analyses:
                     (now, gid, key, claims),
                 )
                 if taken.rowcount == 1:
-                    return gid, settings_from_json(settings, key)
+                    return Claim(gid, settings_from_json(settings, key), claims + 1)
         return None
 
     def progress(self, game_id: str, settings_key: str, progress: float) -> None:
@@ -187,15 +218,15 @@ class Analyses:
                 (progress, time.time(), game_id, settings_key),
             )
 
-    def release(self, game_id: str, settings_key: str) -> None:
-        """Put a running review back in the queue, as if it had not been claimed (its worker
-        lost what it reviews on)."""
+    def release(self, claim: Claim) -> None:
+        """Put a claimed review back in the queue, as if it had not been claimed (its worker
+        lost what it reviews on), unless another worker has claimed it since."""
         with self._connection() as conn:
             self._run(
                 conn,
                 f"UPDATE {TABLE} SET status = 'queued', progress = 0 "
-                "WHERE game_id = ? AND settings_key = ? AND status = 'running'",
-                (game_id, settings_key),
+                "WHERE game_id = ? AND settings_key = ? AND status = 'running' AND claims = ?",
+                (claim.game_id, claim.settings.key, claim.claims),
             )
 
     def finish(self, game_id: str, settings_key: str, result: dict[str, Any]) -> None:
@@ -205,7 +236,7 @@ class Analyses:
                 conn,
                 f"UPDATE {TABLE} SET status = 'done', progress = 1, result = ?, error = NULL "
                 "WHERE game_id = ? AND settings_key = ?",
-                (json.dumps(result, separators=(",", ":")), game_id, settings_key),
+                (_json(result), game_id, settings_key),
             )
 
     def fail(self, game_id: str, settings_key: str, error: str) -> None:
@@ -219,6 +250,13 @@ class Analyses:
             )
 
     def save(self, game_id: UUID | str, settings: ReviewSettings, result: dict[str, Any]) -> None:
-        """Store a review computed elsewhere (the command line) as done."""
-        self.enqueue(game_id, settings)
-        self.finish(str(game_id), settings.key, result)
+        """Store a review computed elsewhere (the command line) as done, in one statement."""
+        with self._connection() as conn:
+            self._run(
+                conn,
+                f"INSERT INTO {TABLE} (game_id, settings_key, settings, status, progress, "
+                f"result, seq) VALUES (?, ?, ?, 'done', 1, ?, {_NEXT_SEQ}) "
+                "ON CONFLICT (game_id, settings_key) DO UPDATE SET status = 'done', "
+                "progress = 1, result = excluded.result, error = NULL",
+                (str(game_id), settings.key, settings_to_json(settings), _json(result)),
+            )

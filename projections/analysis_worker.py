@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import CancelledError, Executor
 from contextlib import AbstractContextManager, ExitStack
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from domain import games
@@ -62,11 +62,21 @@ def analysis_status(
     return Analyses(url).status(game_id, (settings or default_settings()).key)
 
 
-Cluster = Callable[[], AbstractContextManager[Executor]]
-"""Opens the executor of a cluster (Dask's) for as long as its context lasts."""
+class OnCluster(Protocol):
+    """A cluster's executor (Dask's), and whether the cluster is gone."""
+
+    @property
+    def executor(self) -> Executor: ...
+
+    @property
+    def lost(self) -> Callable[[], bool]: ...
+
+
+Cluster = Callable[[], AbstractContextManager[OnCluster]]
+"""Opens a cluster for as long as its context lasts."""
 LOST: tuple[type[BaseException], ...] = (CancelledError, OSError)
 """What a review on a cluster's executor raises when the cluster is gone (its tasks are
-cancelled, its connection closed) rather than when the review itself fails."""
+cancelled, its connection closed), rather than when the review itself fails."""
 
 
 class ClusterLost(Exception):
@@ -74,14 +84,16 @@ class ClusterLost(Exception):
 
 
 def run_one(
-    analyses: Analyses, library: GameLibrary, workers: int | Executor | None = None
+    analyses: Analyses, library: GameLibrary, workers: int | OnCluster | None = None
 ) -> str | None:
-    """Review the next queued game, if any; returns its id."""
+    """Review the next queued game, if any, on ``workers`` processes or a cluster; returns
+    its id."""
     job = analyses.claim()
     if job is None:
         return None
-    game_id, settings = job
+    game_id, settings, _ = job
     key = settings.key
+    shared = workers if workers is None or isinstance(workers, int) else workers.executor
     written = 0.0
 
     def progress(done: int, total: int) -> None:
@@ -95,10 +107,10 @@ def run_one(
         rules, record = games.read_record(library.record(UUID(game_id)))
         if rules.review is None:
             raise ValueError(f"no review for this game yet: {rules.title} has none")
-        result = rules.review.review(record, settings, progress, workers)
+        result = rules.review.review(record, settings, progress, shared)
     except Exception as exc:  # a failed review is recorded, never retried by itself
-        if isinstance(workers, Executor) and isinstance(exc, LOST):
-            analyses.release(game_id, key)
+        if not isinstance(workers, int | None) and isinstance(exc, LOST) and workers.lost():
+            analyses.release(job)
             raise ClusterLost(f"the cluster was lost reviewing game {game_id}") from exc
         log.exception("review of game %s failed", game_id)
         analyses.fail(game_id, key, f"{type(exc).__name__}: {exc}")
@@ -112,7 +124,8 @@ class AnalysisWorker(threading.Thread):
 
     ``url`` holds the ``analyses`` table; ``store`` is the event store (default: the
     same URL); ``workers`` processes share each review (default: one per CPU), unless
-    ``cluster`` opens an executor that takes its steps (kept open while the worker runs).
+    ``cluster`` opens a cluster whose executor takes its steps (kept open while the worker
+    runs).
     """
 
     def __init__(
@@ -137,7 +150,7 @@ class AnalysisWorker(threading.Thread):
             try:
                 with ExitStack() as opened:
                     library = opened.enter_context(GameLibrary.open(self.store))
-                    workers: int | Executor | None = self.workers
+                    workers: int | OnCluster | None = self.workers
                     if self.cluster is not None:
                         workers = opened.enter_context(self.cluster())
                     self._serve(library, workers)
@@ -145,7 +158,7 @@ class AnalysisWorker(threading.Thread):
                 log.exception("analysis worker lost the store or its cluster")
                 self._stopping.wait(max(self.poll, self.retry))
 
-    def _serve(self, library: GameLibrary, workers: int | Executor | None) -> None:
+    def _serve(self, library: GameLibrary, workers: int | OnCluster | None) -> None:
         """Review queued games until stopped, or until the cluster is lost (to be opened
         again)."""
         while not self._stopping.is_set():

@@ -24,9 +24,6 @@ import sys
 import time
 from pathlib import Path
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
 from domain.wolves.analysis import calibration
 from domain.wolves.analysis.evaluation import StaticEvaluator, outcome
 from domain.wolves.analysis.features import FEATURES, features, progress
@@ -38,6 +35,7 @@ from domain.wolves.setup import Options, generate_setup
 from domain.wolves.state import initial_state
 from services.compute import ComputeError, pool
 from services.config import Settings
+from services.progress import progress_bar
 
 OUT = Path(__file__).resolve().parent.parent / "domain" / "wolves" / "analysis" / "weights.json"
 SEED_STRIDE = 1_000_003
@@ -193,8 +191,7 @@ def main(argv: list[str]) -> int:
     train: list[Position] = []
     held: list[Position] = []
     counts = {"train": 0, "held_out": 0}
-    columns = (TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    progress = Progress(*columns, console=Console(stderr=True))
+    progress = progress_bar("self-play")
     try:
         with pool(args.workers, args.scheduler) as ready, progress:
             print(f"… self-play on {ready.where}", file=sys.stderr, flush=True)

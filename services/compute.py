@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import AbstractContextManager, contextmanager
@@ -32,6 +33,8 @@ AHEAD_PER_WORKER: Final = 4
 """Tasks kept in flight per worker by :meth:`Pool.finished`."""
 WORKERS_SECONDS: Final = 60.0
 """How long a job waits for a cluster with no worker to get one."""
+COUNT_SECONDS: Final = 2.0
+"""How long a cluster's count of worker threads is taken as known before it is asked again."""
 EXTRA_HINT: Final = "Dask is not installed: pip install 'howl[dask]'"
 
 J = TypeVar("J", bound=tuple[Any, ...])
@@ -52,6 +55,8 @@ class Pool:
     """The Dask scheduler's address, None for local processes."""
     count: Callable[[], int]
     """How many tasks run at once now (a cluster's workers may join or leave)."""
+    lost: Callable[[], bool] = lambda: False
+    """Whether the cluster is gone (its scheduler does not answer): its tasks are lost."""
 
     @property
     def workers(self) -> int:
@@ -64,7 +69,8 @@ class Pool:
         """Each job (a tuple of ``fn``'s arguments) with its finished future, in the jobs'
         order when ``ordered``, else as they finish. At most :data:`AHEAD_PER_WORKER` tasks
         per worker are in flight, so that a long input is never all submitted at once; the
-        tasks left are cancelled when the iterator is closed."""
+        tasks left are cancelled when the iterator is closed. A cluster lost on the way is a
+        :class:`ComputeError` (the results yielded before it are the job's to keep)."""
         window = AHEAD_PER_WORKER * self.workers
         flight: dict[Future[R], J] = {}
         try:
@@ -79,8 +85,7 @@ class Pool:
             for left in flight:
                 left.cancel()
 
-    @staticmethod
-    def _first(flight: dict[Future[R], J], ordered: bool) -> Iterator[tuple[J, Future[R]]]:
+    def _first(self, flight: dict[Future[R], J], ordered: bool) -> Iterator[tuple[J, Future[R]]]:
         """The oldest job once it is done (``ordered``), else every job done by then (at
         least one), each taken out of ``flight``."""
         if ordered:
@@ -90,7 +95,18 @@ class Pool:
         else:
             done = wait(flight, return_when=FIRST_COMPLETED).done
         for future in done:
+            if self.gone(future):
+                raise ComputeError(
+                    f"lost the Dask cluster at {self.scheduler} with {len(flight)} tasks "
+                    "unfinished; what came back before is kept"
+                )
             yield flight.pop(future), future
+
+    def gone(self, future: Future[Any]) -> bool:
+        """Whether ``future`` (done) failed because its cluster is lost, not by its task."""
+        if not (future.cancelled() or isinstance(future.exception(), OSError)):
+            return False
+        return self.lost()
 
     @property
     def where(self) -> str:
@@ -154,8 +170,9 @@ def _dask(scheduler: str, workers: int) -> Iterator[Pool]:
                 ) from None
             executor = client.get_executor(retries=RETRIES, pure=False)
             address = scheduler if cluster is None else cluster.scheduler_address
+            lost = lambda: client.status != "running"  # noqa: E731
             try:
-                yield Pool(executor, address, lambda: sum(client.nthreads().values()))
+                yield Pool(executor, address, _threads(client, lost), lost)
             finally:
                 if client.status == "running":  # a client that lost its cluster has no tasks
                     executor.shutdown(wait=False)
@@ -164,15 +181,31 @@ def _dask(scheduler: str, workers: int) -> Iterator[Pool]:
             cluster.close()
 
 
-def cluster(scheduler: str | None) -> Callable[[], AbstractContextManager[Executor]] | None:
-    """What opens the executor of the Dask cluster at ``scheduler`` (None: no cluster), for
-    a long-lived job such as the background reviews."""
+def _threads(client: Any, lost: Callable[[], bool]) -> Callable[[], int]:
+    """The cluster's worker threads now, asked of its scheduler at most every
+    :data:`COUNT_SECONDS` (the last known count once it is lost)."""
+    known, asked = 1, -COUNT_SECONDS
+
+    def count() -> int:
+        nonlocal known, asked
+        now = time.monotonic()
+        if now - asked >= COUNT_SECONDS and not lost():
+            try:
+                known = sum(client.nthreads().values())
+            except OSError:  # the scheduler went away between the two questions
+                return known
+            asked = now
+        return known
+
+    return count
+
+
+def opener(
+    scheduler: str | None, workers: int | None = None
+) -> Callable[[], AbstractContextManager[Pool]] | None:
+    """What opens the pool of the Dask cluster at ``scheduler`` (None: no cluster; ``local``:
+    a ``LocalCluster`` of ``workers`` processes), for a long-lived job such as the
+    background reviews."""
     if scheduler is None:
         return None
-    return lambda: _executor(scheduler)
-
-
-@contextmanager
-def _executor(scheduler: str) -> Iterator[Executor]:
-    with pool(None, scheduler) as ready:
-        yield ready.executor
+    return lambda: pool(workers, scheduler)

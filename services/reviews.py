@@ -4,15 +4,17 @@ task that any worker can run (it reads nothing but its arguments and writes noth
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Mapping
+import json
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 from uuid import UUID
 
 from domain import games
 from domain.ruleset import ReviewSettings
 from domain.store import GameLibrary
-from projections.analysis import Analyses
+from projections.analysis import IDS_PER_QUERY, Analyses
 
 
 @dataclass(frozen=True)
@@ -23,11 +25,11 @@ class Due:
     settings: ReviewSettings
 
 
-def played_on(meta: Mapping[str, str], uploaded_at: dt.datetime) -> dt.date:
+def played_on(meta: Mapping[str, Any], uploaded_at: dt.datetime) -> dt.date:
     """The day a game was played: its record's ``meta.played_on`` when that is a date
     (``2026-11-20``), else the day it was uploaded."""
     try:
-        return dt.date.fromisoformat(meta.get("played_on", ""))
+        return dt.date.fromisoformat(str(meta.get("played_on", "")))
     except ValueError:
         return uploaded_at.date()
 
@@ -38,27 +40,38 @@ def due(
 ) -> Iterator[Due]:  # fmt: skip
     """Every stored game, in upload order, with a review not yet done at the settings
     ``values`` (its ruleset's defaults for those not given): only games of ``game``
-    (a ruleset's name) when given, played on or after ``since`` when given. Games of a
-    ruleset with no review are left out."""
-    settings: dict[str, ReviewSettings] = {}
-    done: dict[str, set[str]] = {}
-    for game_id in library.game_ids():
-        info = library.info(game_id)
-        if game is not None and info.game != game:
+    (a ruleset's name) when given, played on or after ``since`` when given (:func:`played_on`).
+    Games of a ruleset with no review are left out. One read of the store's log and one
+    query of the ``analyses`` table per :data:`IDS_PER_QUERY` games."""
+    wanted = _wanted(library, values, game, since)
+    while page := list(islice(wanted, IDS_PER_QUERY)):
+        keys = {d.settings.key for d in page}
+        done = {
+            key: analyses.done(key, [str(d.game_id) for d in page if d.settings.key == key])
+            for key in keys
+        }
+        yield from (d for d in page if str(d.game_id) not in done[d.settings.key])
+
+
+def _wanted(
+    library: GameLibrary, values: dict[str, int], game: str | None, since: dt.date | None
+) -> Iterable[Due]:
+    """The stored games of ``game`` played since ``since``, each with its review's settings."""
+    settings: dict[str, ReviewSettings | None] = {}
+    for upload in library.uploads():
+        if game is not None and upload.game != game:
             continue
-        rules = games.ruleset(info.game)
-        if rules.review is None:
-            continue
-        if rules.name not in settings:
-            settings[rules.name] = rules.review.settings(**values)
-            done[rules.name] = analyses.done(settings[rules.name].key)
-        if str(game_id) in done[rules.name]:
+        if upload.game not in settings:
+            review = games.ruleset(upload.game).review
+            settings[upload.game] = None if review is None else review.settings(**values)
+        chosen = settings[upload.game]
+        if chosen is None:
             continue
         if since is not None:
-            _, read = games.read_record(library.record(game_id))
-            if played_on(read.meta, info.uploaded_at) < since:
+            meta = json.loads(upload.record).get("meta") or {}
+            if played_on(meta, upload.timestamp) < since:
                 continue
-        yield Due(game_id, settings[rules.name])
+        yield Due(upload.originator_id, chosen)
 
 
 def review_due(game: Due, record: bytes) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from domain.store.comments import TooManyComments, annotate
 from projections.analysis_worker import AnalysisWorker, enqueue, start_worker
 from projections.readmodels import ReadModels
 from services.bodies import BodyCache
-from services.compute import cluster
+from services.compute import opener
 from services.config import Settings
 from services.library import (
     analyses_url,
@@ -76,6 +76,17 @@ _workers_lock = threading.Lock()
 def runs_analysis(settings: Settings) -> bool:
     """Whether a server of ``settings`` reviews games (``HOWL_ANALYSIS``, not in memory)."""
     return settings.analysis and not settings.database_url.endswith(":memory:")
+
+
+def start_reviews(settings: Settings) -> AnalysisWorker:
+    """Start the background reviews of a server of ``settings``: on ``HOWL_ANALYSIS_PROCESSES``
+    local processes, or on the Dask cluster of ``HOWL_DASK_SCHEDULER`` (``local``: one of that
+    many worker processes)."""
+    processes = settings.analysis_processes or None
+    return start_worker(
+        analyses_url(settings), store_config(settings), processes,
+        opener(settings.dask_scheduler, processes),
+    )  # fmt: skip
 
 
 class Services:
@@ -201,11 +212,7 @@ class Services:
         with _workers_lock:
             running = _workers.get(self.analyses_url)
             if running is None or not running.is_alive():
-                processes = self.settings.analysis_processes or None
-                worker = start_worker(
-                    self.analyses_url, store_config(self.settings), processes,
-                    cluster(self.settings.dask_scheduler),
-                )  # fmt: skip
+                worker = start_reviews(self.settings)
                 _workers[self.analyses_url] = self._worker = worker
                 log.info("analysis worker started (%s)", self.analysis_settings.key)
 

@@ -12,7 +12,7 @@ import pytest
 from scripts.benchmarks import scale
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures/the-wolves"
-SMALL = scale.Sizes(games=2, playouts=1, tasks=40)
+SMALL = scale.Sizes(games=2, playouts=1, tasks=40, filled=1000)
 
 
 def test_the_scale_suite_measures_a_small_run(capsys: pytest.CaptureFixture[str]) -> None:
@@ -47,4 +47,5 @@ def test_the_scale_suite_measures_a_small_run(capsys: pytest.CaptureFixture[str]
     assert review["reviews"] == 2 and 0.05 < review["value"] < 60
     saved = got["review_save_ms"]
     assert saved["backend"] == "sqlite" and 0 < saved["value"] < 10_000
+    assert saved["filled_rows"] == SMALL.filled
     assert saved["review_kb"] > 10  # a review of some 80 actions, its alternatives and graph

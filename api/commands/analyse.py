@@ -16,7 +16,6 @@ from uuid import UUID
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from api.commands.configured import on_pool, scheduler_of, scheduler_option, using_store
@@ -27,6 +26,7 @@ from domain.ruleset import GameRecord, InvalidRecord, Review, ReviewResult, Rule
 from projections.analysis import Analyses, default_settings
 from services.config import Settings as AppSettings
 from services.library import analyses_url
+from services.progress import progress_bar
 
 CLASS_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
 
@@ -157,12 +157,11 @@ def analyse(
     review, record, game_id = _load(target)
     settings = review.settings(**values)
     console = Console(stderr=True)
-    columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with ExitStack() as stack:
         shared: int | Executor | None = workers
         if scheduler := scheduler_of(scheduler):
             shared = stack.enter_context(on_pool(workers, scheduler)).executor
-        bar = stack.enter_context(Progress(*columns, console=console, transient=as_json))
+        bar = stack.enter_context(progress_bar("analysing", console, transient=as_json))
         task = bar.add_task("steps", total=len(record.actions))
         try:
             result = review.review(
@@ -200,13 +199,12 @@ def analyse_all(
     analyses = Analyses(analyses_url(settings))
     console = Console(stderr=True)
     failed = 0
-    columns = (TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with open_library(settings) as library:
         todo = list(due(library, analyses, values, game, since))
         if not todo:
             click.echo("no stored game is due for a review at these settings")
             return
-        with on_pool(workers, scheduler) as ready, Progress(*columns, console=console) as bar:
+        with on_pool(workers, scheduler) as ready, progress_bar("reviewing", console) as bar:
             task = bar.add_task("games", total=len(todo))
             jobs = ((d, library.record(d.game_id)) for d in todo)
             for (d, _), done in ready.finished(review_due, jobs):

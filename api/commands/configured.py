@@ -3,6 +3,7 @@ command line names in it, and where a command's heavy work runs."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
@@ -69,6 +70,9 @@ def scheduler_of(option: str | None) -> str | None:
 def _said(opening: AbstractContextManager[Pool]) -> Iterator[Pool]:
     try:
         with opening as ready:
+            # a lost cluster is the command's one error line, not the tracebacks Dask's
+            # client logs (its logging is set up when the cluster is opened)
+            logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
             click.echo(f"running on {ready.where}", err=True)
             yield ready
     except ComputeError as exc:

@@ -13,7 +13,6 @@ import click
 import psycopg
 from eventsourcing.persistence import PersistenceError
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from api.commands.configured import using_store
@@ -21,6 +20,7 @@ from projections.readmodels import ReadModels
 from projections.tables import TrackingGone
 from services.config import Settings
 from services.library import open_library
+from services.progress import progress_bar
 
 batch_option = click.option(
     "--batch-size",
@@ -51,10 +51,7 @@ def projections() -> None:
 
 @contextmanager
 def _progress(what: str) -> Iterator[Callable[[int, int], None]]:
-    bar = Progress(
-        TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=Console(stderr=True), transient=True,
-    )  # fmt: skip
+    bar = progress_bar(what, transient=True)
     task = bar.add_task(what, total=None)
     with bar:
         yield lambda done, total: bar.update(task, completed=done, total=total)

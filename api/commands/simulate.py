@@ -15,13 +15,13 @@ from typing import Any
 import click
 import orjson
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from api.commands.configured import on_pool, scheduler_option
 from domain import bounds
 from domain.games import ruleset
 from domain.replays import replay
 from domain.ruleset import InvalidRecord, Ruleset
+from services.progress import progress_bar
 
 DEFAULT_GAME = "the-wolves"
 """The game ``howl simulate`` plays when ``--game`` is not given."""
@@ -181,8 +181,7 @@ def simulate(
     ]
     console = Console(stderr=True)
     start = time.perf_counter()
-    columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console) as bar:
+    with progress_bar("simulating", console) as bar:
         task = bar.add_task("games", total=games)
         try:  # the first game here: the options are the game's to judge
             data, outcome = simulate_one(*jobs[0])

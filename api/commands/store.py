@@ -16,7 +16,6 @@ import click
 from eventsourcing.persistence import PersistenceError
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from api.commands.configured import (
     on_pool,
@@ -32,6 +31,7 @@ from domain.store import GameLibrary, UnknownGame
 from domain.store.comments import TooManyComments, annotate, exported_record
 from domain.store.uploads import PreparedGame, prepare_record
 from services.library import open_library
+from services.progress import progress_bar
 
 
 @dataclass(frozen=True)
@@ -154,10 +154,7 @@ def import_records(paths: tuple[str, ...], jobs: int, scheduler: str | None) -> 
     todo = list(sources(paths))
     tally = Tally()
     out = Console(highlight=False, soft_wrap=True)
-    progress = Progress(
-        TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=Console(stderr=True), transient=True,
-    )  # fmt: skip
+    progress = progress_bar("importing", transient=True)
     store_error: Exception | None = None
     try:
         library = open_library(using_store())

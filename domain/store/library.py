@@ -13,14 +13,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, PersistenceError
+from eventsourcing.persistence import IntegrityError, Notification, PersistenceError
 from eventsourcing.utils import Environment, EnvType
 
 from domain.games import ruleset
@@ -182,11 +182,21 @@ class GameLibrary(Application[UUID]):
 
     def game_ids(self) -> Iterator[UUID]:
         """The id of every stored game, in upload order."""
+        for page in self._upload_pages():
+            yield from (cast(UUID, n.originator_id) for n in page)
+
+    def uploads(self) -> Iterator[Game.Uploaded]:
+        """Every stored game's upload (its ruleset's name, record, metadata and timestamp),
+        in upload order: one read of the log, no game's stream replayed."""
+        for page in self._upload_pages():
+            yield from (cast(Game.Uploaded, self.mapper.to_domain_event(n)) for n in page)
+
+    def _upload_pages(self) -> Iterator[Sequence[Notification]]:
         start: int | None = None
         while page := self.recorder.select_notifications(
             start, 1000, topics=[Game.Uploaded.TOPIC], inclusive_of_start=start is None
         ):
-            yield from (cast(UUID, n.originator_id) for n in page)
+            yield page
             start = page[-1].id
 
     def info(self, game_id: UUID) -> GameInfo:

@@ -9,7 +9,7 @@ import pytest
 
 from domain.store import GameLibrary
 from domain.wolves.records import write_record
-from projections.analysis import Analyses
+from projections.analysis import IDS_PER_QUERY, Analyses
 from projections.analysis_worker import (
     analysis_status,
     enqueue,
@@ -36,7 +36,7 @@ def test_a_review_goes_from_queued_to_running_to_done(store_url):
     assert enqueue(store_url, game, QUICK)["status"] == "queued"
     assert enqueue(store_url, game, QUICK)["status"] == "queued"  # asked twice: one row
     claimed = [table.claim(), table.claim()]
-    assert claimed.count(None) >= 1 and (game, QUICK) in claimed
+    assert claimed.count(None) >= 1 and (game, QUICK, 1) in claimed
     assert analysis_status(store_url, game, QUICK)["status"] == "running"
     table.progress(game, QUICK.key, 0.5)
     assert analysis_status(store_url, game, QUICK)["progress"] == 0.5
@@ -46,7 +46,7 @@ def test_a_review_goes_from_queued_to_running_to_done(store_url):
     assert enqueue(store_url, game, QUICK)["status"] == "done"  # kept, not redone
     assert analysis_status(store_url, game)["status"] == "none"  # other settings: other key
     assert enqueue(store_url, game, QUICK, force=True)["status"] == "queued"
-    assert table.claim() == (game, QUICK)
+    assert table.claim() == (game, QUICK, 2)
     table.fail(game, QUICK.key, "RuntimeError: boom")
     failed = analysis_status(store_url, game, QUICK)
     assert (failed["status"], failed["error"]) == ("failed", "RuntimeError: boom")
@@ -96,7 +96,33 @@ def test_a_review_whose_worker_died_is_taken_up_again(sqlite_url, monkeypatch, s
     table = Analyses(sqlite_url)
     game = str(uuid.uuid4())
     enqueue(sqlite_url, game, QUICK)
-    assert table.claim() == (game, QUICK)
+    first = table.claim()
+    assert first == (game, QUICK, 1)
     if stale:
         monkeypatch.setattr("projections.analysis.STALE_SECONDS", -1.0)
-    assert table.claim() == ((game, QUICK) if stale else None)
+    assert table.claim() == ((game, QUICK, 2) if stale else None)
+    table.release(first)  # its worker's claim, taken over or not, goes back only if it holds
+    assert analysis_status(sqlite_url, game, QUICK)["status"] == ("running" if stale else "queued")
+
+
+def test_a_review_saved_from_elsewhere_is_one_done_row_whatever_was_there(store_url):
+    """Saved over nothing, over a queued review and over a done one: done with the newest
+    result; ``done`` answers for the ids asked, at most a page of them at once."""
+    table = Analyses(store_url)
+    fresh, queued, other = (str(uuid.uuid4()) for _ in range(3))
+    enqueue(store_url, queued, QUICK)
+    table.save(fresh, QUICK, {"steps": [1]})
+    table.save(queued, QUICK, {"steps": [2]})
+    table.save(queued, QUICK, {"steps": [3]})
+    for game, steps in ((fresh, [1]), (queued, [3])):
+        status = analysis_status(store_url, game, QUICK)
+        assert (status["status"], status["progress"], status["result"]) == (
+            "done",
+            1.0,
+            {"steps": steps},
+        )
+    assert table.done(QUICK.key, [fresh, queued, other]) == {fresh, queued}
+    assert table.done("another-key", [fresh, queued]) == set()
+    assert table.claim() is None  # nothing left queued
+    with pytest.raises(ValueError, match=f"at most {IDS_PER_QUERY} game ids"):
+        table.done(QUICK.key, [other] * (IDS_PER_QUERY + 1))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,9 @@ from tests.analysis.conftest import fixture_record
 from tests.store.test_cli import HOWL
 
 WORKERS = 2
+ROOT = Path(__file__).resolve().parents[2]
+DASK = str(Path(sys.executable).with_name("dask"))
+"""Dask's command line, installed beside this Python."""
 
 
 @pytest.fixture(scope="package")
@@ -101,3 +105,23 @@ def short_game(name: str, actions: int, **meta: str) -> bytes:
     record = fixture_record(name)
     cut = dataclasses.replace(record, actions=record.actions[:actions])
     return write_record(dataclasses.replace(cut, meta={**record.meta, **meta}))
+
+
+def cluster_of_one(port: int) -> list[subprocess.Popen[bytes]]:
+    """A scheduler on ``port`` and one worker process of one thread, as ``dask`` starts them
+    on the machines of a cluster (to be killed by the test)."""
+    commands = [
+        [DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+         "--dashboard-address", "127.0.0.1:0"],
+        [DASK, "worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1", "--nworkers", "1",
+         "--no-dashboard"],
+    ]  # fmt: skip
+    quiet, env = subprocess.DEVNULL, {**os.environ, "PYTHONPATH": str(ROOT)}  # tests' tasks too
+    return [subprocess.Popen(c, stdout=quiet, stderr=quiet, env=env) for c in commands]
+
+
+def kill(processes: list[subprocess.Popen[bytes]]) -> None:
+    """Kill ``processes`` and wait for them."""
+    for process in processes:
+        process.kill()
+        process.wait()

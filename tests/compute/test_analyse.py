@@ -1,22 +1,35 @@
 """``howl analyse`` on the test cluster: a batch of stored games (``--all``) and one game's
-steps reviewed there as in this process, the games ``--all`` selects, and the errors."""
+steps reviewed there as in this process, the games ``--all`` selects, a cluster started on
+this machine, and the errors: a review that always fails, a cluster lost mid-batch, no Dask."""
 
 from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import time
 from pathlib import Path
 from uuid import UUID
 
+import pytest
 from distributed import Client, get_task_stream
 
 from domain.store import GameLibrary
 from domain.wolves.analysis.review import Settings, review
 from domain.wolves.records import read_record
 from projections.analysis import Analyses
+from services.compute import EXTRA_HINT
 from tests.api.serving import free_port
-from tests.compute.conftest import Store, howl, howl_here, new_store, short_game
+from tests.compute.conftest import (
+    Store,
+    cluster_of_one,
+    howl,
+    howl_here,
+    kill,
+    new_store,
+    short_game,
+)
+from tests.compute.tasks import break_reviews
 from tests.games import FIXTURES
 from tests.store.test_cli import HOWL
 
@@ -25,7 +38,7 @@ GAMES = ("2p-03-heuristic", "2p-04-heuristic", "2p-02-heuristic", "2p-00-heurist
 CHEAP = ["--playouts", "1", "--candidates", "1"]
 SETTINGS = Settings(playouts=1, candidates=1)
 CONNECT_SECONDS = 2
-"""Dask's connect timeout in the unreachable scheduler's test."""
+"""Dask's connect timeout in the tests of a scheduler that does not answer."""
 
 
 def stored(store: Store, records: list[bytes]) -> list[UUID]:
@@ -161,3 +174,87 @@ def test_a_malformed_scheduler_address_is_a_clear_error(tmp_path: Path) -> None:
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
     assert "Error: no Dask scheduler answers at nonsense: missing port number" in result.output
     assert reviews(store, [game]) == [None]
+
+
+def test_a_review_that_fails_on_every_try_is_said_and_the_batch_exits_1(
+    scheduler: str, client: Client, tmp_path: Path
+) -> None:
+    """The workers cannot review one of three games: the other two are saved, the failure is
+    named with its error, and that game is still due."""
+    store = new_store(tmp_path, "store")
+    games = stored(store, [short_game("2p-03-heuristic", n) for n in (4, 5, 6)])
+    client.run(break_reviews, frozenset({str(games[1])}))
+    try:
+        result = howl_here(store.env, "analyse", "--all", *CHEAP, "--scheduler", scheduler)
+    finally:
+        client.run(break_reviews, frozenset())
+    assert result.exit_code == 1, result.output
+    said = " ".join(result.output.split())  # as wrapped on the console
+    assert f"game {games[1]}: review failed: ValueError: game {games[1]} cannot be" in said
+    assert result.stdout.splitlines()[-1] == "reviewed 2 games, failed 1"
+    assert [doc is not None for doc in reviews(store, games)] == [True, False, True]
+    again = analyse(store, "--all", *CHEAP, "--scheduler", scheduler)
+    assert again.splitlines()[-1] == "reviewed 1 game, failed 0"
+
+
+def test_a_cluster_lost_mid_batch_keeps_the_reviews_saved_and_the_rest_stay_due(
+    tmp_path: Path,
+) -> None:
+    """The scheduler and its one worker killed once a review is saved: ``analyse --all`` exits
+    1 with one error naming the cluster (once its client gives up reconnecting, after Dask's
+    connect timeout); a run on local processes reviews only the rest."""
+    store = new_store(tmp_path, "store")
+    games = stored(store, [short_game("2p-03-heuristic", n) for n in range(36, 42)])
+    port = free_port()
+    processes = cluster_of_one(port)
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**store.env, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": f"{CONNECT_SECONDS}s"}
+    try:
+        run = subprocess.Popen(
+            [HOWL, "analyse", "--all", *CHEAP, "--scheduler", address], env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + 120
+        while not any(reviews(store, games)):
+            assert run.poll() is None and time.monotonic() < deadline, "no review was saved"
+            time.sleep(0.05)
+        kill(processes)
+        _, err = run.communicate(timeout=120)
+    finally:
+        kill(processes)
+    saved = sum(doc is not None for doc in reviews(store, games))
+    assert run.returncode == 1, err
+    assert f"Error: lost the Dask cluster at {address} with " in err
+    assert "what came back before is kept" in err and "CancelledError" not in err
+    assert 1 <= saved < len(games)
+    rest = analyse(store, "--all", *CHEAP, "--workers", "1")
+    assert rest.splitlines()[-1] == f"reviewed {len(games) - saved} games, failed 0"
+    assert all(doc is not None for doc in reviews(store, games))
+
+
+def test_scheduler_local_starts_a_cluster_on_this_machine(tmp_path: Path) -> None:
+    store = new_store(tmp_path, "store")
+    (game,) = stored(store, [short_game("2p-03-heuristic", 6)])
+    run = howl(store.env, "analyse", "--all", *CHEAP, "--scheduler", "local", "--workers", "1")
+    assert run.returncode == 0, run.stderr
+    assert "running on Dask at tcp://127.0.0.1:" in run.stderr
+    assert ": 1 worker threads" in run.stderr
+    assert run.stdout.splitlines()[-1] == "reviewed 1 game, failed 0"
+    expected = review(read_record(short_game("2p-03-heuristic", 6)), SETTINGS, None, 1)
+    assert reviews(store, [game]) == [json.loads(json.dumps(expected.to_json()))]
+
+
+def test_without_dask_a_scheduler_says_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dask's package hidden: ``--scheduler`` exits 1 with the extra to install, nothing is
+    reviewed, and the scale benchmarks say why they measure nothing."""
+    from scripts.benchmarks import scale
+
+    store = new_store(tmp_path, "store")
+    (game,) = stored(store, [short_game("2p-03-heuristic", 4)])
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    result = howl_here(store.env, "analyse", "--all", *CHEAP, "--scheduler", "local")
+    assert result.exit_code == 1 and f"Error: {EXTRA_HINT}" in result.output
+    assert reviews(store, [game]) == [None]
+    scale.run([])

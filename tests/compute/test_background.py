@@ -4,8 +4,6 @@ review made in this process, and a review whose cluster is lost waits for it to 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -15,12 +13,10 @@ from domain.store import GameLibrary
 from domain.wolves.analysis.review import Settings, review
 from domain.wolves.records import read_record
 from projections.analysis_worker import AnalysisWorker, analysis_status, enqueue, wait_for
-from services.compute import cluster
+from services.compute import opener
 from tests.api.serving import free_port
-from tests.compute.conftest import short_game
+from tests.compute.conftest import cluster_of_one, kill, short_game
 
-DASK = str(Path(sys.executable).with_name("dask"))
-"""Dask's command line, installed beside this Python."""
 STEPS = 12
 SETTINGS = Settings(playouts=1, candidates=1)
 
@@ -32,7 +28,7 @@ def test_the_background_worker_reviews_a_queued_game_on_the_cluster(
     record = short_game("2p-04-heuristic", STEPS)
     with GameLibrary.open(url) as library:
         game = library.upload(record).game_id
-    worker = AnalysisWorker(url, poll=0.05, cluster=cluster(scheduler))
+    worker = AnalysisWorker(url, poll=0.05, cluster=opener(scheduler))
     with get_task_stream(client) as stream:
         enqueue(url, game, SETTINGS)
         worker.start()
@@ -47,19 +43,6 @@ def test_the_background_worker_reviews_a_queued_game_on_the_cluster(
     assert status["result"] == json.loads(json.dumps(expected))
 
 
-def _cluster_of_one(port: int) -> list[subprocess.Popen[bytes]]:
-    """A scheduler on ``port`` and one worker process of one thread, as ``dask`` starts them
-    on the machines of a cluster."""
-    commands = [
-        [DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
-         "--dashboard-address", "127.0.0.1:0"],
-        [DASK, "worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1", "--nworkers", "1",
-         "--no-dashboard"],
-    ]  # fmt: skip
-    quiet = subprocess.DEVNULL
-    return [subprocess.Popen(command, stdout=quiet, stderr=quiet) for command in commands]
-
-
 def test_a_review_whose_cluster_is_lost_is_queued_again_and_done_once_it_is_back(
     tmp_path: Path,
 ) -> None:
@@ -71,8 +54,8 @@ def test_a_review_whose_cluster_is_lost_is_queued_again_and_done_once_it_is_back
     with GameLibrary.open(url) as library:
         game = library.upload(record).game_id
     port = free_port()
-    processes = _cluster_of_one(port)
-    worker = AnalysisWorker(url, poll=0.05, cluster=cluster(f"tcp://127.0.0.1:{port}"), retry=0.5)
+    processes = cluster_of_one(port)
+    worker = AnalysisWorker(url, poll=0.05, cluster=opener(f"tcp://127.0.0.1:{port}"), retry=0.5)
     try:
         enqueue(url, game, settings)
         worker.start()
@@ -80,20 +63,16 @@ def test_a_review_whose_cluster_is_lost_is_queued_again_and_done_once_it_is_back
         while analysis_status(url, game, settings)["progress"] == 0:
             assert time.monotonic() < deadline, "the review never started"
             time.sleep(0.05)
-        for process in processes:
-            process.kill()
-            process.wait()
+        kill(processes)
         while (status := analysis_status(url, game, settings))["status"] == "running":
             assert time.monotonic() < deadline, "the lost review stayed running"
             time.sleep(0.05)
         assert status["status"] == "queued" and status["error"] is None, status
-        processes = _cluster_of_one(port)
+        processes = cluster_of_one(port)
         status = wait_for(url, game, settings, timeout=60)
     finally:
         worker.stop(timeout=30)
-        for process in processes:
-            process.kill()
-            process.wait()
+        kill(processes)
     assert status["status"] == "done", status
     expected = review(read_record(record), settings, None, 1).to_json()
     assert status["result"] == json.loads(json.dumps(expected))

@@ -1,5 +1,6 @@
 """``Pool.finished`` on local processes and on the test cluster: results in the order asked
-for, a bounded number of tasks in flight, and every result when a worker process dies."""
+for, a bounded number of tasks in flight, every result when a worker process dies or a task
+fails once, and one clear error when the whole cluster is lost."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from pathlib import Path
 import pytest
 from distributed import Client
 
-from services.compute import AHEAD_PER_WORKER, Pool, pool
-from tests.compute.conftest import WORKERS
-from tests.compute.tasks import nap
+from services.compute import AHEAD_PER_WORKER, RETRIES, ComputeError, Pool, pool
+from tests.api.serving import free_port
+from tests.compute.conftest import WORKERS, cluster_of_one, kill
+from tests.compute.tasks import flaky, nap
 
 JOBS = 20
 SLOW = 0.8
@@ -101,3 +103,36 @@ def running_elsewhere(log: Path, results: dict[int, int]) -> int:
             return running[0]
         time.sleep(0.02)
     raise AssertionError("no worker started a second task")
+
+
+def test_a_task_that_fails_is_tried_again_on_the_cluster(scheduler: str, tmp_path: Path) -> None:
+    """Each task raises on its first try: on the cluster every one is tried again and its
+    result comes back; on local processes the first failure is the result."""
+    jobs = [(i, str(tmp_path)) for i in range(4)]
+    with pool(None, scheduler) as ready:
+        got = sorted(done.result() for _, done in ready.finished(flaky, jobs))
+    assert got == [0, 1, 2, 3] and RETRIES >= 1
+    assert all(len((tmp_path / str(i)).read_text().splitlines()) == 2 for i in range(4))
+    with pool(1) as local:
+        (_, done), *_ = local.finished(flaky, [(9, str(tmp_path))])
+        with pytest.raises(RuntimeError, match="task 9: first try fails"):
+            done.result()
+
+
+def test_a_cluster_lost_mid_batch_is_one_clear_error() -> None:
+    """Its scheduler and worker killed once a first result is back: the batch stops with one
+    error naming the cluster, not one per task; the result had is kept."""
+    port = free_port()
+    processes = cluster_of_one(port)
+    address = f"tcp://127.0.0.1:{port}"
+    got: list[int] = []
+    try:
+        with pool(None, address) as ready, pytest.raises(ComputeError) as lost:
+            for _, done in ready.finished(nap, [(i, 0.3) for i in range(12)]):
+                got.append(done.result()[0])
+                kill(processes)
+    finally:
+        kill(processes)
+    assert got == [0]
+    assert str(lost.value).startswith(f"lost the Dask cluster at {address} with ")
+    assert str(lost.value).endswith("tasks unfinished; what came back before is kept")

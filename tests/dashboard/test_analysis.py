@@ -90,7 +90,7 @@ def test_analyse_asks_for_a_review_and_the_page_follows_it(
     assert analysis_status(server.settings.database_url, game_id)["status"] == "queued"
 
     table, key = Analyses(server.settings.database_url), Settings().key
-    assert table.claim() == (game_id, Settings())
+    assert table.claim() == (game_id, Settings(), 1)
     table.progress(game_id, key, 0.5)
     expect(page.locator("#analysis-status")).to_contain_text("Analysing… 50 %")
     partial = review(read_record(GAME.read_bytes()), QUICK, workers=1, indexes=[0, 1, 2])
