@@ -5,9 +5,12 @@ this machine, and the errors: a review that always fails, a cluster lost mid-bat
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from uuid import UUID
 
@@ -245,7 +248,7 @@ def test_scheduler_local_starts_a_cluster_on_this_machine(tmp_path: Path) -> Non
 
 
 def test_without_dask_a_scheduler_says_how_to_install_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Dask's package hidden: ``--scheduler`` exits 1 with the extra to install, nothing is
     reviewed, and the scale benchmarks say why they measure nothing."""
@@ -257,4 +260,34 @@ def test_without_dask_a_scheduler_says_how_to_install_it(
     result = howl_here(store.env, "analyse", "--all", *CHEAP, "--scheduler", "local")
     assert result.exit_code == 1 and f"Error: {EXTRA_HINT}" in result.output
     assert reviews(store, [game]) == [None]
+    capsys.readouterr()
     scale.run([])
+    said = capsys.readouterr()
+    assert said.out == "" and said.err == f"… scale: skipped: {EXTRA_HINT}\n"
+
+
+def test_a_worker_killed_mid_review_batch_leaves_every_game_reviewed(
+    scheduler: str, client: Client, tmp_path: Path
+) -> None:
+    """``analyse --all`` on the test cluster; once a worker is running a review, its process
+    is killed: the batch still ends with every game reviewed, as in this process."""
+    records = [short_game("2p-04-heuristic", n) for n in (30, 31, 32, 33)]
+    store = new_store(tmp_path, "store")
+    games = stored(store, records)
+    before = client.run(os.getpid)
+    with ThreadPoolExecutor(1) as thread:
+        run = thread.submit(howl_here, store.env, "analyse", "--all", *CHEAP, "--scheduler",
+                            scheduler)  # fmt: skip
+        deadline = time.monotonic() + 60
+        while not (busy := [w for w, keys in client.processing().items() if keys]):
+            assert time.monotonic() < deadline and not run.done(), "no review started"
+            time.sleep(0.01)
+        os.kill(before[busy[0]], signal.SIGKILL)
+        result = run.result(timeout=300)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "reviewed 4 games, failed 0"
+    expected = [json.loads(json.dumps(review(read_record(data), SETTINGS, None, 1).to_json()))
+                for data in records]  # fmt: skip
+    assert reviews(store, games) == expected
+    client.wait_for_workers(2, timeout=60)
+    assert before[busy[0]] not in client.run(os.getpid).values()
