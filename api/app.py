@@ -15,7 +15,17 @@ from api.caching import CachedAnswers
 from api.headers import SecurityHeaders, page_policy
 from api.openapi import create_api
 from api.problems import Problem, problem, problem_of
-from api.routes import branches, comments, games, meta, practice, stats, tables, variations
+from api.routes import (
+    branches,
+    comments,
+    games,
+    meta,
+    practice,
+    ratings,
+    stats,
+    tables,
+    variations,
+)
 from api.schemas import TEXT_RULE, text_errors
 from api.uploads import SizedBodies
 from dashboard.app import body_limit, create_dash
@@ -104,7 +114,9 @@ def create_app(settings: Settings | None = None, analysis_worker: bool = True) -
     app.register_error_handler(Refusal, refused)
     app.before_request(start_analysis)
     app.before_request(api_only)
-    blueprints = (meta, games, branches, stats, tables, variations, practice, comments)
+    blueprints = (
+        meta, games, branches, stats, ratings, tables, variations, practice, comments,
+    )  # fmt: skip
     for blueprint in (module.blp for module in blueprints):
         api.register_blueprint(blueprint)
     app.register_blueprint(docs.bp)

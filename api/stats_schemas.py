@@ -9,6 +9,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.rating_schemas import PlayerRating
 from api.schemas import Open, StatsFilters, check_game
 from domain.games import rulesets
 from domain.statistics import Breakdown, Mix, RatesWhen
@@ -218,6 +219,10 @@ class PlayerProfile(TopPlayer):
     game = fields.String(required=True, allow_none=True)
     by_game = fields.List(fields.Nested(GameCount), required=True)
     trend = fields.List(fields.Nested(TrendPoint), required=True)
+    ratings = fields.List(
+        fields.Nested(PlayerRating), required=True,
+        metadata={"description": "their rating in each game's league they were rated in"},
+    )  # fmt: skip
 
 
 def _bots() -> fields.String:

@@ -20,7 +20,9 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from domain.store.game import FIRST_GAME
 from projections import games, statistics, tables
+from projections import ratings as leagues
 from projections.db import Database
 from projections.filters import game_filters, resolve
 from projections.games import GamePage
@@ -209,6 +211,24 @@ class ReadModels:
         played none.
         """
         return statistics.player(self._db(), name, game, bots)
+
+    def ratings(self, season: leagues.Season) -> dict[str, Any]:
+        """The leaderboard of ``season``'s league (:mod:`projections.ratings`)."""
+        return leagues.leaderboard(self._db(), season)
+
+    def player_rating(self, name: str, season: leagues.Season) -> dict[str, Any] | None:
+        """A player's rating in ``season``'s league, its history and their most frequent
+        opponents; None when no rated game of it has them."""
+        return leagues.player(self._db(), name, season)
+
+    def head_to_head(self, a: str, b: str, season: leagues.Season) -> dict[str, Any] | None:
+        """Two players' games together in ``season``'s league; None unless both are rated."""
+        return leagues.head_to_head(self._db(), a, b, season)
+
+    def most_played(self) -> str:
+        """The game with the most finished public games (the store's first game, with none)."""
+        counts = self.played()
+        return max(counts, key=lambda game: (counts[game], game)) if counts else FIRST_GAME
 
     def played(self) -> dict[str, int]:
         """How many finished public games each game has (a game without any is left out)."""

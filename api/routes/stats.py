@@ -11,6 +11,7 @@ from api.openapi import ApiBlueprint
 from api.problems import Problem
 from api.schemas import MAX_NAME
 from api.stats_schemas import PlayerProfile, PlayerQuery, Stats, StatsQuery
+from projections.ratings import Season
 from services.shared import services
 
 blp = ApiBlueprint("statistics", __name__, url_prefix="/api", description="Statistics")
@@ -31,6 +32,15 @@ def stats(filters: dict[str, Any]) -> Response:
     return json_response(services().fresh().stats(**filters, bots=bots))
 
 
+def refuse_long_names(**names: str) -> None:
+    """A 400 problem for a player name of the path (by its key) over :data:`MAX_NAME`."""
+    for key, name in names.items():
+        if len(name) > MAX_NAME:
+            message = f"Longer than {MAX_NAME} characters."
+            raise Problem(400, "invalid_parameters", f"Invalid parameters: {key}: {message}",
+                          errors={"path": {key: [message]}})  # fmt: skip
+
+
 @blp.route("/players/<name>")
 @blp.arguments(PlayerQuery, location="query")
 @blp.response(200, PlayerProfile, description=f"The player. Cache-Control: `{NO_CACHE}`.")
@@ -38,13 +48,15 @@ def stats(filters: dict[str, Any]) -> Response:
 def player(query: dict[str, Any], name: str) -> Response:
     """A named player's games, wins, average score and score trend over finished public
     games: of one game (`game`, then also the seat attribute they play most), or all; the
-    seats a bot of that name played only with `bots=include`."""
-    if len(name) > MAX_NAME:
-        message = f"Longer than {MAX_NAME} characters."
-        raise Problem(400, "invalid_parameters", f"Invalid parameters: name: {message}",
-                      errors={"path": {"name": [message]}})  # fmt: skip
+    seats a bot of that name played only with `bots=include`. `ratings`: their rating in
+    each game's league they were rated in (as `/api/ratings` rates it), its history and
+    their most frequent opponents."""
+    refuse_long_names(name=name)
     bots = query["bots"] == "include"
-    profile = services().fresh().player(name, query.get("game"), bots)
+    models = services().fresh()
+    profile = models.player(name, query.get("game"), bots)
     if profile is None:
         raise Problem(404, "unknown_player", f"No stored game has a player named {name!r}.")
+    leagues = (Season(g["game"], bots=bots) for g in profile["by_game"])
+    profile["ratings"] = [r for league in leagues if (r := models.player_rating(name, league))]
     return json_response(profile)

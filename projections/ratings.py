@@ -1,0 +1,192 @@
+"""Players' ratings read from the seat rows (:mod:`domain.ratings`): the finished public games of
+one ruleset that match a season's filters (a date range, a tag), rated in the order they were
+stored (upload time, then game id), the seats bots played left out unless asked for.
+
+A league is rated when first asked for and kept while the read models stay where they are
+(:data:`KEPT` leagues at once); once games are added it is rated again. Players are their
+names' keys (case and surrounding space ignored), shown by the spelling they last played under.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from domain.games import ruleset
+from domain.ratings import Change, League, Played, Rated, Seat
+from projections.db import Database
+from projections.filters import game_filters, storable
+from projections.summaries import name_key
+from projections.tables import GAMES, SEATS, position
+
+KEPT = 16
+"""Rated leagues kept in memory (one per season asked for and read models' position)."""
+
+
+@dataclass(frozen=True)
+class Season:
+    """Which games a league rates: one game's, stored in ``[since, until)`` (a date ``until``
+    includes that day), tagged ``tag``; with ``bots``, the seats bots played too."""
+
+    game: str
+    since: date | datetime | None = None
+    until: date | datetime | None = None
+    tag: str | None = None
+    bots: bool = False
+
+
+@dataclass
+class Rating:
+    """A season's league once rated: the league, each game as rated (in order) with when it
+    was stored, and each player's shown name."""
+
+    league: League
+    games: list[tuple[Rated, str]]
+    names: dict[str, str]
+    wins: Counter[str] = field(default_factory=Counter)
+
+
+_kept: OrderedDict[tuple[str, int, Season], Rating] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def rating(db: Database, season: Season) -> Rating:
+    """The league of ``season``, rated (or as kept since the read models last moved)."""
+    key = (f"{db.url} {db.schema}", position(db), season)
+    with _kept_lock:
+        if key in _kept:
+            _kept.move_to_end(key)
+            return _kept[key]
+    rated = _rate(db, season)
+    with _kept_lock:
+        _kept[key] = rated
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    return rated
+
+
+def _rate(db: Database, season: Season) -> Rating:
+    where = game_filters(
+        rules=ruleset(season.game), since=season.since, until=season.until,
+        finished_only=True, alias="s",
+    )  # fmt: skip
+    if not season.bots:
+        where.add("s.bot = ?", 0)
+    if season.tag is not None:
+        where.add(f"EXISTS (SELECT 1 FROM {GAMES} g WHERE g.game_id = s.game_id AND "
+                  "g.tags LIKE ? ESCAPE '!')", _containing(season.tag))  # fmt: skip
+    rows = db.fetchall(
+        f"SELECT s.game_id, s.uploaded_at, s.name_key, s.name, s.place, s.won FROM {SEATS} s "
+        f"{where.sql()} ORDER BY s.uploaded_at, s.game_id, s.seat",
+        where.params,
+    )
+    league, games, names, wins = League(), [], {}, Counter[str]()
+    seats: list[Seat] = []
+    for i, (game_id, at, key, name, place, won) in enumerate(rows):
+        seats.append(Seat(key, place))
+        names[key] = name
+        wins[key] += won
+        if i + 1 == len(rows) or rows[i + 1][0] != game_id:
+            games.append((league.play(Played(game_id, tuple(seats))), at))
+            seats = []
+    return Rating(league, games, names, wins)
+
+
+def _containing(tag: str) -> str:
+    """A LIKE pattern (``!`` escaping) of the stored tags (a JSON list) that hold ``tag``.
+
+    >>> _containing("50%_off")
+    '%"50!%!_off"%'
+    """
+    needle = json.dumps(tag).replace("!", "!!").replace("%", "!%").replace("_", "!_")
+    return f"%{needle}%"
+
+
+def _player(shown: Rating, key: str) -> dict[str, Any]:
+    r = shown.league.rating(key)
+    return {
+        "name": shown.names[key], "rating": round(r.shown, 3), "mu": round(r.mu, 3),
+        "sigma": round(r.sigma, 3), "games": r.games, "wins": shown.wins[key],
+    }  # fmt: skip
+
+
+def leaderboard(db: Database, season: Season) -> dict[str, Any]:
+    """``{"game", "games", "players": [...]}``: every rated player, best shown rating first,
+    each with their rating (``mu - 3 sigma``), ``mu``, ``sigma``, games rated and wins."""
+    shown = rating(db, season)
+    return {
+        "game": season.game,
+        "games": sum(1 for rated, _ in shown.games if rated.changes),
+        "players": [_player(shown, s.player) for s in shown.league.standings()],
+    }
+
+
+def _change(change: Change) -> dict[str, Any]:
+    return {
+        "rating": round(change.after.shown, 3), "mu": round(change.after.mu, 3),
+        "sigma": round(change.after.sigma, 3),
+        "change": round(change.after.shown - change.before.shown, 3),
+        "place": change.place, "predicted_place": change.predicted_place,
+        "win_chance": round(change.win_chance, 4),
+    }  # fmt: skip
+
+
+def player(db: Database, name: str, season: Season) -> dict[str, Any] | None:
+    """A player's rating in ``season``'s league, its history game by game and the opponents
+    they met most (with each one's wins against them); None when no rated game has them."""
+    key = name_key(name)
+    if not storable(name):
+        return None
+    shown = rating(db, season)
+    if key not in shown.league.ratings:
+        return None
+    history, met, beaten, lost = [], Counter[str](), Counter[str](), Counter[str]()
+    for rated, at in shown.games:
+        mine = next((c for c in rated.changes if c.player == key), None)
+        if mine is None:
+            continue
+        history.append({"game_id": rated.game_id, "uploaded_at": at,
+                        "players": len(rated.changes), **_change(mine)})  # fmt: skip
+        for other in rated.changes:
+            if other.player != key:
+                met[other.player] += 1
+                beaten[other.player] += mine.place < other.place
+                lost[other.player] += other.place < mine.place
+    opponents = [
+        {"name": shown.names[o], "games": n, "wins": beaten[o], "losses": lost[o]}
+        for o, n in sorted(met.items(), key=lambda item: (-item[1], item[0]))[:10]
+    ]
+    return {"game": season.game, **_player(shown, key), "history": history, "opponents": opponents}
+
+
+def head_to_head(db: Database, a: str, b: str, season: Season) -> dict[str, Any] | None:
+    """Two players' games together in ``season``'s league: each one's wins (places better
+    than the other's) and average place, and their rating gap now; None when either has no
+    rated game."""
+    keys = name_key(a), name_key(b)
+    if not all(storable(n) for n in (a, b)):
+        return None
+    shown = rating(db, season)
+    if not all(k in shown.league.ratings for k in keys):
+        return None
+    together: list[tuple[str, str, tuple[Change, Change]]] = []
+    for rated, at in shown.games:
+        seats = {c.player: c for c in rated.changes}
+        if keys[0] in seats and keys[1] in seats:
+            together.append((rated.game_id, at, (seats[keys[0]], seats[keys[1]])))
+    sides = []
+    for side, key in enumerate(keys):
+        places = [pair[side].place for _, _, pair in together]
+        wins = sum(pair[side].place < pair[1 - side].place for _, _, pair in together)
+        average = round(sum(places) / len(places), 3) if places else None
+        sides.append({**_player(shown, key), "wins_against": wins, "average_place": average})
+    gap = shown.league.rating(keys[0]).shown - shown.league.rating(keys[1]).shown
+    return {
+        "game": season.game, "players": sides, "rating_gap": round(gap, 3),
+        "games": [{"game_id": g, "uploaded_at": at, "places": [x.place, y.place]}
+                  for g, at, (x, y) in together],
+    }  # fmt: skip
