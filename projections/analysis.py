@@ -43,7 +43,7 @@ _DDL = (
     PRIMARY KEY (game_id, settings_key)
 )""",
     f"CREATE INDEX IF NOT EXISTS {TABLE}_seq ON {TABLE} (seq)",
-    f"CREATE INDEX IF NOT EXISTS {TABLE}_status ON {TABLE} (settings_key, status)",
+    f"CREATE INDEX IF NOT EXISTS {TABLE}_queue ON {TABLE} (status, seq)",
 )
 _NEXT_SEQ = f"(SELECT COALESCE(MAX(seq), 0) + 1 FROM {TABLE})"
 """The next queue number (from the ``seq`` index, not a scan)."""
@@ -106,17 +106,34 @@ class Analyses:
     @contextmanager
     def _connection(self, read: bool = False) -> Iterator[Any]:
         """A connection in a transaction (``read``: a read-only snapshot), committed on
-        success and closed after; the table is made first on the first use."""
-        if self.url in _made:
-            with self.db.reading() if read else self.db.connect() as conn:
+        success and closed after; the table is made first (:meth:`ensure`)."""
+        if self.url.endswith(":memory:"):  # a new database every connection: made in it
+            with self.db.connect() as conn:
+                self._make(conn)
                 yield conn
             return
-        with _made_lock, self.db.connect() as conn:
-            for statement in _DDL:
-                self.db.execute(conn, statement)
+        self.ensure()
+        with self.db.reading() if read else self.db.connect() as conn:
             yield conn
-        if not self.url.endswith(":memory:"):
-            _made.add(self.url)
+
+    def ensure(self) -> None:
+        """Make the table and its indexes unless this process has, in a transaction of their
+        own (one process at a time on PostgreSQL), so that no use waits on them."""
+        if self.url in _made:
+            return
+        with _made_lock:
+            if self.url not in _made:
+                with self.db.connect() as conn:
+                    self._make(conn)
+                _made.add(self.url)
+
+    def _make(self, conn: Any) -> None:
+        if self.db.postgres:
+            self._run(
+                conn, f"SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.{TABLE}'))"
+            )
+        for statement in _DDL:
+            self._run(conn, statement)
 
     def _run(self, conn: Any, query: str, params: tuple[Any, ...] = ()) -> Any:
         return self.db.execute(conn, query, params)
@@ -177,14 +194,14 @@ class Analyses:
         if not game_ids:
             return set()
         marks = ", ".join("?" * len(game_ids))
-        with self._connection(read=True) as conn:
+        with self._connection(read=True) as conn:  # by the primary key, status read here
             rows = self._run(
                 conn,
-                f"SELECT game_id FROM {TABLE} WHERE settings_key = ? AND status = 'done' "
+                f"SELECT game_id, status FROM {TABLE} WHERE settings_key = ? "
                 f"AND game_id IN ({marks})",
                 (settings_key, *game_ids),
             ).fetchall()
-        return {row[0] for row in rows}
+        return {game_id for game_id, status in rows if status == "done"}
 
     def claim(self) -> Claim | None:
         """Take the oldest queued (or abandoned running) review, marking it running."""
@@ -201,22 +218,23 @@ class Analyses:
                 taken = self._run(
                     conn,
                     f"UPDATE {TABLE} SET status = 'running', progress = 0, heartbeat = ?, "
-                    "claims = claims + 1 WHERE game_id = ? AND settings_key = ? AND claims = ?",
-                    (now, gid, key, claims),
+                    "claims = claims + 1 WHERE game_id = ? AND settings_key = ? AND claims = ? "
+                    "AND (status = 'queued' OR (status = 'running' AND heartbeat < ?))",
+                    (now, gid, key, claims, now - STALE_SECONDS),
                 )
                 if taken.rowcount == 1:
                     return Claim(gid, settings_from_json(settings, key), claims + 1)
         return None
 
-    def progress(self, game_id: str, settings_key: str, progress: float) -> None:
-        """Record how far a running review is (and that it is alive)."""
-        with self._connection() as conn:
-            self._run(
-                conn,
-                f"UPDATE {TABLE} SET progress = ?, heartbeat = ? "
-                "WHERE game_id = ? AND settings_key = ? AND status = 'running'",
-                (progress, time.time(), game_id, settings_key),
-            )
+    def progress(
+        self, game_id: str, settings_key: str, progress: float, claims: int | None = None
+    ) -> None:
+        """Record how far a running review is (and that it is alive); with ``claims``, only
+        while that claim holds."""
+        self._update(
+            "progress = ?, heartbeat = ?", (progress, time.time()), game_id, settings_key,
+            claims, running=True,
+        )  # fmt: skip
 
     def release(self, claim: Claim) -> None:
         """Put a claimed review back in the queue, as if it had not been claimed (its worker
@@ -229,25 +247,33 @@ class Analyses:
                 (claim.game_id, claim.settings.key, claim.claims),
             )
 
-    def finish(self, game_id: str, settings_key: str, result: dict[str, Any]) -> None:
-        """Store a review's result: status ``done``."""
-        with self._connection() as conn:
-            self._run(
-                conn,
-                f"UPDATE {TABLE} SET status = 'done', progress = 1, result = ?, error = NULL "
-                "WHERE game_id = ? AND settings_key = ?",
-                (_json(result), game_id, settings_key),
-            )
+    def finish(
+        self, game_id: str, settings_key: str, result: dict[str, Any], claims: int | None = None
+    ) -> None:
+        """Store a review's result: status ``done`` (with ``claims``, only while that claim
+        holds)."""
+        self._update(
+            "status = 'done', progress = 1, result = ?, error = NULL", (_json(result),),
+            game_id, settings_key, claims,
+        )  # fmt: skip
 
-    def fail(self, game_id: str, settings_key: str, error: str) -> None:
-        """Record why a review failed: status ``failed``."""
+    def fail(self, game_id: str, settings_key: str, error: str, claims: int | None = None) -> None:
+        """Record why a review failed: status ``failed`` (with ``claims``, only while that
+        claim holds)."""
+        self._update("status = 'failed', error = ?", (error,), game_id, settings_key, claims)
+
+    def _update(
+        self, assignments: str, values: tuple[Any, ...], game_id: str, settings_key: str,
+        claims: int | None, running: bool = False,
+    ) -> None:  # fmt: skip
+        """``UPDATE … SET assignments`` of one row: while it runs (``running``), and while
+        the claim ``claims`` holds when given."""
+        where = "game_id = ? AND settings_key = ?" + (" AND status = 'running'" if running else "")
+        params = (*values, game_id, settings_key)
+        if claims is not None:
+            where, params = f"{where} AND claims = ?", (*params, claims)
         with self._connection() as conn:
-            self._run(
-                conn,
-                f"UPDATE {TABLE} SET status = 'failed', error = ? "
-                "WHERE game_id = ? AND settings_key = ?",
-                (error, game_id, settings_key),
-            )
+            self._run(conn, f"UPDATE {TABLE} SET {assignments} WHERE {where}", params)
 
     def save(self, game_id: UUID | str, settings: ReviewSettings, result: dict[str, Any]) -> None:
         """Store a review computed elsewhere (the command line) as done, in one statement."""

@@ -74,11 +74,6 @@ class OnCluster(Protocol):
 
 Cluster = Callable[[], AbstractContextManager[OnCluster]]
 """Opens a cluster for as long as its context lasts."""
-LOST: tuple[type[BaseException], ...] = (CancelledError, OSError)
-"""What a review on a cluster's executor raises when the cluster is gone (its tasks are
-cancelled, its connection closed), rather than when the review itself fails."""
-
-
 class ClusterLost(Exception):
     """The cluster a review ran on is gone; the review is back in the queue."""
 
@@ -87,20 +82,28 @@ def run_one(
     analyses: Analyses, library: GameLibrary, workers: int | OnCluster | None = None
 ) -> str | None:
     """Review the next queued game, if any, on ``workers`` processes or a cluster; returns
-    its id."""
+    its id. A cluster found lost, before or during the review, is :class:`ClusterLost` (the
+    review back in the queue)."""
+    cluster: OnCluster | None = None
+    shared: int | Executor | None = None
+    if workers is None or isinstance(workers, int):
+        shared = workers
+    else:
+        cluster, shared = workers, workers.executor
+    if cluster is not None and cluster.lost():
+        raise ClusterLost("the cluster was lost while no review ran")
     job = analyses.claim()
     if job is None:
         return None
-    game_id, settings, _ = job
+    game_id, settings, claims = job
     key = settings.key
-    shared = workers if workers is None or isinstance(workers, int) else workers.executor
     written = 0.0
 
     def progress(done: int, total: int) -> None:
         nonlocal written
         share = done / total if total else 1.0
         if share - written >= PROGRESS_STEP and share < 1:
-            analyses.progress(game_id, key, share)
+            analyses.progress(game_id, key, share, claims)
             written = share
 
     try:
@@ -109,13 +112,13 @@ def run_one(
             raise ValueError(f"no review for this game yet: {rules.title} has none")
         result = rules.review.review(record, settings, progress, shared)
     except Exception as exc:  # a failed review is recorded, never retried by itself
-        if not isinstance(workers, int | None) and isinstance(exc, LOST) and workers.lost():
+        if cluster is not None and (isinstance(exc, CancelledError) or cluster.lost()):
             analyses.release(job)
             raise ClusterLost(f"the cluster was lost reviewing game {game_id}") from exc
         log.exception("review of game %s failed", game_id)
-        analyses.fail(game_id, key, f"{type(exc).__name__}: {exc}")
+        analyses.fail(game_id, key, f"{type(exc).__name__}: {exc}", claims)
     else:
-        analyses.finish(game_id, key, result.to_json())
+        analyses.finish(game_id, key, result.to_json(), claims)
     return game_id
 
 

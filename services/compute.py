@@ -94,19 +94,23 @@ class Pool:
             done: Iterable[Future[R]] = (oldest,)
         else:
             done = wait(flight, return_when=FIRST_COMPLETED).done
+        lost = [future for future in done if self.gone(future)]
         for future in done:
-            if self.gone(future):
-                raise ComputeError(
-                    f"lost the Dask cluster at {self.scheduler} with {len(flight)} tasks "
-                    "unfinished; what came back before is kept"
-                )
-            yield flight.pop(future), future
+            if future not in lost:
+                yield flight.pop(future), future
+        if lost:
+            raise ComputeError(
+                f"lost the Dask cluster at {self.scheduler} with {len(flight)} tasks in "
+                "flight; what came back before is kept"
+            )
 
     def gone(self, future: Future[Any]) -> bool:
-        """Whether ``future`` (done) failed because its cluster is lost, not by its task."""
-        if not (future.cancelled() or isinstance(future.exception(), OSError)):
-            return False
-        return self.lost()
+        """Whether ``future`` (done) failed because its cluster is lost, not by its task: it
+        was cancelled (only a lost connection cancels a task here), or its connection
+        closed on a cluster that is gone."""
+        if future.cancelled():
+            return True
+        return isinstance(future.exception(), OSError) and self.lost()
 
     @property
     def where(self) -> str:

@@ -36,21 +36,21 @@ def played_on(meta: Mapping[str, Any], uploaded_at: dt.datetime) -> dt.date:
 
 def due(
     library: GameLibrary, analyses: Analyses, values: dict[str, int],
-    game: str | None = None, since: dt.date | None = None,
+    game: str | None = None, since: dt.date | None = None, page: int = IDS_PER_QUERY,
 ) -> Iterator[Due]:  # fmt: skip
     """Every stored game, in upload order, with a review not yet done at the settings
     ``values`` (its ruleset's defaults for those not given): only games of ``game``
     (a ruleset's name) when given, played on or after ``since`` when given (:func:`played_on`).
     Games of a ruleset with no review are left out. One read of the store's log and one
-    query of the ``analyses`` table per :data:`IDS_PER_QUERY` games."""
+    query of the ``analyses`` table per ``page`` games (at most :data:`IDS_PER_QUERY`)."""
     wanted = _wanted(library, values, game, since)
-    while page := list(islice(wanted, IDS_PER_QUERY)):
-        keys = {d.settings.key for d in page}
+    while asked := list(islice(wanted, page)):
+        keys = {d.settings.key for d in asked}
         done = {
-            key: analyses.done(key, [str(d.game_id) for d in page if d.settings.key == key])
+            key: analyses.done(key, [str(d.game_id) for d in asked if d.settings.key == key])
             for key in keys
         }
-        yield from (d for d in page if str(d.game_id) not in done[d.settings.key])
+        yield from (d for d in asked if str(d.game_id) not in done[d.settings.key])
 
 
 def _wanted(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from concurrent.futures import Executor
+from concurrent.futures import CancelledError, Executor
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -159,8 +159,10 @@ def analyse(
     console = Console(stderr=True)
     with ExitStack() as stack:
         shared: int | Executor | None = workers
+        cluster = None
         if scheduler := scheduler_of(scheduler):
-            shared = stack.enter_context(on_pool(workers, scheduler)).executor
+            cluster = stack.enter_context(on_pool(workers, scheduler))
+            shared = cluster.executor
         bar = stack.enter_context(progress_bar("analysing", console, transient=as_json))
         task = bar.add_task("steps", total=len(record.actions))
         try:
@@ -169,6 +171,12 @@ def analyse(
             )
         except RecordError as exc:
             raise click.ClickException(f"illegal record: {exc}") from exc
+        except (CancelledError, OSError) as exc:
+            if cluster is None or not (isinstance(exc, CancelledError) or cluster.lost()):
+                raise
+            raise click.ClickException(
+                f"lost the Dask cluster at {cluster.scheduler}: nothing was saved"
+            ) from None
     doc = result.to_json()
     if game_id is not None:
         Analyses(analyses_url(AppSettings.from_env())).save(game_id, settings, doc)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any
 from uuid import UUID
 
@@ -57,7 +57,8 @@ def on_pool(
     """The pool a command's work runs on (:func:`scheduler_of`; see
     :func:`services.compute.pool`), said on standard error; a scheduler that does not answer
     is an error (exit 1)."""
-    return _said(pool(workers, scheduler_of(scheduler), preload))
+    scheduler = scheduler_of(scheduler)
+    return _said(pool(workers, scheduler, preload), quiet=scheduler is not None)
 
 
 def scheduler_of(option: str | None) -> str | None:
@@ -67,13 +68,28 @@ def scheduler_of(option: str | None) -> str | None:
 
 
 @contextmanager
-def _said(opening: AbstractContextManager[Pool]) -> Iterator[Pool]:
+def _said(opening: AbstractContextManager[Pool], quiet: bool) -> Iterator[Pool]:
     try:
-        with opening as ready:
-            # a lost cluster is the command's one error line, not the tracebacks Dask's
-            # client logs (its logging is set up when the cluster is opened)
-            logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+        with _quiet_client(quiet), opening as ready:
             click.echo(f"running on {ready.where}", err=True)
             yield ready
     except ComputeError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+@contextmanager
+def _quiet_client(quiet: bool) -> Iterator[None]:
+    """While a command runs on a cluster (``quiet``), until its client is closed, Dask's client
+    logs nothing short of critical: a lost cluster is the command's one error line, not the
+    tracebacks the client logs."""
+    if quiet:
+        with suppress(ImportError):  # Dask sets its loggers' levels when first imported
+            import distributed  # noqa: F401
+    client = logging.getLogger("distributed.client")
+    level = client.level
+    if quiet:
+        client.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        client.setLevel(level)

@@ -39,7 +39,7 @@ from uuid import UUID, uuid4
 
 from domain.ruleset import ReviewSettings
 from domain.store import GameLibrary
-from projections.analysis import Analyses, settings_to_json
+from projections.analysis import TABLE, Analyses, settings_to_json
 from scripts.benchmarks.common import progress, report, self_played
 from services.compute import EXTRA_HINT, LOCAL, Pool, pool
 from services.reviews import Due, due, review_due
@@ -77,7 +77,8 @@ RUNS = (Run("local", 2, None), Run("dask_1", 1, LOCAL), Run("dask_2", 2, LOCAL))
 
 @dataclass(frozen=True)
 class Measured:
-    """A run's pool start, seconds per no-op task and per batch, and its reviews."""
+    """A run's pool start, seconds per no-op task (on a cluster; 0 for local processes,
+    timed with one process apart) and per batch, and its reviews."""
 
     start_s: float
     noop_s: float
@@ -99,7 +100,7 @@ def _measure(run: Run, todo: Sequence[Due], records: dict[UUID, bytes], tasks: i
     with pool(run.workers, run.scheduler) as ready:
         _noops(ready, WARM_UP * ready.workers)
         start_s = time.perf_counter() - opened
-        noop_s = _noops(ready, tasks)
+        noop_s = _noops(ready, tasks) if run.scheduler is not None else 0.0
         start = time.perf_counter()
         jobs = ((d, records[d.game_id]) for d in todo)
         reviews = {d.game_id: done.result() for (d, _), done in ready.finished(review_due, jobs)}
@@ -199,12 +200,12 @@ def _fill(analyses: Analyses, rows: int, settings: ReviewSettings | None) -> Non
     if settings is None or rows == 0:
         return
     progress(f"scale: {rows:,} reviews of other games in the analyses table")
-    analyses.status(uuid4(), settings.key)  # the table made
+    analyses.ensure()
     stored = settings_to_json(settings)
     with analyses.db.connect() as conn:
         analyses.db.executemany(
             conn,
-            "INSERT INTO analyses (game_id, settings_key, settings, status, progress, result, "
+            f"INSERT INTO {TABLE} (game_id, settings_key, settings, status, progress, result, "
             "seq) VALUES (?, ?, ?, 'done', 1, '{}', ?)",
             [(str(uuid4()), settings.key, stored, seq) for seq in range(1, rows + 1)],
         )

@@ -204,8 +204,9 @@ def test_a_cluster_lost_mid_batch_keeps_the_reviews_saved_and_the_rest_stay_due(
     tmp_path: Path,
 ) -> None:
     """The scheduler and its one worker killed once a review is saved: ``analyse --all`` exits
-    1 with one error naming the cluster (once its client gives up reconnecting, after Dask's
-    connect timeout); a run on local processes reviews only the rest."""
+    1 with one error naming the cluster (its process exits once Dask's client gives up
+    reconnecting, after the connect timeout, set low here); a run on local processes reviews
+    only the rest."""
     store = new_store(tmp_path, "store")
     games = stored(store, [short_game("2p-03-heuristic", n) for n in range(36, 42)])
     port = free_port()

@@ -76,3 +76,33 @@ def test_a_review_whose_cluster_is_lost_is_queued_again_and_done_once_it_is_back
     assert status["status"] == "done", status
     expected = review(read_record(record), settings, None, 1).to_json()
     assert status["result"] == json.loads(json.dumps(expected))
+
+
+def test_a_cluster_lost_while_idle_is_opened_again_for_the_next_review(tmp_path: Path) -> None:
+    """The cluster killed between two reviews: the second is not failed on the closed client,
+    it waits in the queue and is done once the cluster is back."""
+    url = f"sqlite:///{tmp_path / 'howl.sqlite3'}"
+    first, second = short_game("2p-04-heuristic", 6), short_game("2p-03-heuristic", 6)
+    with GameLibrary.open(url) as library:
+        games = [library.upload(record).game_id for record in (first, second)]
+    port = free_port()
+    processes = cluster_of_one(port)
+    worker = AnalysisWorker(url, poll=0.05, cluster=opener(f"tcp://127.0.0.1:{port}"), retry=0.5)
+    try:
+        enqueue(url, games[0], SETTINGS)
+        worker.start()
+        assert wait_for(url, games[0], SETTINGS, timeout=60)["status"] == "done"
+        kill(processes)
+        time.sleep(1.0)  # the worker idles on a cluster that is gone
+        enqueue(url, games[1], SETTINGS)
+        time.sleep(1.0)
+        assert analysis_status(url, games[1], SETTINGS)["status"] in ("queued", "running")
+        processes = cluster_of_one(port)
+        status = wait_for(url, games[1], SETTINGS, timeout=60)
+    finally:
+        worker.stop(timeout=30)
+        kill(processes)
+    assert status["status"] == "done", status
+    assert status["result"] == json.loads(
+        json.dumps(review(read_record(second), SETTINGS).to_json())
+    )

@@ -135,4 +135,4 @@ def test_a_cluster_lost_mid_batch_is_one_clear_error() -> None:
         kill(processes)
     assert got == [0]
     assert str(lost.value).startswith(f"lost the Dask cluster at {address} with ")
-    assert str(lost.value).endswith("tasks unfinished; what came back before is kept")
+    assert str(lost.value).endswith("tasks in flight; what came back before is kept")
