@@ -74,6 +74,8 @@ class OnCluster(Protocol):
 
 Cluster = Callable[[], AbstractContextManager[OnCluster]]
 """Opens a cluster for as long as its context lasts."""
+
+
 class ClusterLost(Exception):
     """The cluster a review ran on is gone; the review is back in the queue."""
 
