@@ -6,9 +6,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from api.schemas import DateOrDateTime, check_game, plain_text
-
-MAX_TAG = 100
+from api.schemas import MAX_TAG, DateOrDateTime, check_game, plain_text
 
 
 class RatingQuery(ma.Schema):

@@ -65,6 +65,7 @@ LATEST = datetime(9999, 12, 30, tzinfo=UTC)
 MAX_OFFSET = INT32_MAX
 """Largest ``from`` of an events page: what both databases store as an integer."""
 MAX_NAME = 200
+MAX_TAG = 100
 """Longest player name a parameter may carry."""
 
 
@@ -158,6 +159,13 @@ def _when(description: str) -> DateOrDateTime:
     return DateOrDateTime(metadata={"description": description})
 
 
+def plain_text(value: str) -> None:
+    """Refuse text holding a NUL or a lone surrogate (it could not be stored)."""
+    problem = text_problem(value, len(value))
+    if problem is not None:
+        raise ma.ValidationError(f"Must be plain text: this {problem}.")
+
+
 class StatsFilters(ma.Schema):
     """Filters shared by the game list and the statistics."""
 
@@ -181,6 +189,15 @@ class StatsFilters(ma.Schema):
     player = fields.String(
         validate=validate.Length(1, MAX_NAME), metadata={"description": "a seat's name"}
     )
+    tag = fields.String(
+        validate=[validate.Length(1, MAX_TAG), plain_text],
+        metadata={"description": "games with this tag"},
+    )
+    q = fields.String(
+        validate=[validate.Length(1, MAX_NAME), plain_text],
+        metadata={"description": "games whose title or a seat's name holds this text (case "
+                  "ignored)"},
+    )  # fmt: skip
 
     @ma.validates_schema
     def _game_filters(self, data: dict[str, Any], **_: Any) -> None:
@@ -238,13 +255,6 @@ class EventsQuery(ma.Schema):
         metadata={"description": "first event's `seq` (0-based)"},
     )  # fmt: skip
     limit = fields.Integer(load_default=200, validate=validate.Range(1, MAX_EVENTS_PAGE))
-
-
-def plain_text(value: str) -> None:
-    """Refuse text holding a NUL or a lone surrogate (it could not be stored)."""
-    problem = text_problem(value, len(value))
-    if problem is not None:
-        raise ma.ValidationError(f"Must be plain text: this {problem}.")
 
 
 class UploadFields(ma.Schema):

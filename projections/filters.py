@@ -9,6 +9,7 @@ only game that has what the filters ask for.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -19,7 +20,7 @@ from domain.games import ruleset, rulesets
 from domain.ruleset import Ruleset
 from domain.statistics import Option, Statistics
 from projections.summaries import name_key
-from projections.tables import LIVE, SEATS, timestamp
+from projections.tables import GAMES, LIVE, SEATS, timestamp
 
 STANDARD = "standard"
 """The ``option`` filter of games with every option at its default."""
@@ -203,6 +204,15 @@ def moment(value: date | datetime, end: bool = False) -> str:
     return timestamp(value)
 
 
+def like(text: str) -> str:
+    """A LIKE pattern (``!`` escaping) of the values that hold ``text``.
+
+    >>> like("50%_off")
+    '%50!%!_off%'
+    """
+    return "%" + text.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%"
+
+
 def game_filters(
     *,
     rules: Ruleset | None = None,
@@ -210,6 +220,8 @@ def game_filters(
     option: str | None = None,
     since: date | datetime | None = None,
     until: date | datetime | None = None,
+    tag: str | None = None,
+    q: str | None = None,
     player: str | None = None,
     attributes: Mapping[str, str | None] | None = None,
     winner: str | None = None,
@@ -225,6 +237,9 @@ def game_filters(
     ``attributes`` (a seat attribute's value, ``{"terrain": "tundra"}``) are that game's
     and need it. Private games are left out, except with ``include_private`` (all of
     them) or those uploaded by ``viewer`` (a token's name; on ``rm_games`` only).
+
+    ``tag``: games with that tag; ``q``: games whose title or a seat's name holds that text
+    (case ignored; a title's only for ASCII letters on SQLite).
 
     ``alias`` names the table: ``rm_games``, or a table of seat rows (which repeat the game
     columns filtered on): ``rm_seats``, or (``own``) the game's own table, which also holds
@@ -263,9 +278,16 @@ def game_filters(
     if until is not None:
         where.add(f"{alias}.uploaded_at < ?", moment(until, end=True))
     seat = f"EXISTS (SELECT 1 FROM {SEATS} x WHERE x.game_id = {alias}.game_id AND "
-    if not all(storable(name) for name in (player, winner) if name):
+    game = f"EXISTS (SELECT 1 FROM {GAMES} t WHERE t.game_id = {alias}.game_id AND "
+    if not all(storable(text) for text in (player, winner, tag, q) if text):
         where.add("1 = 0")
         return where
+    if tag:
+        where.add(game + "t.tags LIKE ? ESCAPE '!')", like(json.dumps(tag)))
+    if q:
+        held = like(q.casefold())
+        where.add(f"({game}LOWER(COALESCE(t.title, '')) LIKE ? ESCAPE '!') OR "
+                  f"{seat}x.name_key LIKE ? ESCAPE '!'))", held, held)  # fmt: skip
     if player:
         where.add(seat + "x.name_key = ?)", name_key(player))
     if winner:

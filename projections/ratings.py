@@ -9,7 +9,6 @@ names' keys (case and surrounding space ignored), shown by the spelling they las
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from domain.ratings import Change, League, Played, Rated, Seat
 from projections.db import Database
 from projections.filters import game_filters, storable
 from projections.summaries import name_key
-from projections.tables import GAMES, SEATS, position
+from projections.tables import SEATS, position
 
 KEPT = 16
 """Rated leagues kept in memory (one per season asked for and read models' position)."""
@@ -71,14 +70,11 @@ def rating(db: Database, season: Season) -> Rating:
 
 def _rate(db: Database, season: Season) -> Rating:
     where = game_filters(
-        rules=ruleset(season.game), since=season.since, until=season.until,
+        rules=ruleset(season.game), since=season.since, until=season.until, tag=season.tag,
         finished_only=True, alias="s",
     )  # fmt: skip
     if not season.bots:
         where.add("s.bot = ?", 0)
-    if season.tag is not None:
-        where.add(f"EXISTS (SELECT 1 FROM {GAMES} g WHERE g.game_id = s.game_id AND "
-                  "g.tags LIKE ? ESCAPE '!')", _containing(season.tag))  # fmt: skip
     rows = db.fetchall(
         f"SELECT s.game_id, s.uploaded_at, s.name_key, s.name, s.place, s.won FROM {SEATS} s "
         f"{where.sql()} ORDER BY s.uploaded_at, s.game_id, s.seat",
@@ -94,16 +90,6 @@ def _rate(db: Database, season: Season) -> Rating:
             games.append((league.play(Played(game_id, tuple(seats))), at))
             seats = []
     return Rating(league, games, names, wins)
-
-
-def _containing(tag: str) -> str:
-    """A LIKE pattern (``!`` escaping) of the stored tags (a JSON list) that hold ``tag``.
-
-    >>> _containing("50%_off")
-    '%"50!%!_off"%'
-    """
-    needle = json.dumps(tag).replace("!", "!!").replace("%", "!%").replace("_", "!_")
-    return f"%{needle}%"
 
 
 def _player(shown: Rating, key: str) -> dict[str, Any]:

@@ -144,6 +144,8 @@ class ReadModels:
         option: str | None = None,
         since: date | datetime | None = None,
         until: date | datetime | None = None,
+        tag: str | None = None,
+        q: str | None = None,
         sort: str = "-uploaded_at",
         cursor: str | None = None,
         limit: int = 50,
@@ -158,15 +160,17 @@ class ReadModels:
         ignore case), ``attributes`` a seat's attribute (``terrain="tundra"``);
         ``option`` is ``big_map``, ``stall_limit_rounds=10``, ``standard`` … (commas:
         all of them); ``since`` ≤ upload time < ``until`` (a date ``until`` includes
-        that day). ``sort`` is ``uploaded_at``, ``title``, ``players``, ``turns``,
-        ``actions`` or ``top_score``, ``-`` first for descending; ``cursor`` is a page's
-        ``next_cursor``. Private games are left out, but for ``include_private`` (all)
+        that day); ``tag`` keeps the games with that tag, ``q`` those whose title or a
+        seat's name holds that text (case ignored). ``sort`` is ``uploaded_at``,
+        ``title``, ``players``, ``turns``, ``actions`` or ``top_score``, ``-`` first for
+        descending; ``cursor`` is a page's ``next_cursor``. Private games are left out, but for ``include_private`` (all)
         or ``viewer`` (the token name that uploaded them). ValueError for an unknown
         game, sort or option, ``games.BadCursor`` for a cursor not made for this sort.
         """
         where = game_filters(
             rules=resolve(game, option, attributes), players=players, option=option,
-            since=since, until=until, player=player, attributes=attributes, winner=winner,
+            since=since, until=until, tag=tag, q=q, player=player, attributes=attributes,
+            winner=winner,
             include_private=include_private, viewer=viewer,
         )  # fmt: skip
         return games.list_games(self._db(), where, sort, cursor, limit)
@@ -187,6 +191,8 @@ class ReadModels:
         option: str | None = None,
         since: date | datetime | None = None,
         until: date | datetime | None = None,
+        tag: str | None = None,
+        q: str | None = None,
         player: str | None = None,
         bots: bool = False,
     ) -> dict[str, Any]:
@@ -198,7 +204,7 @@ class ReadModels:
         with ``bots``.
         """
         filters = {"game": game, "players": players, "option": option, "since": since,
-                   "until": until}  # fmt: skip
+                   "until": until, "tag": tag, "q": q}  # fmt: skip
         return statistics.stats(self._db(), filters, player, bots)
 
     def player(

@@ -162,3 +162,30 @@ def test_a_prefix_of_a_game_id_redirects_to_the_full_id(shared: Shared) -> None:
     assert missing.status == 404 and missing.json["title"] == "Unknown game"
     assert missing.json["detail"] == f"No stored game's id begins with {free}."
     assert shared.client.get(f"/api/games/{game_id[:7]}").status == 404
+
+
+def test_a_tag_or_a_text_keeps_the_games_that_have_it(shared: Shared) -> None:
+    """``tag`` matches a whole tag; ``q`` a title's or a seat's name's text, case ignored; on
+    the game list and the statistics alike. Text the store could never hold matches nothing."""
+
+    def listed(**query: Any) -> set[str]:
+        items, _ = all_pages(shared.client, limit=50, **query)
+        return {i["game_id"] for i in items}
+
+    def ids(*names: str) -> set[str]:
+        return {shared.ids[n] for n in names}
+
+    public = public_names()
+    assert listed(tag="fixture") == ids(*public)
+    assert listed(tag="2p") == ids(*(n for n in public if n.startswith("2p")))
+    assert listed(tag="2") == set()  # a whole tag, not a part of one
+    assert listed(q="ee") == ids("4p-00-heuristic", "5p-00-heuristic")  # Dee
+    assert listed(q="ELI") == ids("5p-00-heuristic")
+    assert listed(q="SELF-PLAY") == ids(*public)
+    assert listed(q="50%") == listed(q="nobody") == set()
+    assert listed(q="ee", tag="2p") == set()
+    for query, games in (({"tag": "3p"}, 2), ({"q": "dee"}, 2), ({"tag": "none"}, 0)):
+        stats = shared.client.get("/api/stats", query={"game": "the-wolves", **query}).json
+        assert stats["games"] == games, query
+    for bad in ({"tag": ""}, {"q": "a\x00"}, {"tag": "x" * 101}):
+        assert shared.client.get("/api/games", query=bad).status == 400, bad
