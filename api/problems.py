@@ -42,6 +42,8 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "no_review": ("No review", "Howl has no review (coaching) for this game yet (`game`)."),
     "unknown_step": ("Unknown step", "The game has no such step (`limit` is its last)."),
     "unknown_player": ("Unknown player", "No stored game has a seat with this name."),
+    "unrated_game": ("Unrated game", "The ratings take a game's finished public games; this "
+                     "game is not one of them."),
     "missing_token": ("Missing token", "The request needs `Authorization: Bearer <token>`."),
     "unknown_token": ("Unknown token", "The bearer token is not one of the server's tokens."),
     "unknown_table": ("Unknown table", "No live table with this id is stored."),

@@ -9,6 +9,13 @@ from marshmallow import fields, validate
 from api.schemas import MAX_TAG, DateOrDateTime, check_game, plain_text
 
 
+def _bots() -> fields.String:
+    return fields.String(
+        load_default="exclude", validate=validate.OneOf(["exclude", "include"]),
+        metadata={"description": "`include`: rate the seats bots played too"},
+    )  # fmt: skip
+
+
 class RatingQuery(ma.Schema):
     """Which league: one game's finished public games, of a season (a date range) and a tag;
     the seats bots played only with ``bots=include``."""
@@ -28,10 +35,7 @@ class RatingQuery(ma.Schema):
         validate=[validate.Length(1, MAX_TAG), plain_text],
         metadata={"description": "only games with this tag"},
     )
-    bots = fields.String(
-        load_default="exclude", validate=validate.OneOf(["exclude", "include"]),
-        metadata={"description": "`include`: rate the seats bots played too"},
-    )  # fmt: skip
+    bots = _bots()
 
 
 class Rated(ma.Schema):
@@ -113,3 +117,34 @@ class HeadToHead(ma.Schema):
     players = fields.List(fields.Nested(Side), required=True)
     rating_gap = fields.Float(required=True)
     games = fields.List(fields.Nested(Meeting), required=True)
+
+
+class RatedSeat(ma.Schema):
+    """One rated seat of a game: its player's rating before and after it (``change``), its
+    place, and what the ratings predicted before the game."""
+
+    name = fields.String(required=True)
+    before = fields.Float(required=True)
+    rating = fields.Float(required=True)
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    change = fields.Float(required=True)
+    place = fields.Integer(required=True)
+    predicted_place = fields.Integer(required=True)
+    win_chance = fields.Float(required=True)
+
+
+class GameRating(ma.Schema):
+    """A game as its game's league rated it (``seats`` empty: not rated, with fewer than two
+    players or one player at two seats)."""
+
+    game_id = fields.UUID(required=True)
+    game = fields.String(required=True)
+    uploaded_at = fields.DateTime(required=True)
+    seats = fields.List(fields.Nested(RatedSeat), required=True)
+
+
+class GameRatingQuery(ma.Schema):
+    """Whether the league counts the seats bots played."""
+
+    bots = _bots()

@@ -176,3 +176,19 @@ def head_to_head(db: Database, a: str, b: str, season: Season) -> dict[str, Any]
         "games": [{"game_id": g, "uploaded_at": at, "places": [x.place, y.place]}
                   for g, at, (x, y) in together],
     }  # fmt: skip
+
+
+def game(db: Database, game_id: str, season: Season) -> dict[str, Any] | None:
+    """One game of ``season``'s league as rated: each rated seat's player, place, rating
+    before and after and the predictions before it (``seats`` empty: the game is in the
+    league but could not be rated); None when the league has no such game."""
+    shown = rating(db, season)
+    found = next(((r, at) for r, at in shown.games if r.game_id == game_id), None)
+    if found is None:
+        return None
+    rated, at = found
+    seats = [
+        {"name": shown.names[c.player], "before": round(c.before.shown, 3), **_change(c)}
+        for c in rated.changes
+    ]
+    return {"game_id": game_id, "game": season.game, "uploaded_at": at, "seats": seats}

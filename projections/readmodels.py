@@ -163,9 +163,10 @@ class ReadModels:
         that day); ``tag`` keeps the games with that tag, ``q`` those whose title or a
         seat's name holds that text (case ignored). ``sort`` is ``uploaded_at``,
         ``title``, ``players``, ``turns``, ``actions`` or ``top_score``, ``-`` first for
-        descending; ``cursor`` is a page's ``next_cursor``. Private games are left out, but for ``include_private`` (all)
-        or ``viewer`` (the token name that uploaded them). ValueError for an unknown
-        game, sort or option, ``games.BadCursor`` for a cursor not made for this sort.
+        descending; ``cursor`` is a page's ``next_cursor``. Private games are left out,
+        but for ``include_private`` (all) or ``viewer`` (the token name that uploaded
+        them). ValueError for an unknown game, sort or option, ``games.BadCursor`` for a
+        cursor not made for this sort.
         """
         where = game_filters(
             rules=resolve(game, option, attributes), players=players, option=option,
@@ -230,6 +231,10 @@ class ReadModels:
     def head_to_head(self, a: str, b: str, season: leagues.Season) -> dict[str, Any] | None:
         """Two players' games together in ``season``'s league; None unless both are rated."""
         return leagues.head_to_head(self._db(), a, b, season)
+
+    def game_rating(self, game_id: UUID, season: leagues.Season) -> dict[str, Any] | None:
+        """A game as ``season``'s league rated it; None when the league has not that game."""
+        return leagues.game(self._db(), str(game_id), season)
 
     def most_played(self) -> str:
         """The game with the most finished public games (the store's first game, with none)."""

@@ -1,15 +1,17 @@
-"""``/api/ratings`` and ``/api/players/{a}/vs/{b}``: players' ratings over one game's league."""
+"""``/api/ratings``, ``/api/players/{a}/vs/{b}`` and ``/api/games/{id}/ratings``: players'
+ratings over one game's league."""
 
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from werkzeug.wrappers import Response
 
 from api.caching import NO_CACHE, json_response
 from api.openapi import ApiBlueprint
 from api.problems import Problem
-from api.rating_schemas import HeadToHead, Leaderboard, RatingQuery
+from api.rating_schemas import GameRating, GameRatingQuery, HeadToHead, Leaderboard, RatingQuery
 from api.routes.stats import refuse_long_names
 from projections.ratings import Season
 from projections.readmodels import ReadModels
@@ -53,4 +55,25 @@ def head_to_head(query: dict[str, Any], name: str, other: str) -> Response:
     if found is None:
         raise Problem(404, "unknown_player",
                       f"{name!r} and {other!r} are not both rated in these games.")  # fmt: skip
+    return json_response(found)
+
+
+@blp.route("/games/<uuid:game_id>/ratings")
+@blp.arguments(GameRatingQuery, location="query")
+@blp.response(200, GameRating, description=f"The game as rated. Cache-Control: `{NO_CACHE}`.")
+@blp.problems(404)
+def game_rating(query: dict[str, Any], game_id: UUID) -> Response:
+    """A game as its game's league (every finished public game of it) rated it: each seat's
+    rating before and after, its change, and the place and chance to win the ratings
+    predicted before it. A game not in the league (unfinished, private, unknown) is a 404."""
+    models = services().fresh()
+    summary = models.summary(game_id)
+    found = None
+    if summary is not None:
+        found = models.game_rating(
+            game_id, Season(summary["game"], bots=query["bots"] == "include")
+        )
+    if found is None:
+        raise Problem(404, "unrated_game", f"No rated game {game_id}: ratings take the finished "
+                      "public games.")  # fmt: skip
     return json_response(found)

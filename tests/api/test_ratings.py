@@ -109,3 +109,21 @@ def test_bad_asks_are_refused_saying_where(
     reply = league.client.get(path, query=query)
     assert reply.status == status, reply.body
     assert said in reply.json["detail"]
+
+
+def test_a_game_shows_each_seats_rating_change_and_the_prediction_before_it(
+    league: Server,
+) -> None:
+    listed = league.client.get("/api/games", query={"game": "moonlight", "sort": "uploaded_at"})
+    first, *_, last = [g["game_id"] for g in listed.json["items"]]
+    opening = league.client.get(f"/api/games/{first}/ratings").json
+    assert opening["game"] == "moonlight" and len(opening["seats"]) == 2
+    winner, loser = sorted(opening["seats"], key=lambda s: s["place"])
+    assert winner["before"] == loser["before"] == 0.0
+    assert winner["win_chance"] == loser["win_chance"] == pytest.approx(0.5)
+    assert winner["change"] > 0 and winner["rating"] > loser["rating"]
+    closing = league.client.get(f"/api/games/{last}/ratings").json
+    zoe = next(s for s in closing["seats"] if s["name"].casefold() == "zoë")
+    assert zoe["predicted_place"] == 1 and zoe["win_chance"] > 0.8 and zoe["place"] == 1
+    missing = league.client.get(f"/api/games/{'0' * 8}-0000-0000-0000-{'0' * 12}/ratings")
+    assert (missing.status, missing.json["title"]) == (404, "Unrated game")
