@@ -15,13 +15,13 @@ from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
 from dashboard import plotly_bundle, static, token
 from dashboard.inputs import text
-from dashboard.pages import library, new, player, practice, replay, statistics, table
+from dashboard.pages import library, new, player, practice, ratings, replay, statistics, table
 from dashboard.table_parts import Labelled
 from services.library import game_by_prefix, id_prefix
 from services.refusals import Refusal
 from services.shared import services
 
-PAGES = {"/": "Library", "/new": "New game", "/statistics": "Statistics"}
+PAGES = {"/": "Library", "/new": "New game", "/statistics": "Statistics", "/ratings": "Ratings"}
 
 
 def not_found_page(pathname: str) -> html.Div:
@@ -37,6 +37,8 @@ def render_page(pathname: Any, search: Any = None) -> html.Div:
         return library.layout()
     if path == "/statistics":
         return statistics.layout()
+    if path == "/ratings":
+        return ratings.layout()
     if path == "/new":
         return new.layout()
     head, _, rest = path.lstrip("/").partition("/")
@@ -186,7 +188,7 @@ def create_dash(server: Flask) -> Dash:
     app.callback(Output("page", "children"), Input("url", "pathname"), State("url", "search"))(
         render_page
     )
-    for page in (token, library, new, replay, statistics, player, table, practice):
+    for page in (token, library, new, replay, statistics, ratings, player, table, practice):
         page.register(app)
     server.before_request(lambda: check_callback_request(app))
     server.before_request(short_replay_link)

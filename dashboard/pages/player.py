@@ -1,9 +1,11 @@
-"""``/player/<name>``: one player's finished games, results and score trend, of one game or
-all (the game they played, when they played only one)."""
+"""``/player/<name>``: one player's finished games (with their opponents), results and score
+trend, and their rating in each game's league with the opponents they met most; of one game
+or all (the game they played, when they played only one)."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from dash import Dash, Input, Output, State, dcc, html
 
@@ -15,6 +17,8 @@ from dashboard.palette import TERRAIN_COLORS
 from domain.games import ruleset, rulesets
 from domain.statistics import Statistics
 from projections.games import MAX_LIMIT
+from projections.ratings import Season
+from projections.summaries import name_key
 
 GAMES = {rules.name: rules.title for rules in rulesets()}
 
@@ -103,16 +107,74 @@ def averages(found: dict[str, Any], game: str | None) -> str:
     )
 
 
-def titles(name: str, game: str | None) -> dict[str, str]:
-    """The titles of the games a seat of that name played (of ``game`` only, if named), by
-    game id."""
+def titles(name: str, game: str | None) -> dict[str, tuple[str | None, list[str]]]:
+    """The title and the other seats' names of each game a seat of that name played (of
+    ``game`` only, if named), by game id."""
     models, found, cursor = data.fresh(), {}, None
+    key = name_key(name)
     while True:
         page = models.list_games(game=game, player=name, cursor=cursor, limit=MAX_LIMIT)
-        found.update({str(item["game_id"]): item["title"] for item in page.items})
+        found.update({
+            str(item["game_id"]): (item["title"], [
+                s["name"] for s in item["seats"] if name_key(s["name"]) != key
+            ]) for item in page.items
+        })  # fmt: skip
         cursor = page.next_cursor
         if cursor is None:
             return found
+
+
+def rating_figure(rated: dict[str, Any]) -> dict[str, Any]:
+    """A player's rating after each of their rated games of one game, with the band of
+    ``mu ± sigma`` behind it."""
+    steps = rated["history"]
+    xs = list(range(1, len(steps) + 1))
+    band = [s["mu"] + s["sigma"] for s in steps] + [s["mu"] - s["sigma"] for s in reversed(steps)]
+    data = [
+        {"type": "scatter", "x": xs + xs[::-1], "y": band, "fill": "toself", "name": "μ ± σ",
+         "fillcolor": "rgba(21,101,192,0.15)", "line": {"width": 0}, "hoverinfo": "skip"},
+        {"type": "scatter", "mode": "lines+markers", "x": xs, "y": [s["rating"] for s in steps],
+         "name": "rating (μ − 3σ)", "line": {"color": "#1565C0", "width": 2},
+         "text": [f"place {s['place']} of {s['players']}, {s['change']:+.1f}" for s in steps],
+         "hovertemplate": "game %{x}: rating %{y:.1f} (%{text})<extra></extra>"},
+    ]  # fmt: skip
+    return {"data": data, "layout": {
+        "title": {"text": f"{GAMES.get(rated['game'], rated['game'])} — rating, game by game",
+                  "x": 0.01, "font": {"size": 13}},
+        "height": 300, "margin": {"l": 50, "r": 16, "t": 40, "b": 44}, "font": FONT,
+        "xaxis": {"title": {"text": "their rated game"}, "automargin": True},
+        "yaxis": {"title": {"text": "rating"}, "automargin": True},
+        "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "#FFFFFF",
+        "legend": {"orientation": "h", "y": 1.12, "x": 1, "xanchor": "right"},
+    }}  # fmt: skip
+
+
+def ratings_part(name: str, games: list[str], bots: bool) -> list[Any]:
+    """A player's rating in the league of each of ``games``: its chart, and the opponents
+    they met most, head to head."""
+    models = data.fresh()
+    parts: list[Any] = []
+    for played in games:
+        rated = models.player_rating(name, Season(played, bots=bots))
+        if rated is None:
+            continue
+        rows = [html.Tr([
+            html.Td(dcc.Link(o["name"], href=f"/player/{quote(o['name'], safe='')}")),
+            html.Td(str(o["games"])), html.Td(str(o["wins"])), html.Td(str(o["losses"])),
+        ]) for o in rated["opponents"]]  # fmt: skip
+        parts += [
+            html.H3(f"Rating: {GAMES.get(played, played)}"),
+            html.P(f"{rated['rating']:.1f} (μ {rated['mu']:.1f} ± {rated['sigma']:.1f}) after "
+                   f"{rated['games']} rated games.", className="note"),
+            html.Div(dcc.Graph(figure=rating_figure(rated), config=GRAPH_CONFIG),
+                     className="card"),
+            html.Div(html.Table([
+                html.Caption("Head to head: the opponents met most"),
+                html.Thead(html.Tr([html.Th(h) for h in ("Opponent", "Games", "Won", "Lost")])),
+                html.Tbody(rows),
+            ], className="games"), className="table-scroll"),
+        ]  # fmt: skip
+    return parts
 
 
 def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
@@ -131,12 +193,13 @@ def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
     named = titles(name, game)
     games = []
     for i, t in enumerate(reversed(found["trend"])):
-        title = named.get(str(t["game_id"])) or "Untitled game"
+        title, others = named.get(str(t["game_id"]), (None, []))
+        title = title or "Untitled game"
         games.append(html.Tr([
             html.Td(str(len(found["trend"]) - i)),
             html.Td(dcc.Link(title, href=f"/replay/{t['game_id']}", title=f"replay {title}")),
             html.Td(GAMES.get(t["game"], t["game"])),
-            html.Td(str(t["uploaded_at"])[:10]), html.Td(f"{t['players']} players"),
+            html.Td(str(t["uploaded_at"])[:10]), html.Td(", ".join(others) or "—"),
             *([html.Td(t[attribute])] if column else []), html.Td(str(t["score"])),
             html.Td("won" if t["won"] else f"place {t['place']}"),
         ]))  # fmt: skip
@@ -158,10 +221,11 @@ def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
             f"{rate['high']:.0%}){small}, average {averages(found, game)}{favourite}.",
         ], className="note", id="player-summary"),
         html.Div(charts, className="stats-grid"),
+        *ratings_part(name, [game] if game else [g["game"] for g in found["by_game"]], counted),
         html.H3("Games"),
         html.Div(html.Table([
             html.Thead(html.Tr([html.Th(h) for h in (
-                "#", "Title", "Game", "Uploaded", "Seats",
+                "#", "Title", "Game", "Uploaded", "Opponents",
                 *([column.label.capitalize()] if column else []), unit.capitalize(), "Result",
             )])),
             html.Tbody(games),

@@ -93,8 +93,8 @@ def layout() -> html.Div:
                         debounce=DEBOUNCE,
                         className="filter",
                     ),
-                    _date("stats-since", "uploaded from"),
-                    _date("stats-until", "uploaded until"),
+                    date_filter("stats-since", "uploaded from"),
+                    date_filter("stats-until", "uploaded until"),
                     bots_choice("stats-bots"),
                 ],
                 className="stats-filters",
@@ -105,7 +105,7 @@ def layout() -> html.Div:
     )
 
 
-def _date(id_: str, label: str) -> html.Label:
+def date_filter(id_: str, label: str) -> html.Label:
     """A date filter with its label above it."""
     box = dcc.Input(id=id_, type="date", className="date", debounce=True)  # type: ignore[arg-type]
     return html.Label([label, box], className="filter date-filter", htmlFor=id_)

@@ -65,6 +65,7 @@ def site(
                 "practice": (f"/practice/{wolves}?seat=0", "#practice-form"),
                 "statistics": ("/statistics", "#stats-summary"),
                 "player": (f"/player/{player}", "#player-summary"),
+                "ratings": ("/ratings", "#ratings-summary"),
             },
         }
 
@@ -101,7 +102,7 @@ def visit(page: Page, site: dict[str, Any], name: str, size: str = "desktop") ->
 
 PAGES = (
     "library", "replay-wolves", "replay-moonlight", "table", "new", "practice", "statistics",
-    "player",
+    "player", "ratings",
 )  # fmt: skip
 
 

@@ -1,5 +1,6 @@
 """The player page of someone who played several games, over real HTTP as the browser's
-router asks for it: a trend chart and an average per game, each in its own unit."""
+router asks for it: a trend chart and an average per game, each in its own unit, and a rating
+chart and head to head per game's league."""
 
 from __future__ import annotations
 
@@ -36,12 +37,19 @@ def test_each_game_a_player_played_has_its_own_trend(
     answer = call(server.url, page, {"url.pathname": "/player/Ana", "url.search": ""})
     assert answer.status == 200, answer
     tree = answer.output("page", "children")
-    shown = [props["figure"] for props in found(tree, "Graph")]
+    *shown, moonlight_rating, wolves_rating = [props["figure"] for props in found(tree, "Graph")]
     heads = [props["children"] for props in found(tree, "Th")]
-    assert heads == ["#", "Title", "Game", "Uploaded", "Seats", "Score", "Result"]  # none empty
+    assert heads == [
+        "Opponent", "Games", "Won", "Lost", "Opponent", "Games", "Won", "Lost",  # head to head
+        "#", "Title", "Game", "Uploaded", "Opponents", "Score", "Result",
+    ]  # fmt: skip
     titles = [f["layout"]["title"]["text"] for f in shown]
     assert titles == ["Moonlight: The Land of the Wolves — rounds won per game (star: won)",
                       "The Wolves — VP per game (star: won)"]  # fmt: skip
+    for rated, title in ((moonlight_rating, "Moonlight: The Land of the Wolves"),
+                         (wolves_rating, "The Wolves")):  # fmt: skip
+        assert rated["layout"]["title"]["text"] == f"{title} — rating, game by game"
+        assert len(rated["data"][1]["y"]) == 1  # one rated game each
     expected = [json.loads(p.with_suffix(".expected.json").read_text()) for p in PLAYED]
     ana = [e["scores"][0]["total"] for e in expected]  # Ana sits at seat 0 in both
     assert [f["data"][1]["y"] for f in shown] == [[ana[0]], [ana[1]]]

@@ -57,6 +57,7 @@ SHOWN = {
     "practice": (".map-frame", ".practice-nav", ".player-board"),
     "statistics": (".stats-filters", ".card", ".table-scroll"),
     "player": ("#player-summary", ".card", ".table-scroll"),
+    "ratings": (".stats-filters", ".table-scroll", ".card"),
 }  # fmt: skip
 """What each page must show (so that its checks check something)."""
 
@@ -126,6 +127,7 @@ def site(
         "practice": f"/practice/{practised}?seat={seat}",
         "statistics": "/statistics",
         "player": "/player/Ana",
+        "ratings": "/ratings",
     }
 
 
@@ -215,7 +217,7 @@ def ready(page: Page, name: str) -> None:
         if name == "practice":
             expect(page.locator("#practice-who")).to_contain_text("Practising as")
         expect(page.locator("#table-board svg .piece").first).to_be_attached()
-    elif name in ("statistics", "player"):
+    elif name in ("statistics", "player", "ratings"):
         expect(page.locator(".card .js-plotly-plot").first).to_be_visible()
     elif name == "library":
         expect(page.locator("#library-table tbody tr").first).to_be_visible()
