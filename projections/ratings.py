@@ -4,7 +4,8 @@ stored (upload time, then game id), the seats bots played left out unless asked 
 
 A league is rated when first asked for and kept while the read models stay where they are
 (:data:`KEPT` leagues at once); once games are added it is rated again. Players are their
-names' keys (case and surrounding space ignored), shown by the spelling they last played under.
+names' keys (case, accents and surrounding space ignored), shown by the spelling they last
+played under.
 """
 
 from __future__ import annotations

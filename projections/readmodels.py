@@ -157,7 +157,7 @@ class ReadModels:
 
         ``game`` is a ruleset's name (default: every game, or the one game the options
         and attributes asked for are of); ``player`` and ``winner`` match a seat (names
-        ignore case), ``attributes`` a seat's attribute (``terrain="tundra"``);
+        ignore case and accents), ``attributes`` a seat's attribute (``terrain="tundra"``);
         ``option`` is ``big_map``, ``stall_limit_rounds=10``, ``standard`` … (commas:
         all of them); ``since`` ≤ upload time < ``until`` (a date ``until`` includes
         that day); ``tag`` keeps the games with that tag, ``q`` those whose title or a

@@ -15,6 +15,7 @@ read one table, as those of every game read the seats.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,12 +40,16 @@ Row = dict[str, Any]
 
 
 def name_key(name: str) -> str:
-    """How player names are matched: case and surrounding space ignored.
+    """How player names are matched: case, accents and surrounding space ignored (the
+    name's compatibility decomposition without its combining marks, case-folded).
 
-    >>> name_key("  Ana ") == name_key("ANA")
-    True
+    >>> name_key("  Ana ") == name_key("ANA"), name_key("Zoë") == name_key("zoe")
+    (True, True)
+    >>> name_key("Łukasz"), name_key("Ｍｉｋｉ")
+    ('łukasz', 'miki')
     """
-    return name.strip().casefold()
+    decomposed = unicodedata.normalize("NFKD", name.strip())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def own_columns(statistics: Statistics) -> tuple[str, ...]:
