@@ -3,7 +3,8 @@ one ruleset that match a season's filters (a date range, a tag), rated in the or
 stored (upload time, then game id), the seats bots played left out unless asked for.
 
 A league is rated when first asked for and kept while the read models stay where they are
-(:data:`KEPT` leagues at once); once games are added it is rated again. Players are their
+(:data:`KEPT` leagues at once); once games are added it is rated on from where it was, or
+again from the start when a game comes before some it rated. Players are their
 names' keys (case, accents and surrounding space ignored), shown by the spelling they last
 played under.
 """
@@ -24,7 +25,7 @@ from projections.summaries import name_key
 from projections.tables import SEATS, position
 
 KEPT = 16
-"""Rated leagues kept in memory (one per season asked for and read models' position)."""
+"""Rated leagues kept in memory (one per season and store)."""
 
 
 @dataclass(frozen=True)
@@ -50,26 +51,35 @@ class Rating:
     wins: Counter[str] = field(default_factory=Counter)
 
 
-_kept: OrderedDict[tuple[str, int, Season], Rating] = OrderedDict()
+_kept: OrderedDict[tuple[str, Season], tuple[int, Rating]] = OrderedDict()
+"""The latest rating of each league asked for, with the read models' position then."""
 _kept_lock = threading.Lock()
 
 
 def rating(db: Database, season: Season) -> Rating:
-    """The league of ``season``, rated (or as kept since the read models last moved)."""
-    key = (f"{db.url} {db.schema}", position(db), season)
+    """The league of ``season``, rated (or as kept since the read models last moved: then
+    rated on from where it was, when the games added come after those it rated)."""
+    key, at = (f"{db.url} {db.schema}", season), position(db)
     with _kept_lock:
-        if key in _kept:
+        kept = _kept.get(key)
+        if kept is not None:
             _kept.move_to_end(key)
-            return _kept[key]
-    rated = _rate(db, season)
+    if kept is not None and kept[0] == at:
+        return kept[1]
+    rated = _rate(db, season, kept[1] if kept is not None else None)
     with _kept_lock:
-        _kept[key] = rated
+        _kept[key] = (at, rated)
         while len(_kept) > KEPT:
             _kept.popitem(last=False)
     return rated
 
 
-def _rate(db: Database, season: Season) -> Rating:
+Seated = tuple[str, str, int, int]
+"""A seat of a league's game: its name's key, the name, its place and whether it won."""
+
+
+def _games(db: Database, season: Season) -> list[tuple[str, str, list[Seated]]]:
+    """The league's games in order: id, when stored, and its seats."""
     where = game_filters(
         rules=ruleset(season.game), since=season.since, until=season.until, tag=season.tag,
         finished_only=True, alias="s",
@@ -81,16 +91,30 @@ def _rate(db: Database, season: Season) -> Rating:
         f"{where.sql()} ORDER BY s.uploaded_at, s.game_id, s.seat",
         where.params,
     )
-    league, games, names, wins = League(), [], {}, Counter[str]()
-    seats: list[Seat] = []
-    for i, (game_id, at, key, name, place, won) in enumerate(rows):
-        seats.append(Seat(key, place))
-        names[key] = name
-        wins[key] += won
-        if i + 1 == len(rows) or rows[i + 1][0] != game_id:
-            games.append((league.play(Played(game_id, tuple(seats))), at))
-            seats = []
-    return Rating(league, games, names, wins)
+    games: list[tuple[str, str, list[Seated]]] = []
+    for game_id, at, key, name, place, won in rows:
+        if not games or games[-1][0] != game_id:
+            games.append((game_id, at, []))
+        games[-1][2].append((key, name, place, won))
+    return games
+
+
+def _rate(db: Database, season: Season, before: Rating | None) -> Rating:
+    """``season``'s league rated: on from ``before`` when its games are the first ones."""
+    games = _games(db, season)
+    done = len(before.games) if before is not None else 0
+    if before is None or [g for g, _, _ in games[:done]] != [r.game_id for r, _ in before.games]:
+        before, done = Rating(League(), [], {}), 0
+    league = League(dict(before.league.ratings), before.league.model)
+    shown = Rating(league, list(before.games), dict(before.names), Counter(before.wins))
+    for game_id, at, seats in games[done:]:
+        rated = league.play(Played(game_id, tuple(Seat(key, place) for key, _, place, _ in seats)))
+        shown.games.append((rated, at))
+        if rated.changes:
+            for key, name, _, won in seats:
+                shown.names[key] = name
+                shown.wins[key] += won
+    return shown
 
 
 def _player(shown: Rating, key: str) -> dict[str, Any]:
