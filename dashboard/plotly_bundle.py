@@ -5,10 +5,11 @@ parsing it) unless ``window.Plotly`` is already defined. The dashboard instead s
 partial build pinned in ``pyproject.toml`` (``[tool.howl] plotly-bundle``: scatter, bar,
 heatmap and the other cartesian traces, under a third of the size), which ``scripts/venv.sh``
 puts in ``dashboard/vendor/``, under its versioned name with a year's caching. Every page
-names it in its head (``<meta name="howl-plotly">``) and ``assets/plotly-build.js`` has Dash load it
-where Dash would load its own, when the first chart mounts: a page draws what needs no plotly
-(the replay's map and pieces) before it is parsed. Where it was not fetched, Dash's whole
-bundle is used, as before.
+names it in its head (``<meta name="howl-plotly">``) and ``assets/plotly-build.js`` has Dash's
+charts wait for it instead of loading their own: it is fetched when the first chart mounts
+and run once a chart is in view or half a second later, so that a page draws what needs
+no plotly (the replay's map, its pieces and step controls) and answers keys before plotly
+is parsed. Where it was not fetched, Dash's whole bundle is used, as before.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 /* "Terrain letters": a labelled checkbox at the head of every Wolves map's key (the replay's,
    the table's, the practice board's; over the map's corner for a map without a key) that shows
-   or hides the map's trace of terrain letters
-   (dashboard/boards/wolves.py, letters_trace) with plotly's restyle, never touching the
-   layout. The choice is kept in localStorage and applies to every map; a map plotly draws
-   again (a new figure) gets it back. */
+   or hides the map's terrain letters (assets/boards/wolves.js draws them; the class
+   "letters-off" on the map's box hides them, whenever the map is drawn). The choice is kept in
+   localStorage and applies to every map. */
 (function () {
   "use strict";
-  var TRACE = "terrain letters";
   var KEY = "howl.terrainLetters";
 
   function wanted() {
@@ -17,25 +15,23 @@
     try { window.localStorage.setItem(KEY, on ? "on" : "off"); } catch (e) { /* private mode */ }
   }
 
-  function traceOf(gd) {
-    var data = gd.data || [];
-    for (var i = 0; i < data.length; i++) { if (data[i].name === TRACE) { return i; } }
-    return -1;
-  }
-
-  /* Make the map's letters trace show the stored choice (only when it does not already:
-     restyle redraws, and a redraw calls this again). */
-  function apply(gd) {
-    var i = traceOf(gd), on = wanted();
-    if (i < 0 || !window.Plotly) { return; }
-    if ((gd.data[i].visible !== false) !== on) { window.Plotly.restyle(gd, {visible: on}, [i]); }
-    var box = home(gd);
-    var input = box && box.querySelector(".letters-toggle input");
+  /* Make a map's box show the stored choice. */
+  function apply(board) {
+    var on = wanted();
+    board.classList.toggle("letters-off", !on);
+    var input = board.querySelector(".letters-toggle input");
     if (input) { input.checked = on; }
   }
 
-  /* The map with its key, or the map alone. */
-  function home(gd) { return gd.closest(".wolves-map") || gd.closest(".board"); }
+  /* Every Wolves map's box: the map with its key, or the map alone. */
+  function boards() {
+    var found = [];
+    document.querySelectorAll(".board > .map").forEach(function (map) {
+      var board = map.closest(".wolves-map") || map.parentElement;
+      if (found.indexOf(board) < 0) { found.push(board); }
+    });
+    return found;
+  }
 
   function toggle(board) {
     var label = document.createElement("label"), key = board.querySelector(".map-key");
@@ -52,22 +48,16 @@
     label.appendChild(document.createTextNode("Terrain letters"));
     input.addEventListener("change", function () {
       remember(input.checked);
-      document.querySelectorAll(".js-plotly-plot").forEach(apply);
+      boards().forEach(apply);
     });
     if (key) { key.insertBefore(label, key.firstChild); } else { board.appendChild(label); }
   }
 
-  /* Every plotted map with a letters trace gets the checkbox on its board and follows it. */
+  /* Every map's box gets the checkbox and follows the choice. */
   function wire() {
-    document.querySelectorAll(".js-plotly-plot").forEach(function (gd) {
-      if (traceOf(gd) < 0) { return; }
-      var board = home(gd);
-      if (board && !board.querySelector(".letters-toggle")) { toggle(board); }
-      if (!gd.howlLetters && gd.on) {
-        gd.howlLetters = true;
-        gd.on("plotly_afterplot", function () { apply(gd); });
-      }
-      apply(gd);
+    boards().forEach(function (board) {
+      if (!board.querySelector(".letters-toggle")) { toggle(board); }
+      apply(board);
     });
   }
 

@@ -5,13 +5,13 @@
    The table document (the tables contract: GET /api/tables/{id}, then every message of its
    stream) and its legal actions (GET …/legal) are what the board draws: for The Wolves the
    position is turned into a frame of the replay's board view (assets/boards/wolves.js) and
-   drawn over a plotly map of the same view, with the hexes the player may click on top as
+   drawn over the map of the same view, with the hexes the player may click on top as
    focusable SVG shapes. An action is built by clicks (or keys); its payment is the engine's
    (the legal action's ``pay``; a Move's from the facts' ``pays``) until a tile of the player
    board is clicked; it is written through the source, and a refusal shows its message.
 
    root holds the parts, found as #table-<name> inside it unless source.parts names them:
-   map (the dcc.Graph of the map), board (the SVG layer over it), controls, pending,
+   map (the element the map is drawn in), board (the SVG layer over it), controls, pending,
    message, finish, moon, boards, log, status, link, readonly, position (a game without a
    clickable board); any may be missing. An element of root with data-tokens="1" says the
    server wants a token for writes (the board reads only while the tab holds none).
@@ -22,7 +22,7 @@
                            position is shown as fields and the legal actions as buttons;
      parts                 optional {name: element id, element or null} overriding the parts
                            found in root (an id is looked up each time: a Dash component
-                           may be drawn anew, a dcc.Graph once plotly has loaded);
+                           may be drawn anew);
      doc()                 the table document now;
      legal()               its legal actions (the tables contract's /legal answer); without
                            legal the board only shows the document (nothing to click);
@@ -238,7 +238,7 @@
 
   function drawMap() {
     var layer = part("board");
-    var map = part("map"), sc = map && view().mapScale(map.querySelector(".js-plotly-plot"));
+    var map = part("map"), sc = map && T && T.b && view().drawMap(map, T.b);
     if (!layer || !sc || !T) { return false; }
     var poly = view().polygon, out = view().pieces(T.b, T.frame, sc, null), marks = [];
     var build = T.build;
@@ -427,7 +427,7 @@
     }).join("") + "</tbody></table>";
   }
 
-  /* Draw the map now, or as soon as plotly has drawn its own (tried every 30 ms, ~20 s at
+  /* Draw the map now, or as soon as its element has a size (tried every 30 ms, ~20 s at
      most; one try at a time per board). */
   function drawMapSoon() {
     var mine = T, tries = 0;

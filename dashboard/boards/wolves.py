@@ -1,12 +1,13 @@
 """The Wolves' board view: the hex map, the player boards, the Moonlight track, the region
 control chart and the VP breakdown of the score chart (:mod:`dashboard.boards`).
 
-The map is a plotly figure: ``figure`` is what never changes (terrain, water, chasm, region
-outlines, legend, an invisible hover point per hex whose box the browser fills), drawn once
-by plotly; ``assets/boards/wolves.js`` draws each step's pieces and tokens over it, at the
-figure's own axis scale, from the compact lists of ``frame``, and writes the player boards
-and the Moonlight track. Hexes are pointy-topped: ``(x, y)`` is drawn at
-``(sqrt(3) * (x - y / 2), 1.5 * y)`` with y pointing down (W-1).
+The map needs no plotly: ``drawing`` is what never changes (terrain, terrain letters, region
+outlines and labels), which ``assets/boards/wolves.js`` draws as an SVG sized by its
+container, a shape per hex whose hover box the browser fills; over it, at the same scale, it
+draws each step's pieces and tokens from the compact lists of ``frame``, and writes the
+player boards and the Moonlight track. The map's key (``legend``) is HTML under it. Hexes
+are pointy-topped: ``(x, y)`` is drawn at ``(sqrt(3) * (x - y / 2), 1.5 * y)`` with y
+pointing down (W-1).
 
 >>> centre((2, 2))
 (1.732, 3.0)
@@ -15,14 +16,14 @@ and the Moonlight track. Hexes are pointy-topped: ``(x, y)`` is drawn at
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from dash import dcc, html
+from dash import html
 from dash.development.base_component import Component
 
 from dashboard.boards import TableBoard
-from dashboard.charts import GRAPH_CONFIG, Marks, ScoreChart, base_layout, mark_shapes, milestones
+from dashboard.charts import Marks, ScoreChart, base_layout, mark_shapes, milestones
 from dashboard.game import Game
 from dashboard.palette import (
     AUTOMATON_COLOR,
@@ -67,25 +68,11 @@ def _corner(px: float, py: float, degrees: float) -> tuple[float, float]:
     return round(px + math.cos(a), 3), round(py + math.sin(a), 3)
 
 
-def _polygons(hexes: Iterable[Hex]) -> tuple[list[float | None], list[float | None]]:
-    xs: list[float | None] = []
-    ys: list[float | None] = []
-    for h in hexes:
-        px, py = centre(h)
-        for degrees in (-90, -30, 30, 90, 150, 210, -90):
-            x, y = _corner(px, py, degrees)
-            xs.append(x)
-            ys.append(y)
-        xs.append(None)
-        ys.append(None)
-    return xs, ys
-
-
-def _outlines(gmap: GameMap) -> tuple[list[float | None], list[float | None]]:
-    """Edges between hexes of different regions (the start tile counts as one group)."""
+def outlines(gmap: GameMap) -> list[list[float]]:
+    """Edges between hexes of different regions (the start tile counts as one group), as
+    ``[x0, y0, x1, y1]`` in map units."""
     group = {h: gmap.region_of.get(h, 0) for h in gmap.terrain}
-    xs: list[float | None] = []
-    ys: list[float | None] = []
+    edges = []
     for h, g in group.items():
         px, py = centre(h)
         for n in neighbours(h):
@@ -93,12 +80,8 @@ def _outlines(gmap: GameMap) -> tuple[list[float | None], list[float | None]]:
                 continue
             nx, ny = centre(n)
             angle = math.degrees(math.atan2(ny - py, nx - px))
-            for x, y in (_corner(px, py, angle - 30), _corner(px, py, angle + 30)):
-                xs.append(x)
-                ys.append(y)
-            xs.append(None)
-            ys.append(None)
-    return xs, ys
+            edges.append([*_corner(px, py, angle - 30), *_corner(px, py, angle + 30)])
+    return edges
 
 
 def describe_hex(gmap: GameMap, h: Hex) -> str:
@@ -124,10 +107,10 @@ PIECE_KEYS = (
 """The pieces' symbols as the map's key lists them (``assets/boards/wolves.js`` draws them)."""
 
 
-LETTERS = "terrain letters"
 LABEL_Y = 0.42
 """How far above its hex's centre a region's label stands (in hex radii)."""
-"""The name of the map's trace of terrain letters, which ``assets/letters.js`` shows or hides."""
+MARGIN_X, MARGIN_Y = 1.3, 1.2
+"""The map's room around its outer hexes' centres (in hex radii)."""
 
 
 def region_labels(gmap: GameMap) -> dict[Hex, int]:
@@ -135,63 +118,38 @@ def region_labels(gmap: GameMap) -> dict[Hex, int]:
     return {w: r for r in gmap.regions if (w := gmap.water_of(r)) is not None}
 
 
-def letters_trace(gmap: GameMap) -> dict[str, Any]:
-    """Every hex's terrain letter (``palette.TERRAIN_LETTERS``) near its top corner, where no
-    piece or token is drawn, in its terrain's ink: the terrain told apart without colour. On
-    a region's labelled water hex the letter stands left of the label, so the two never run
-    into each other on a phone."""
-    shown = sorted(gmap.terrain.items(), key=lambda kv: _order(kv[0]))
+def letter_spots(gmap: GameMap) -> list[list[float]]:
+    """Where each hex's terrain letter stands (in :func:`hexes` order): near its top corner,
+    where no piece or token is drawn; on a region's labelled water hex left of the label, so
+    the two never run into each other on a phone."""
     labelled = region_labels(gmap)
-    points = [
-        (x - 0.62, y - LABEL_Y) if h in labelled else (x, y - 0.66)
-        for h, _ in shown
+    return [
+        [round(x - 0.62, 3), round(y - LABEL_Y, 3)] if h in labelled else [x, round(y - 0.66, 3)]
+        for h in sorted(gmap.terrain, key=_order)
         for x, y in [centre(h)]
     ]
-    return {
-        "type": "scatter", "mode": "text", "name": LETTERS, "showlegend": False,
-        "hoverinfo": "skip", "x": [x for x, _ in points], "y": [y for _, y in points],
-        "text": [TERRAIN_LETTERS[t] for _, t in shown],
-        "textfont": {"color": [TERRAIN_INK[t] for _, t in shown], "size": 9,
-                     "family": "DejaVu Sans, sans-serif"},
-    }  # fmt: skip
 
 
-def figure(state: State) -> dict[str, Any]:
-    """The static board figure of a game (its map and outlines), sized by its container:
-    its key is :func:`legend`, under it."""
-    gmap = state.table.map
-    data: list[dict[str, Any]] = []
-    for terrain in LAND_ORDER:
-        of_terrain = [h for h, t in gmap.terrain.items() if t == terrain]
-        if not of_terrain:
-            continue
-        xs, ys = _polygons(of_terrain)
-        data.append({
-            "type": "scatter", "x": xs, "y": ys, "mode": "lines", "fill": "toself",
-            "fillcolor": TERRAIN_COLORS[terrain], "line": {"color": "#FFFFFF", "width": 1},
-            "name": terrain, "hoverinfo": "skip",
-        })  # fmt: skip
-    data.append(letters_trace(gmap))
-    xs, ys = _outlines(gmap)
-    data.append({
-        "type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": "region border",
-        "line": {"color": "#2B2B2B", "width": 2.2}, "hoverinfo": "skip",
-    })  # fmt: skip
+def drawing(gmap: GameMap) -> dict[str, Any]:
+    """The static map as ``assets/boards/wolves.js`` draws it, in map units: the ``range``
+    shown ``[x0, x1, y0, y1]``, each hex's ``terrain`` and terrain letter's place
+    (:func:`letter_spots`, both in :func:`hexes` order), the region ``outlines``
+    (:func:`outlines`) and the region ``labels`` ``[x, y, text]``; the letters and their
+    ink by terrain (``palette.TERRAIN_LETTERS``, ``TERRAIN_INK``): the terrain told apart
+    without colour."""
+    xs, ys = zip(*(centre(h) for h in gmap.terrain), strict=True)
     labels = region_labels(gmap)
-    data.append({
-        "type": "scatter", "mode": "text", "hoverinfo": "skip",
-        "x": [centre(w)[0] + 0.3 for w in labels], "y": [centre(w)[1] - LABEL_Y for w in labels],
-        "text": [f"R{r}" for r in labels.values()],
-        "textfont": {"color": "#FFFFFF", "size": 10, "family": "DejaVu Sans, sans-serif"},
-    })  # fmt: skip
-    points = [centre((x, y)) for x, y, _ in hexes(gmap)]
-    data.append({
-        "type": "scatter", "mode": "markers", "name": "hexes",
-        "x": [p[0] for p in points], "y": [p[1] for p in points],
-        "customdata": list(range(len(points))), "hoverinfo": "none",
-        "marker": {"size": 26, "color": "rgba(0,0,0,0)"},
-    })  # fmt: skip
-    return {"data": data, "layout": _layout(gmap)}
+    return {
+        "range": [round(min(xs) - MARGIN_X, 3), round(max(xs) + MARGIN_X, 3),
+                  round(min(ys) - MARGIN_Y, 3), round(max(ys) + MARGIN_Y, 3)],
+        "terrain": [gmap.terrain[h] for h in sorted(gmap.terrain, key=_order)],
+        "letters": letter_spots(gmap),
+        "outlines": outlines(gmap),
+        "labels": [[round(centre(w)[0] + 0.3, 3), round(centre(w)[1] - LABEL_Y, 3), f"R{r}"]
+                   for w, r in labels.items()],
+        "letter": dict(TERRAIN_LETTERS),
+        "ink": dict(TERRAIN_INK),
+    }  # fmt: skip
 
 
 def legend(state: State) -> Component:
@@ -222,15 +180,15 @@ def legend(state: State) -> Component:
     )
 
 
-def _map(state: State, graph: str, layers: Sequence[Component]) -> Component:
+def _map(state: State, map_id: str, layers: Sequence[Component]) -> Component:
     """The map sized by its container at its own width-to-height ratio (CSS ``--ratio``)
-    with the layers over it, and its key under it."""
-    shown = figure(state)
-    (x0, x1), (y1, y0) = shown["layout"]["xaxis"]["range"], shown["layout"]["yaxis"]["range"]
+    with the layers over it, and its key under it; ``assets/boards/wolves.js`` draws the
+    map (:func:`drawing`) into ``map_id``."""
+    x0, x1, y0, y1 = drawing(state.table.map)["range"]
     return html.Div(
         [
             html.Div(
-                [dcc.Graph(id=graph, figure=shown, config=GRAPH_CONFIG, className="map"), *layers],
+                [html.Div(id=map_id, className="map"), *layers],
                 className="board map-frame",
                 style={"--ratio": f"{(x1 - x0) / (y1 - y0):.3f}"},
             ),
@@ -245,23 +203,6 @@ def table_board(state: State) -> Component:
     and choices on."""
     layer = html.Div(id="table-board", className="overlay table-overlay")
     return _map(state, "table-map", [layer])
-
-
-def _layout(gmap: GameMap) -> dict[str, Any]:
-    """Fixed axes and margins, no legend, the size left to the container (the pieces layer
-    is drawn at the scale plotly gives the axes)."""
-    xs, ys = zip(*(centre(h) for h in gmap.terrain), strict=True)
-    axis = {"visible": False, "fixedrange": True}
-    return {
-        "autosize": True, "showlegend": False,
-        "xaxis": {**axis, "range": [min(xs) - 1.3, max(xs) + 1.3]},
-        "yaxis": {**axis, "range": [max(ys) + 1.2, min(ys) - 1.2], "scaleanchor": "x",
-                  "scaleratio": 1},
-        "margin": {"l": 4, "r": 4, "t": 4, "b": 4, "autoexpand": False},
-        "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)",
-        "hovermode": "closest", "hoverdistance": 18, "dragmode": False,
-        "font": {"family": "DejaVu Sans, system-ui, sans-serif"},
-    }  # fmt: skip
 
 
 def hexes(gmap: GameMap) -> list[list[Any]]:
@@ -336,7 +277,7 @@ def board_row(state: State, seat: int) -> list[Any]:
 
 def static_data(table: Table, colors: Sequence[str]) -> dict[str, Any]:
     """What the script draws every step with: the seats, the symbols, terrains and tracks, the
-    Moonlight phase dates and the map's hexes (:func:`hexes`)."""
+    Moonlight phase dates, the map's hexes (:func:`hexes`) and the map (:func:`drawing`)."""
     return {
         "players": [
             {"name": p.name, "color": colors[i], "terrain": p.terrain}
@@ -353,6 +294,7 @@ def static_data(table: Table, colors: Sequence[str]) -> dict[str, Any]:
         "phases": list(box.PHASES),
         "phase_dates": list(table.phase_dates),
         "hexes": hexes(table.map),
+        "map": drawing(table.map),
     }
 
 

@@ -55,9 +55,12 @@ def slider_marks(marks: charts.Marks, last: int) -> dict[int, str]:
 
 
 def chart(id_: str, figure: dict[str, Any]) -> html.Div:
-    """A timeline chart with the cursor the browser moves over it."""
+    """A timeline chart with the cursor the browser moves over it, its box as high as the
+    chart before plotly draws it (nothing moves when it does)."""
     graph = dcc.Graph(id=id_, figure=figure, config=charts.GRAPH_CONFIG)
-    return html.Div([graph, html.Div(id=f"{id_}-cursor")], className="chart")
+    height = figure.get("layout", {}).get("height")
+    style = {"minHeight": f"{height}px"} if height else {}
+    return html.Div([graph, html.Div(id=f"{id_}-cursor")], className="chart", style=style)
 
 
 @lru_cache(maxsize=16)

@@ -124,13 +124,27 @@ def test_no_serious_or_critical_violation(site: dict[str, Any], page: Page, name
     assert not found, "\n".join(found)
 
 
-def letters(page: Page, graph: str) -> Any:
-    """Whether the map's terrain letters are shown, and its axes' ranges."""
+def letters(page: Page, map_id: str) -> Any:
+    """Whether the map's terrain letters are shown, and where its hexes are drawn."""
     return page.evaluate(
-        """graph => { const gd = document.querySelector(graph + " .js-plotly-plot");
-        const trace = gd.data.find(t => t.name === "terrain letters");
-        return [trace.visible !== false, gd.layout.xaxis.range, gd.layout.yaxis.range]; }""",
-        graph,
+        """map => {
+          const svg = document.querySelector(map + " svg.hex-map");
+          const shown = getComputedStyle(svg.querySelector(".terrain-letters")).display !== "none";
+          return [shown, Array.from(svg.querySelectorAll(".hex"), h => h.getAttribute("points"))];
+        }""",
+        map_id,
+    )
+
+
+def letters_shown(page: Page, map_id: str, shown: bool) -> None:
+    """Wait until the map's terrain letters are drawn and shown (or hidden)."""
+    page.wait_for_function(
+        """([map, shown]) => {
+          const g = document.querySelector(map + " svg.hex-map .terrain-letters");
+          return g !== null && g.children.length > 0
+            && (getComputedStyle(g).display !== "none") === shown;
+        }""",
+        arg=[map_id, shown],
     )
 
 
@@ -138,32 +152,24 @@ def test_terrain_letters_toggle_is_kept_across_pages(site: dict[str, Any], page:
     visit(page, site, "replay-wolves")
     box = page.get_by_role("checkbox", name="Terrain letters")
     expect(box).to_be_checked()
-    shown, xs, ys = letters(page, "#replay-map")
-    assert shown
+    letters_shown(page, "#replay-map", True)
+    shown, hexes = letters(page, "#replay-map")
+    assert shown and hexes
     box.click()
     expect(box).not_to_be_checked()
-    page.wait_for_function(
-        "() => document.querySelector('#replay-map .js-plotly-plot').data"
-        ".find(t => t.name === 'terrain letters').visible === false"
-    )
-    assert letters(page, "#replay-map") == [False, xs, ys]  # the axes untouched
+    letters_shown(page, "#replay-map", False)
+    assert letters(page, "#replay-map") == [False, hexes]  # the map itself untouched
     page.reload()
     expect(box).not_to_be_checked()
-    page.wait_for_function(
-        "() => document.querySelector('#replay-map .js-plotly-plot')?.data"
-        "?.find(t => t.name === 'terrain letters').visible === false"
-    )
+    letters_shown(page, "#replay-map", False)
     visit(page, site, "table")
     box = page.get_by_role("checkbox", name="Terrain letters")
     expect(box).not_to_be_checked()
-    assert not letters(page, "#table-map")[0]
+    letters_shown(page, "#table-map", False)
     box.focus()
     page.keyboard.press("Space")  # by keyboard
     expect(box).to_be_checked()
-    page.wait_for_function(
-        "() => document.querySelector('#table-map .js-plotly-plot').data"
-        ".find(t => t.name === 'terrain letters').visible === true"
-    )
+    letters_shown(page, "#table-map", True)
 
 
 def test_the_step_buttons_are_named_by_what_they_do(site: dict[str, Any], page: Page) -> None:

@@ -11,7 +11,7 @@ from itertools import combinations
 
 import pytest
 
-from dashboard.boards.wolves import LAND_ORDER, LETTERS, control_figure, figure
+from dashboard.boards.wolves import LAND_ORDER, control_figure, drawing
 from dashboard.palette import (
     APART,
     AUTOMATON_COLOR,
@@ -77,19 +77,14 @@ def test_each_terrain_letter_reads_on_its_terrain(terrain: str) -> None:
 def test_the_map_has_a_letter_on_every_hex() -> None:
     state = replay(read_record((FIXTURES / "3p-00-heuristic.json").read_bytes())).state_at(0)
     gmap = state.table.map
-    shown = figure(state)
-    (letters,) = [t for t in shown["data"] if t.get("name") == LETTERS]
-    assert len(letters["text"]) == len(gmap.terrain)
-    drawn = {TERRAIN_LETTERS[t] for t in gmap.terrain.values()}
-    assert set(letters["text"]) == drawn >= {"F", "M", "G", "T", "D"}
-    assert letters["mode"] == "text" and letters["hoverinfo"] == "skip"
-    assert letters["textfont"]["color"] == [
-        TERRAIN_INK[{v: k for k, v in TERRAIN_LETTERS.items()}[c]] for c in letters["text"]
-    ]
-    json.dumps(shown)  # what plotly is sent
-    (labels,) = [t for t in shown["data"] if "R1" in t.get("text", ())]
-    at = {(round(x, 2), round(y, 2)) for x, y in zip(letters["x"], letters["y"], strict=True)}
-    for x, y in zip(labels["x"], labels["y"], strict=True):  # a region's label, and its W
+    shown = drawing(gmap)
+    assert len(shown["letters"]) == len(shown["terrain"]) == len(gmap.terrain)
+    drawn = {shown["letter"][t] for t in shown["terrain"]}
+    assert drawn == {TERRAIN_LETTERS[t] for t in gmap.terrain.values()} >= {"F", "M", "G", "T", "D"}
+    assert shown["letter"] == TERRAIN_LETTERS and shown["ink"] == TERRAIN_INK
+    json.dumps(shown)  # what the page is sent
+    at = {(round(x, 2), round(y, 2)) for x, y in shown["letters"]}
+    for x, y, _ in shown["labels"]:  # a region's label, and its W
         assert (round(x - 0.92, 2), round(y, 2)) in at  # beside it, not under it
 
 

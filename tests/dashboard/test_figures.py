@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from dashboard import charts
 from dashboard.boards import wolves as board
 from dashboard.pages.replay import log_entry
+from domain.hexes import neighbours
 from domain.wolves.describe import stored_label
 from domain.wolves.records import read_record
 from domain.wolves.replay import Replay, replay
@@ -34,12 +36,19 @@ def test_frames_show_every_piece_and_token_of_the_state() -> None:
 def test_the_map_has_every_hex_and_a_region_outline() -> None:
     played, _ = _game("5p-00-heuristic.json")
     gmap = played.initial.table.map
-    figure = board.figure(played.initial)
-    assert len(board.hexes(gmap)) == len(gmap.terrain) == 176
-    hover = next(t for t in figure["data"] if t.get("name") == "hexes")
-    assert len(hover["x"]) == len(gmap.terrain)
-    names = {t.get("name") for t in figure["data"]}
-    assert {"forest", "mountain", "grassland", "tundra", "desert", "water", "chasm"} <= names
+    drawn = board.drawing(gmap)
+    assert len(board.hexes(gmap)) == len(gmap.terrain) == len(drawn["terrain"]) == 176
+    assert drawn["terrain"] == [gmap.terrain[(x, y)] for x, y, _ in board.hexes(gmap)]
+    assert set(drawn["terrain"]) == set(board.LAND_ORDER)
+    assert [label for *_, label in drawn["labels"]] == [f"R{r}" for r in gmap.regions]
+    x0, x1, y0, y1 = drawn["range"]
+    centres = [board.centre((x, y)) for x, y, _ in board.hexes(gmap)]
+    assert all(x0 < x < x1 and y0 < y < y1 for x, y in centres)
+    ends = {(e[i], e[i + 1]) for e in drawn["outlines"] for i in (0, 2)}
+    for h, region in gmap.region_of.items():  # a hex beside another region: its border drawn
+        if any(gmap.region_of.get(n, 0) != region for n in neighbours(h) if n in gmap.terrain):
+            cx, cy = board.centre(h)
+            assert any(math.dist((cx, cy), end) < 1.01 for end in ends)
 
 
 def test_charts_follow_the_timeline() -> None:

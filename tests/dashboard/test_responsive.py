@@ -86,18 +86,17 @@ PLOTS = """() => Array.from(document.querySelectorAll(".js-plotly-plot")).map((g
           spill: Math.max(0, ...spill)};
 })"""
 """Each chart's width and its box's, and how far its tick labels run past its edges."""
-HEXES = """([map, layer, trace]) => {
-  const gd = document.querySelector("#" + map + " .js-plotly-plot");
-  const group = gd && gd.querySelector(".scatterlayer .trace" + gd._fullData[trace].uid);
+HEXES = """([map, layer]) => {
   const centre = (el) => {
     const r = el.getBoundingClientRect();
     return [r.left + r.width / 2, r.top + r.height / 2];
   };
   return {
-    hexes: group ? Array.from(group.querySelectorAll(".point")).map(centre) : [],
+    hexes: Array.from(document.querySelectorAll("#" + map + " svg .hex")).map(centre),
     pieces: Array.from(document.querySelectorAll("#" + layer + " svg .piece")).map(centre),
   };
 }"""
+"""Where every hex of the map (in :func:`wolves.hexes` order) and every piece are drawn."""
 
 
 @pytest.fixture
@@ -169,18 +168,13 @@ def layout_problems(page: Page, name: str, width: int) -> list[str]:
     return [f"{name} at {width} px: {p}" for p in problems]
 
 
-def hex_trace(state: Any) -> int:
-    """The index of the map's hover trace (a point per hex, in :func:`wolves.hexes` order)."""
-    return next(i for i, t in enumerate(wolves.figure(state)["data"]) if t.get("name") == "hexes")
-
-
 def misplaced(page: Page, state: Any, map_id: str, layer: str, width: int) -> list[str]:
     """Pieces not drawn at their hex's centre, hexes too small to read, at ``width``: each
     piece's centre must lie within its hex's box (beside the other piece of its hex when
-    two share one), every hex's centre where plotly drew it."""
+    two share one), every hex's centre where the map drew it."""
     gmap = state.table.map
     order = [(x, y) for x, y, _ in wolves.hexes(gmap)]
-    drawn = page.evaluate(HEXES, [map_id, layer, hex_trace(state)])
+    drawn = page.evaluate(HEXES, [map_id, layer])
     if len(drawn["hexes"]) != len(order):
         return [f"{map_id}: {len(drawn['hexes'])} hexes drawn of {len(order)}"]
     at = dict(zip(order, drawn["hexes"], strict=True))

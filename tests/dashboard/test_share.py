@@ -192,7 +192,7 @@ def test_the_downloads_are_a_record_a_position_and_the_board(
     assert svg_file.value.suggested_filename == f"howl-{game_id[:8]}-step-9.svg"
     assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
     assert 'data-step="9"' in svg and "piece" in svg  # the pieces' layer at this step
-    assert "main-svg" in svg  # and the map under it
+    assert "hex-map" in svg and "terrain-letters" in svg  # and the map under it
 
     with page.expect_download() as png_file:
         page.click("#share-png")

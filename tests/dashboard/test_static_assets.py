@@ -1,21 +1,27 @@
 """The dashboard's static answers over real HTTP, and the plotly build its pages load in
 Chromium: versioned files cached for a year and gzip-coded, the cartesian build (pinned in
-pyproject.toml) instead of plotly's whole bundle."""
+pyproject.toml) instead of plotly's whole bundle, and the replay's map drawn without it."""
 
 from __future__ import annotations
 
 import gzip
+import math
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 from urllib.request import Request, urlopen
 
 import pytest
 from playwright.sync_api import Page, expect
 from plotly.offline import get_plotlyjs_version  # type: ignore[import-untyped]  # no types
 
+from dashboard.boards import wolves
+from dashboard.palette import TERRAIN_COLORS
 from dashboard.plotly_bundle import CACHED, bundle
 from domain.store import GameLibrary
+from domain.wolves.records import read_record
+from domain.wolves.replay import replay
 from tests.conftest import LiveServer
 from tests.dashboard.conftest import FIXTURES
 
@@ -67,8 +73,67 @@ def test_the_replay_draws_its_charts_with_the_pinned_build(
     page.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
     page.goto(f"{live_server.url}/replay/{game_id}?step=5")
     expect(page.locator("#replay-board svg[data-step='5']")).to_be_attached()
-    for chart in ("replay-map", "replay-vp", "replay-control"):  # scatter, bar and heatmap
+    for chart in ("replay-margin", "replay-vp", "replay-control"):  # scatter, bar and heatmap
         expect(page.locator(f"#{chart} .js-plotly-plot .main-svg").first).to_be_visible()
     expect(page.locator("#replay-control .heatmaplayer image")).to_have_count(1)
     plotly = [url for url in scripts if re.search(r"plotly[^/]*\.min\.js$", url)]
     assert len(plotly) == 1 and "cartesian" in plotly[0], plotly
+
+
+DRAWN = """() => ({
+  hexes: Array.from(document.querySelectorAll("#replay-map svg.hex-map .hex"), (h) => {
+    const r = h.getBoundingClientRect();
+    return [+h.dataset.i, r.left + r.width / 2, r.top + r.height / 2, h.getAttribute("fill")];
+  }),
+  pieces: Array.from(document.querySelectorAll("#replay-board svg .piece"), (p) => {
+    const r = p.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2, p.classList[1], p.getAttribute("fill")];
+  }),
+  charts: document.querySelectorAll(".js-plotly-plot .main-svg").length,
+})"""
+"""The map's hexes (index, centre, fill) and the pieces (centre, kind, fill) as drawn."""
+
+
+@pytest.mark.browser
+def test_the_replays_map_is_drawn_before_plotly_is_loaded(
+    page: Page, live_server: LiveServer
+) -> None:
+    """With every plotly script held back, the map shows every hex in its terrain's colour
+    and every piece of the step on its hex, in its seat's colour and kind, and → steps."""
+    record = (FIXTURES / "3p-00-heuristic.json").read_bytes()
+    with GameLibrary.open(live_server.settings.database_url) as library:
+        game_id = str(library.upload(record).game_id)
+    held: list[str] = []
+
+    def hold(route: Any) -> None:
+        held.append(route.request.url)
+        route.abort()
+
+    page.route(re.compile(r"plotly[^/]*\.js"), hold)
+    page.goto(f"{live_server.url}/replay/{game_id}?step=30")
+    expect(page.locator("#replay-board svg[data-step='30'] .piece").first).to_be_attached()
+    drawn = page.evaluate(DRAWN)
+    for _ in range(100):  # the charts ask for plotly, in vain
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held and not drawn["charts"]
+    state = replay(read_record(record)).state_at(30)
+    gmap, colors = state.table.map, wolves.seat_colors(state)
+    order = [(x, y) for x, y, _ in wolves.hexes(gmap)]
+    assert sorted(i for i, *_ in drawn["hexes"]) == list(range(len(order)))
+    assert all(fill == TERRAIN_COLORS[gmap.terrain[order[i]]]
+               for i, _, _, fill in drawn["hexes"])  # fmt: skip
+    centres = {order[i]: (x, y) for i, x, y, _ in drawn["hexes"]}
+    shown = sorted(
+        (min(centres, key=lambda h: math.dist(centres[h], (x, y))), kind, fill)
+        for x, y, kind, fill in drawn["pieces"]
+    )
+    held_pieces = sorted(
+        (h, p.kind, colors[-1 if p.player is None else p.player])
+        for h, pieces in state.pieces.items()
+        for p in pieces
+    )
+    assert shown == held_pieces
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-board svg[data-step='31']")).to_be_attached()

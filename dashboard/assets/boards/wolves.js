@@ -1,8 +1,8 @@
-/* The Wolves' board view in the browser (dashboard/boards/wolves.py): each step's pieces and
-   tokens drawn over the static plotly map, the map's hover box, the player boards and the
-   Moonlight track, from the view's data (game.board) loaded once with the page. The boards
-   and Moonlight are plain HTML written into empty containers. A step the review flagged
-   shows where the better action acts. */
+/* The Wolves' board view in the browser (dashboard/boards/wolves.py): the static map drawn as
+   an SVG (no plotly), each step's pieces and tokens drawn over it, the map's hover box, the
+   player boards and the Moonlight track, from the view's data (game.board) loaded once with
+   the page. The boards and Moonlight are plain HTML written into empty containers. A step
+   the review flagged shows where the better action acts. */
 (function () {
   "use strict";
   var SQ3 = Math.sqrt(3);
@@ -36,23 +36,58 @@
     "triangle-down": function (x, y, r) { return polygon(x, y, r, 3, 0, 90); }
   };
 
-  /* The plotly map's scale: where a hex's centre is in the map's pixels and how many pixels
-     a map unit is; null while plotly has not drawn the map yet. It is worked out from the
-     figure's own fixed margins and axis ranges (equal scales, the roomier axis widened about
-     its centre, as plotly constrains them) and the map's size now, so that pieces drawn
-     while plotly is still resizing the map after the window changed land where plotly
-     then draws the hexes. */
-  function mapScale(gd) {
-    var lay = gd && gd.layout;
-    if (!gd || !gd._fullLayout || !lay.xaxis || !lay.yaxis || !gd.clientWidth || !gd.clientHeight) { return null; }
-    var m = lay.margin, xr = lay.xaxis.range, yr = lay.yaxis.range;
-    var w = gd.clientWidth - m.l - m.r, h = gd.clientHeight - m.t - m.b;
-    var unit = Math.min(w / Math.abs(xr[1] - xr[0]), h / Math.abs(yr[1] - yr[0]));
-    var x0 = m.l + w / 2 - unit * (xr[0] + xr[1]) / 2, y0 = m.t + h / 2 - unit * (yr[0] + yr[1]) / 2;
+  /* The map's scale in element el (b.map's range fitted at equal scales, centred, 4 px in):
+     where a hex's centre is in the map's pixels and how many pixels a map unit is; null while
+     el has no size. */
+  function mapScale(el, m) {
+    if (!el || !el.clientWidth || !el.clientHeight) { return null; }
+    var r = m.range, w = el.clientWidth - 8, h = el.clientHeight - 8;
+    var unit = Math.min(w / (r[1] - r[0]), h / (r[3] - r[2]));
+    var x0 = 4 + w / 2 - unit * (r[0] + r[1]) / 2, y0 = 4 + h / 2 - unit * (r[2] + r[3]) / 2;
     return {
-      width: gd.clientWidth, height: gd.clientHeight, unit: unit,
+      width: el.clientWidth, height: el.clientHeight, unit: unit,
+      at: function (x, y) { return [x0 + unit * x, y0 + unit * y]; },
       px: function (x, y) { var c = centre(x, y); return [x0 + unit * c[0], y0 + unit * c[1]]; }
     };
+  }
+
+  function num(v) { return v.toFixed(1); }
+
+  /* The static map (b.map, dashboard/boards/wolves.py drawing) as an SVG filling el: a shape
+     per hex in its terrain's colour (data-i: its index in b.hexes, for the hover box), the
+     terrain letters (hidden by assets/letters.js when the player chose so), the region
+     borders and labels. Drawn again only when el's size or the board changed; returns the
+     map's scale (null while el has no size). */
+  function drawMap(el, b) {
+    var m = b.map, sc = mapScale(el, m);
+    if (!sc) { return null; }
+    var size = sc.width + "x" + sc.height;
+    if (el.__howlMap === b && el.__howlSize === size && el.firstChild) { return sc; }
+    var cells = b.hexes.map(function (h, i) {
+      var c = sc.px(h[0], h[1]), t = m.terrain[i];
+      return polygon(c[0], c[1], sc.unit, 6, 0, -90) + ' class="hex" data-i="' + i + '" fill="' +
+        b.terrain_colors[t] + '"/>';
+    });
+    var letters = m.letters.map(function (p, i) {
+      var c = sc.at(p[0], p[1]), t = m.terrain[i];
+      return '<text x="' + num(c[0]) + '" y="' + num(c[1]) + '" fill="' + m.ink[t] + '">' + m.letter[t] + "</text>";
+    });
+    var borders = m.outlines.map(function (e) {
+      var p = sc.at(e[0], e[1]), q = sc.at(e[2], e[3]);
+      return "M" + num(p[0]) + " " + num(p[1]) + "L" + num(q[0]) + " " + num(q[1]);
+    });
+    var labels = m.labels.map(function (l) {
+      var c = sc.at(l[0], l[1]);
+      return '<text x="' + num(c[0]) + '" y="' + num(c[1]) + '">' + l[2] + "</text>";
+    });
+    el.innerHTML = '<svg class="hex-map" width="' + sc.width + '" height="' + sc.height +
+      '" role="img" aria-label="the map: ' + b.hexes.length + " hexes, " + m.labels.length +
+      ' regions"><g class="hexes">' + cells.join("") + '</g><g class="terrain-letters">' +
+      letters.join("") + '</g><path class="region-border" d="' + borders.join("") +
+      '"/><g class="region-labels">' + labels.join("") + "</g></svg>";
+    el.__howlMap = b;
+    el.__howlSize = size;
+    return sc;
   }
 
   /* A frame's pieces and tokens as SVG elements (``f`` as in the view's steps); ``better``
@@ -109,12 +144,11 @@
     return out;
   }
 
-  /* One step's pieces and tokens, drawn as an SVG layer over the plotly map at the map's
-     own axis scale (plotly draws the map once; redrawing it per step would cost more
-     than the target of a step change). */
+  /* One step's pieces and tokens, drawn as an SVG layer over the map at the map's scale
+     (the map itself is drawn once, and again only when its size changed). */
   function drawPieces(g, s) {
     var layer = document.getElementById("replay-board");
-    var sc = mapScale(document.querySelector("#replay-map .js-plotly-plot"));
+    var sc = drawMap(document.getElementById("replay-map"), g.board);
     if (!layer || !sc) { return false; }
     var out = pieces(g.board, g.board.steps[s], sc, frame().flagged(s));
     layer.innerHTML = '<svg width="' + sc.width + '" height="' + sc.height + '" data-step="' + s +
@@ -142,27 +176,26 @@
     return out;
   }
 
-  /* The map's hover box: the static map reports the hovered hex (its hover trace shows
-     nothing itself) and this box lists what stands there at the current step, so the
-     per-step overlay needs no hover texts. */
+  /* The map's hover box: the hex under the pointer (its shape on the static map: the
+     pieces' layer lets the pointer through) and what stands there at the current step, so
+     the per-step layer needs no hover texts. */
   function hookHover() {
-    var gd = document.querySelector("#replay-map .js-plotly-plot");
-    var box = document.getElementById("replay-hover");
-    if (!gd || !gd.on || !box) { return false; }
-    if (gd.__howlHover) { return true; }
-    gd.__howlHover = true;
-    gd.on("plotly_hover", function (e) {
-      var R = frame(), g = R.game, pt = e.points && e.points[0];
-      if (!g || !pt || pt.customdata === undefined) { return; }
-      var h = g.board.hexes[pt.customdata];
+    var map = document.getElementById("replay-map"), box = document.getElementById("replay-hover");
+    if (!map || !box) { return false; }
+    if (map.__howlHover) { return true; }
+    map.__howlHover = true;
+    map.addEventListener("mousemove", function (e) {
+      var R = frame(), g = R.game, cell = e.target.closest && e.target.closest("[data-i]");
+      if (!g || !cell) { box.style.display = "none"; return; }
+      var h = g.board.hexes[+cell.getAttribute("data-i")];
       box.innerHTML = [R.esc(h[2])].concat(hexNotes(g.board, R.step, h[0], h[1])).join("<br>");
-      var bb = gd.getBoundingClientRect();
-      var x = e.event.clientX - bb.left, y = e.event.clientY - bb.top;
-      box.style.left = Math.min(x + 14, bb.width - 260) + "px";
+      var bb = map.getBoundingClientRect();
+      var x = e.clientX - bb.left, y = e.clientY - bb.top;
+      box.style.left = Math.max(0, Math.min(x + 14, bb.width - 260)) + "px";
       box.style.top = (y + 14) + "px";
       box.style.display = "block";
     });
-    gd.on("plotly_unhover", function () { box.style.display = "none"; });
+    map.addEventListener("mouseleave", function () { box.style.display = "none"; });
     return true;
   }
 
@@ -255,7 +288,7 @@
   window.howlBoards["the-wolves"] = {
     draw: draw, resize: function (g, s) { drawPieces(g, s); },
     /* for the table page (assets/table.js): the same drawing, from frames it makes */
-    mapScale: mapScale, pieces: pieces, playerBoard: playerBoard, moonlight: moonlight,
+    drawMap: drawMap, pieces: pieces, playerBoard: playerBoard, moonlight: moonlight,
     polygon: polygon
   };
 })();
