@@ -131,7 +131,8 @@ def rating_figure(rated: dict[str, Any]) -> dict[str, Any]:
     xs = list(range(1, len(steps) + 1))
     band = [s["mu"] + s["sigma"] for s in steps] + [s["mu"] - s["sigma"] for s in reversed(steps)]
     data = [
-        {"type": "scatter", "x": xs + xs[::-1], "y": band, "fill": "toself", "name": "μ ± σ",
+        {"type": "scatter", "mode": "lines", "x": xs + xs[::-1], "y": band, "fill": "toself",
+         "name": "μ ± σ",
          "fillcolor": "rgba(21,101,192,0.15)", "line": {"width": 0}, "hoverinfo": "skip"},
         {"type": "scatter", "mode": "lines+markers", "x": xs, "y": [s["rating"] for s in steps],
          "name": "rating (μ − 3σ)", "line": {"color": "#1565C0", "width": 2},
@@ -142,7 +143,8 @@ def rating_figure(rated: dict[str, Any]) -> dict[str, Any]:
         "title": {"text": f"{GAMES.get(rated['game'], rated['game'])} — rating, game by game",
                   "x": 0.01, "font": {"size": 13}},
         "height": 300, "margin": {"l": 50, "r": 16, "t": 40, "b": 44}, "font": FONT,
-        "xaxis": {"title": {"text": "their rated game"}, "automargin": True},
+        "xaxis": {"title": {"text": "their rated game"}, "automargin": True,
+                  "dtick": 1 if len(xs) < 20 else None},
         "yaxis": {"title": {"text": "rating"}, "automargin": True},
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "#FFFFFF",
         "legend": {"orientation": "h", "y": 1.12, "x": 1, "xanchor": "right"},

@@ -37,7 +37,7 @@ def layout() -> html.Div:
             date_filter("ratings-since", "season from"),
             date_filter("ratings-until", "season until"),
             html.Label("games with this tag", htmlFor="ratings-tag", className="sr-only"),
-            dcc.Input(id="ratings-tag", type="search", placeholder="games with this tag",
+            dcc.Input(id="ratings-tag", type="search", placeholder="tag",
                       debounce=DEBOUNCE, className="filter"),
             bots_choice("ratings-bots"),
         ], className="stats-filters"),
@@ -61,7 +61,7 @@ def history_figure(leaders: list[dict[str, Any]], season: Season) -> dict[str, A
     return {"data": lines, "layout": {
         "title": {"text": "The leaders' ratings, game by game", "x": 0.01, "font": {"size": 13}},
         "height": 320, "margin": {"l": 50, "r": 16, "t": 40, "b": 44}, "font": FONT,
-        "xaxis": {"title": {"text": "their game"}, "automargin": True},
+        "xaxis": {"title": {"text": "their game"}, "automargin": True, "rangemode": "tozero"},
         "yaxis": {"title": {"text": "rating (μ − 3σ)"}, "automargin": True},
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "#FFFFFF",
         "legend": {"orientation": "h", "y": -0.25},
