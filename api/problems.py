@@ -68,6 +68,8 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
                          "at once; try again later."),
     "unknown_comment": ("Unknown comment", "No comment with this id is stored (a removed "
                         "one is gone)."),
+    "not_uploader": ("Not the uploader", "Only the token that uploaded a game may change its "
+                     "metadata."),
     "not_author": ("Not the author", "Only its author may change or remove this (a comment, "
                    "a variation)."),
     "too_many_comments": ("Too many comments", "The game has as many comments as it takes "

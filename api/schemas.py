@@ -270,6 +270,29 @@ class UploadFields(ma.Schema):
     )  # fmt: skip
 
 
+class GameChanges(ma.Schema):
+    """``PATCH /api/games/{id}``: the metadata to change; a field left out stays as it is."""
+
+    title = fields.String(
+        allow_none=True, validate=[validate.Length(max=200), plain_text],
+        metadata={"description": "the new title (null or blank: no title)"},
+    )  # fmt: skip
+    tags = fields.List(
+        fields.String(validate=[validate.Length(1, MAX_TAG), plain_text]),
+        validate=validate.Length(max=50), metadata={"description": "the tags, replacing all"},
+    )  # fmt: skip
+    visibility = fields.String(
+        validate=validate.OneOf(["public", "private"]),
+        metadata={"description": "`private` games are left out of lists and statistics"},
+    )  # fmt: skip
+
+    @ma.validates_schema
+    def _something(self, data: dict[str, Any], **_: Any) -> None:
+        """A change names at least one field."""
+        if not data:
+            raise ma.ValidationError("Give at least one of title, tags, visibility.")
+
+
 # --- answers -------------------------------------------------------------------------------
 
 

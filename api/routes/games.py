@@ -32,6 +32,7 @@ from api.schemas import (
     BranchRequest,
     EventPage,
     EventsQuery,
+    GameChanges,
     GameFilters,
     GameList,
     GameSummary,
@@ -214,6 +215,30 @@ def game(game_id: UUID) -> Response:
     if "projection" in summary:
         return json_response(summary, cache_control=NO_STORE)
     return revalidated_json(summary, "summary", game_id)
+
+
+@blp.route("/<uuid:game_id>", methods=["PATCH"])
+@blp.arguments(GameChanges)
+@blp.response(200, GameSummary, description="Changed: the game's summary.")
+@blp.problems(400, 401, 403, 404, 503)
+def change(changes: dict[str, Any], game_id: UUID) -> Response:
+    """Change a game's title, tags or visibility (the fields given), each change stored as an
+    event of the game. Only the token that uploaded the game may (403 `not_uploader` for
+    another; 401 without one); a change to what the game already has stores nothing."""
+    svc = services()
+    user = required_user(svc.settings.api_tokens)
+    library = svc.library
+    if library.info(game_id).uploaded_by != user:
+        raise Problem(403, "not_uploader", "Only the token that uploaded this game may change it.")
+    with svc.writing():
+        if "title" in changes:
+            library.retitle(game_id, changes["title"])
+        if "tags" in changes:
+            library.retag(game_id, changes["tags"])
+        if "visibility" in changes:
+            library.set_visibility(game_id, changes["visibility"])
+    svc.catch_up()
+    return json_response(_summary(game_id))
 
 
 @blp.route("/<uuid:game_id>/record")

@@ -24,6 +24,7 @@ ENDPOINTS = {
     ("get", "/api/branches/{branch_id}/states/{step}"), ("get", "/api/stats"),
     ("get", "/api/players/{name}"), ("get", "/api/health"), ("get", "/api/ratings"),
     ("get", "/api/players/{name}/vs/{other}"), ("get", "/api/games/{game_id}/ratings"),
+    ("patch", "/api/games/{game_id}"),
     ("post", "/api/tables"), ("get", "/api/tables"), ("get", "/api/tables/{table_id}"),
     ("get", "/api/tables/{table_id}/legal"), ("post", "/api/tables/{table_id}/actions"),
     ("post", "/api/tables/{table_id}/undo"), ("post", "/api/tables/{table_id}/finish"),
