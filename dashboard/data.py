@@ -58,6 +58,18 @@ def writer(token: object, doing: str) -> str:
     return name
 
 
+def reader(token: object) -> str | None:
+    """Whose private games a reader carrying ``token`` sees: the token's name; None for no
+    token, an unknown one, or when no tokens are configured (then no game is anyone's)."""
+    tokens = services().settings.api_tokens
+    if not tokens or not isinstance(token, str) or not token.strip() or len(token) > MAX_TOKEN:
+        return None
+    try:
+        return token_name(tokens, f"Bearer {token.strip()}")
+    except Refusal:
+        return None
+
+
 def has_game(game_id: UUID) -> bool:
     """Whether the library stores a game with this id."""
     try:

@@ -96,6 +96,22 @@ def layout() -> html.Div:
                         options=[{"label": f"{n} players", "value": n} for n in SEATS],
                         className="filter",
                     ),
+                    html.Label("title or player", htmlFor="library-q", className="sr-only"),
+                    dcc.Input(
+                        id="library-q",
+                        type="search",
+                        placeholder="title or player",
+                        debounce=DEBOUNCE,
+                        className="filter",
+                    ),
+                    html.Label("tag", htmlFor="library-tag", className="sr-only"),
+                    dcc.Input(
+                        id="library-tag",
+                        type="search",
+                        placeholder="tag",
+                        debounce=DEBOUNCE,
+                        className="filter",
+                    ),
                     html.Label("winner", htmlFor="library-winner", className="sr-only"),
                     dcc.Input(
                         id="library-winner",
@@ -296,13 +312,15 @@ def _upload(contents: str, filename: Any, token: Any) -> tuple[Any, Any]:
 
 
 def refresh(
-    game: Any, player: Any, attribute: Any, players: Any, winner: Any, sort: Any, _prev: Any,
-    _next: Any, cursors: Any, next_cursor: Any,
+    game: Any, player: Any, attribute: Any, players: Any, q: Any, tag: Any, winner: Any,
+    sort: Any, _prev: Any, _next: Any, token: Any, cursors: Any, next_cursor: Any,
 ) -> tuple[Any, ...]:  # fmt: skip
-    """Fill the table for the filters, sort and page (cursor paging: a stack of cursors).
-    A filter of the wrong type or out of range is left out; an unusable cursor starts over,
-    and a seat attribute another game than the chosen one has matches nothing."""
+    """Fill the table for the filters, sort and page (cursor paging: a stack of cursors),
+    with the private games of the token's name among them. A filter of the wrong type or
+    out of range is left out; an unusable cursor starts over, and a seat attribute another
+    game than the chosen one has matches nothing."""
     player, winner, game = text(player), text(winner), choice(game, GAMES)
+    q, tag = text(q, 200), text(tag, 100)
     attribute, players = choice(attribute, ATTRIBUTES), integer(players, SEATS)
     sort = choice(sort, ORDERS, DEFAULT_SORT)
     cursors, next_cursor = texts(cursors, MAX_PAGES, [None]), text(next_cursor, 10_000)
@@ -315,7 +333,8 @@ def refresh(
         cursors = [None]
     models = data.fresh()
     seat = dict([ATTRIBUTES[attribute]]) if attribute else {}
-    filters = {"game": game, "player": player, "players": players, "winner": winner, **seat}
+    filters = {"game": game, "player": player, "players": players, "winner": winner, "q": q,
+               "tag": tag, "viewer": data.reader(token), **seat}  # fmt: skip
     try:
         try:
             page = models.list_games(**filters, sort=sort, cursor=cursors[-1], limit=PAGE_SIZE)
@@ -324,7 +343,7 @@ def refresh(
             page = models.list_games(**filters, sort=sort, limit=PAGE_SIZE)
     except ValueError:  # the chosen game has no such seat attribute
         page = GamePage()
-    if not page.total and not any((game, player, attribute, players, winner)):
+    if not page.total and not any((game, player, attribute, players, winner, q, tag)):
         body: Any = html.P("No games yet.", className="placeholder")
     elif not page.items:
         body = html.P("No games match these filters.", className="placeholder")
@@ -383,10 +402,13 @@ def register(app: Dash) -> None:
         Input("library-player", "value"),
         Input("library-attribute", "value"),
         Input("library-players", "value"),
+        Input("library-q", "value"),
+        Input("library-tag", "value"),
         Input("library-winner", "value"),
         Input("library-sort", "value"),
         Input("library-prev", "n_clicks"),
         Input("library-next-page", "n_clicks"),
+        Input("auth-token", "data"),
         State("library-cursors", "data"),
         State("library-next", "data"),
     )(refresh)
