@@ -65,8 +65,9 @@ LATEST = datetime(9999, 12, 30, tzinfo=UTC)
 MAX_OFFSET = INT32_MAX
 """Largest ``from`` of an events page: what both databases store as an integer."""
 MAX_NAME = 200
-MAX_TAG = 100
 """Longest player name a parameter may carry."""
+MAX_TAG = 1000
+"""Longest tag a parameter may carry (an upload's tags, together, are no longer)."""
 
 
 class DateOrDateTime(fields.DateTime):
@@ -288,9 +289,11 @@ class GameChanges(ma.Schema):
 
     @ma.validates_schema
     def _something(self, data: dict[str, Any], **_: Any) -> None:
-        """A change names at least one field."""
+        """A change names at least one field; its tags are no longer than an upload's."""
         if not data:
             raise ma.ValidationError("Give at least one of title, tags, visibility.")
+        if len(",".join(data.get("tags") or ())) > MAX_TAG:
+            raise ma.ValidationError(f"Longer than {MAX_TAG} characters in all.", "tags")
 
 
 # --- answers -------------------------------------------------------------------------------

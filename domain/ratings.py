@@ -82,11 +82,6 @@ class Rated:
     game_id: str
     changes: tuple[Change, ...]
 
-    @property
-    def favourite(self) -> Change | None:
-        """The seat the model gave the best chance to win (the first of equals)."""
-        return max(self.changes, key=lambda c: c.win_chance, default=None)
-
 
 @dataclass
 class League:
@@ -140,16 +135,3 @@ def rate(games: Iterable[Played]) -> tuple[League, list[Rated]]:
     """A league that rated ``games`` in their order, and each game as rated."""
     league = League()
     return league, [league.play(game) for game in games]
-
-
-def merged(games: Iterable[Played], aliases: dict[str, str]) -> list[Played]:
-    """``games`` with each player key that ``aliases`` maps replaced by its target, so that two
-    spellings rate as one player.
-
-    >>> merged([Played("g", (Seat("zoe", 1), Seat("bo", 2)))], {"zoe": "zoë"})[0].seats[0]
-    Seat(player='zoë', place=1)
-    """
-    return [
-        Played(g.game_id, tuple(Seat(aliases.get(s.player, s.player), s.place) for s in g.seats))
-        for g in games
-    ]

@@ -238,8 +238,10 @@ def game_filters(
     and need it. Private games are left out, except with ``include_private`` (all of
     them) or those uploaded by ``viewer`` (a token's name; on ``rm_games`` only).
 
-    ``tag``: games with that tag; ``q``: games whose title or a seat's name holds that text
-    (case ignored; a title's only for ASCII letters on SQLite).
+    ``tag``: games with that tag (surrounding space and ASCII case ignored); ``q``: games
+    whose title or a seat's name holds that text (a name's case and accents ignored, as
+    :func:`~projections.summaries.name_key` does; a title's case, for ASCII letters only on
+    SQLite).
 
     ``alias`` names the table: ``rm_games``, or a table of seat rows (which repeat the game
     columns filtered on): ``rm_seats``, or (``own``) the game's own table, which also holds
@@ -282,12 +284,13 @@ def game_filters(
     if not all(storable(text) for text in (player, winner, tag, q) if text):
         where.add("1 = 0")
         return where
-    if tag:
-        where.add(game + "t.tags LIKE ? ESCAPE '!')", like(json.dumps(tag)))
+    if tag and tag.strip():  # a whole tag, as stored (stripped); ASCII case ignored
+        tagged = like(json.dumps(tag.strip()).lower())
+        where.add(game + "LOWER(t.tags) LIKE ? ESCAPE '!')", tagged)
     if q:
-        held = like(q.casefold())
+        title, name = like(q.casefold()), like(name_key(q))
         where.add(f"({game}LOWER(COALESCE(t.title, '')) LIKE ? ESCAPE '!') OR "
-                  f"{seat}x.name_key LIKE ? ESCAPE '!'))", held, held)  # fmt: skip
+                  f"{seat}x.name_key LIKE ? ESCAPE '!'))", title, name)  # fmt: skip
     if player:
         where.add(seat + "x.name_key = ?)", name_key(player))
     if winner:

@@ -20,9 +20,9 @@ from typing import Any
 from domain.games import ruleset
 from domain.ratings import Change, League, Played, Rated, Seat
 from projections.db import Database
-from projections.filters import game_filters, storable
+from projections.filters import game_filters, moment, storable
 from projections.summaries import name_key
-from projections.tables import SEATS, position
+from projections.tables import FAILURES, SEATS, position
 
 KEPT = 16
 """Rated leagues kept in memory (one per season and store)."""
@@ -41,9 +41,9 @@ class Season:
 
 
 @dataclass
-class Rating:
+class LeagueState:
     """A season's league once rated: the league, each game as rated (in order) with when it
-    was stored, and each player's shown name."""
+    was stored, and each rated player's shown name and wins."""
 
     league: League
     games: list[tuple[Rated, str]]
@@ -51,27 +51,45 @@ class Rating:
     wins: Counter[str] = field(default_factory=Counter)
 
 
-_kept: OrderedDict[tuple[str, Season], tuple[int, Rating]] = OrderedDict()
-"""The latest rating of each league asked for, with the read models' position then."""
+Kept = tuple[str, str | None, str | None, str | None, bool, str]
+"""A league's key: its game, season bounds (as stored), tag, bots, and the store."""
+_kept: OrderedDict[Kept, tuple[tuple[int, int], LeagueState]] = OrderedDict()
+"""The latest rating of each league asked for, with the read models' state then."""
+_rating: dict[Kept, threading.Lock] = {}
+"""One lock per league: one request rates it while the others wait for its result."""
 _kept_lock = threading.Lock()
 
 
-def rating(db: Database, season: Season) -> Rating:
-    """The league of ``season``, rated (or as kept since the read models last moved: then
-    rated on from where it was, when the games added come after those it rated)."""
-    key, at = (f"{db.url} {db.schema}", season), position(db)
+def rating(db: Database, season: Season) -> LeagueState:
+    """The league of ``season``, rated (or as kept while the read models stay as they were:
+    their log position and how many games failed; when they moved, rated on from where it
+    was if the games added come after those it rated)."""
+    since = moment(season.since) if season.since is not None else None
+    until = moment(season.until, end=True) if season.until is not None else None
+    tag = season.tag.strip() if season.tag is not None else None
+    key = (season.game, since, until, tag, season.bots, f"{db.url} {db.schema}")
     with _kept_lock:
-        kept = _kept.get(key)
-        if kept is not None:
-            _kept.move_to_end(key)
-    if kept is not None and kept[0] == at:
-        return kept[1]
-    rated = _rate(db, season, kept[1] if kept is not None else None)
-    with _kept_lock:
-        _kept[key] = (at, rated)
-        while len(_kept) > KEPT:
-            _kept.popitem(last=False)
+        lock = _rating.setdefault(key, threading.Lock())
+    with lock:
+        state = (position(db), failures(db))
+        with _kept_lock:
+            kept = _kept.get(key)
+            if kept is not None:
+                _kept.move_to_end(key)
+        if kept is not None and kept[0] == state:
+            return kept[1]
+        rated = _rate(db, season, kept[1] if kept is not None else None)
+        with _kept_lock:
+            _kept[key] = (state, rated)
+            while len(_kept) > KEPT:
+                gone, _ = _kept.popitem(last=False)
+                _rating.pop(gone, None)
     return rated
+
+
+def failures(db: Database) -> int:
+    """How many games the read models left out (a retry that projects one changes it)."""
+    return int(db.fetchall(f"SELECT COUNT(*) FROM {FAILURES}")[0][0])
 
 
 Seated = tuple[str, str, int, int]
@@ -99,14 +117,14 @@ def _games(db: Database, season: Season) -> list[tuple[str, str, list[Seated]]]:
     return games
 
 
-def _rate(db: Database, season: Season, before: Rating | None) -> Rating:
+def _rate(db: Database, season: Season, before: LeagueState | None) -> LeagueState:
     """``season``'s league rated: on from ``before`` when its games are the first ones."""
     games = _games(db, season)
     done = len(before.games) if before is not None else 0
     if before is None or [g for g, _, _ in games[:done]] != [r.game_id for r, _ in before.games]:
-        before, done = Rating(League(), [], {}), 0
+        before, done = LeagueState(League(), [], {}), 0
     league = League(dict(before.league.ratings), before.league.model)
-    shown = Rating(league, list(before.games), dict(before.names), Counter(before.wins))
+    shown = LeagueState(league, list(before.games), dict(before.names), Counter(before.wins))
     for game_id, at, seats in games[done:]:
         rated = league.play(Played(game_id, tuple(Seat(key, place) for key, _, place, _ in seats)))
         shown.games.append((rated, at))
@@ -117,7 +135,8 @@ def _rate(db: Database, season: Season, before: Rating | None) -> Rating:
     return shown
 
 
-def _player(shown: Rating, key: str) -> dict[str, Any]:
+def _player(shown: LeagueState, key: str) -> dict[str, Any]:
+    """A rated player as the answers show them: name, rating, ``mu``, ``sigma``, games, wins."""
     r = shown.league.rating(key)
     return {
         "name": shown.names[key], "rating": round(r.shown, 3), "mu": round(r.mu, 3),
@@ -137,6 +156,7 @@ def leaderboard(db: Database, season: Season) -> dict[str, Any]:
 
 
 def _change(change: Change) -> dict[str, Any]:
+    """A rated seat's rating after a game, its change, its place and the predictions."""
     return {
         "rating": round(change.after.shown, 3), "mu": round(change.after.mu, 3),
         "sigma": round(change.after.sigma, 3),

@@ -15,6 +15,7 @@ from api.rating_schemas import GameRating, GameRatingQuery, HeadToHead, Leaderbo
 from api.routes.stats import refuse_long_names
 from projections.ratings import Season
 from projections.readmodels import ReadModels
+from projections.summaries import name_key
 from services.shared import services
 
 blp = ApiBlueprint("ratings", __name__, url_prefix="/api", description="Ratings")
@@ -50,6 +51,10 @@ def head_to_head(query: dict[str, Any], name: str, other: str) -> Response:
     against the other and average place in their games together, the rating gap, and those
     games."""
     refuse_long_names(name=name, other=other)
+    if name_key(name) == name_key(other):
+        message = "Name two players: these are one."
+        raise Problem(400, "invalid_parameters", f"Invalid parameters: other: {message}",
+                      errors={"path": {"other": [message]}})  # fmt: skip
     models = services().fresh()
     found = models.head_to_head(name, other, season(models, query))
     if found is None:

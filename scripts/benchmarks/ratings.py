@@ -8,7 +8,8 @@ league is rated in the order played; a game counts from the :data:`WARM_UP` shar
 league on, once every player has had a chance to be rated.
 
 - ``ratings_favourite_win_rate``: how often the seat with the best pre-game ``predict_win``
-  came first (``baseline``: the mean of 1/seats, what picking a seat at random scores).
+  came first (seats with equal best chances share the hit; ``baseline``: the mean share of
+  seats that came first, what picking a seat at random scores).
 - ``ratings_log_loss``: the mean of ``-log`` of the chance ``predict_win`` gave the seats that
   came first (``baseline``: the same for the uniform 1/seats).
 
@@ -31,6 +32,7 @@ import orjson
 from domain import games as registry
 from domain.ratings import Played, Rated, Seat, rate
 from domain.replays import replay
+from projections.summaries import name_key
 from scripts.benchmarks.common import progress, report
 
 SEED = 20
@@ -71,7 +73,8 @@ def _play(game: str, index: int) -> tuple[int, ...]:
 
 def league(game: str, count: int) -> list[Played]:
     """``count`` games of ``game``'s bot league, played once on every CPU and then cached."""
-    cache = CACHE / f"{game}-{SEED}-{count}.json"
+    rules = registry.ruleset(game)
+    cache = CACHE / f"{game}-{rules.rules_version}-{STRONG[game]}-{SEED}-{count}.json"
     if cache.exists():
         places = [tuple(p) for p in orjson.loads(cache.read_bytes())]
     else:
@@ -95,7 +98,7 @@ def fixtures(game: str) -> list[Played]:
             continue
         _, record = registry.read_record(path.read_bytes())
         end = replay(rules, record).state
-        names = [seat.name.casefold() for seat in rules.players(end)]
+        names = [name_key(seat.name) for seat in rules.players(end)]
         places = [s.place for s in rules.scores(end)]
         played.append(Played(path.stem, tuple(map(Seat, names, places))))
     return played
@@ -109,9 +112,10 @@ def quality(rated: Sequence[Rated]) -> tuple[float, float, float, float, int]:
     for g in counted:
         seats = len(g.changes)
         winners = [c for c in g.changes if c.place == 1]
-        favourite = g.favourite
-        hits += favourite is not None and favourite.place == 1
-        chance += 1 / seats
+        best = max(c.win_chance for c in g.changes)
+        favourites = [c for c in g.changes if c.win_chance == best]  # equal chances share
+        hits += sum(c.place == 1 for c in favourites) / len(favourites)
+        chance += len(winners) / seats
         loss -= math.log(max(1e-12, sum(c.win_chance for c in winners)))
         uniform -= math.log(len(winners) / seats)
     n = max(1, len(counted))

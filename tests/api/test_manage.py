@@ -71,7 +71,7 @@ def test_a_private_game_leaves_the_ratings_and_comes_back(
         ({}, "ana", 400, "at least one of title, tags, visibility"),
         ({"visibility": "secret"}, "ana", 400, "visibility"),
         ({"title": "a\x00b"}, "ana", 400, "title"),
-        ({"tags": ["x" * 101]}, "ana", 400, "tags"),
+        ({"tags": ["x" * 600, "y" * 600]}, "ana", 400, "tags: Longer than 1000 characters"),
         ({"owner": "bo"}, "ana", 400, "owner"),
     ],
 )  # fmt: skip

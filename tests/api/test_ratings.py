@@ -97,6 +97,7 @@ def test_two_players_head_to_head(league: Server) -> None:
     [
         (f"/api/players/{quote('zoë')}/vs/nobody", {"game": "moonlight"}, 404, "not both rated"),
         (f"/api/players/{quote('zoë')}/vs/{'x' * 201}", {}, 400, "other: Longer than 200"),
+        (f"/api/players/{quote('zoë')}/vs/ZOE", {}, 400, "other: Name two players"),
         ("/api/ratings", {"game": "chess"}, 400, "game"),
         ("/api/ratings", {"tag": "a\x00b"}, 400, "tag"),
         ("/api/ratings", {"bots": "maybe"}, 400, "bots"),
