@@ -16,6 +16,9 @@ def _bots() -> fields.String:
     )  # fmt: skip
 
 
+PLAYED_AT = "when the game was played: its record's meta.played_on (midnight UTC), else its upload"
+
+
 class RatingQuery(ma.Schema):
     """Which league: one game's finished public games, of a season (a date range) and a tag;
     the seats bots played only with ``bots=include``."""
@@ -25,11 +28,11 @@ class RatingQuery(ma.Schema):
         metadata={"description": "a game's name (default: the game with most finished games)"},
     )
     since = DateOrDateTime(
-        metadata={"description": "uploaded at or after: an ISO date (from that day on) or "
-                  "date-time"}
+        metadata={"description": "played (meta.played_on, else uploaded) at or after: an ISO "
+                  "date (from that day on) or date-time"}
     )  # fmt: skip
     until = DateOrDateTime(
-        metadata={"description": "uploaded before: an ISO date (to that day's end) or date-time"}
+        metadata={"description": "played before: an ISO date (to that day's end) or date-time"}
     )
     tag = fields.String(
         validate=[validate.Length(1, MAX_TAG), plain_text],
@@ -63,7 +66,7 @@ class RatingStep(ma.Schema):
     place, and what the ratings predicted before it."""
 
     game_id = fields.UUID(required=True)
-    uploaded_at = fields.DateTime(required=True)
+    played_at = fields.DateTime(required=True, metadata={"description": PLAYED_AT})
     players = fields.Integer(required=True)
     rating = fields.Float(required=True)
     mu = fields.Float(required=True)
@@ -105,7 +108,7 @@ class Meeting(ma.Schema):
     """A game two players played together: each one's place."""
 
     game_id = fields.UUID(required=True)
-    uploaded_at = fields.DateTime(required=True)
+    played_at = fields.DateTime(required=True, metadata={"description": PLAYED_AT})
     places = fields.List(fields.Integer(), required=True)
 
 
@@ -140,7 +143,7 @@ class GameRating(ma.Schema):
 
     game_id = fields.UUID(required=True)
     game = fields.String(required=True)
-    uploaded_at = fields.DateTime(required=True)
+    played_at = fields.DateTime(required=True, metadata={"description": PLAYED_AT})
     seats = fields.List(fields.Nested(RatedSeat), required=True)
 
 

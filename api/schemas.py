@@ -185,8 +185,11 @@ class StatsFilters(ma.Schema):
                   "value (`stall_limit_rounds=10`) or `standard` (all at their defaults); "
                   "commas: all of them"},
     )  # fmt: skip
-    since = _when("uploaded at or after: an ISO date (from that day on) or date-time")
-    until = _when("uploaded before: an ISO date (to that day's end) or date-time")
+    since = _when(
+        "played (the record's meta.played_on, else uploaded) at or after: an ISO "
+        "date (from that day on) or date-time"
+    )
+    until = _when("played before: an ISO date (to that day's end) or date-time")
     player = fields.String(
         validate=validate.Length(1, MAX_NAME), metadata={"description": "a seat's name"}
     )
@@ -339,6 +342,10 @@ class GameSummary(Open):
     tags = fields.List(fields.String(), required=True)
     visibility = fields.String(required=True, validate=validate.OneOf(["public", "private"]))
     uploaded_at = fields.DateTime(required=True)
+    played_at = fields.DateTime(
+        metadata={"description": "when it was played: its record's `meta.played_on` (midnight "
+                  "UTC) when that names a day, else its upload (left out until projected)"},
+    )  # fmt: skip
     uploaded_by = fields.String(required=True, allow_none=True)
     rules_version = fields.String()
     players = fields.Integer(required=True, metadata={"description": "player count"})

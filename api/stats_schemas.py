@@ -197,13 +197,16 @@ class AttributeRecord(Open):
 
 
 class TrendPoint(Open):
-    """One of a player's games, oldest first, with the rolling mean of their score over
+    """One of a player's games, first played first, with the rolling mean of their score over
     their last games of the same game (for one game, also under the game's name for its
     score, ``vp``/``rolling_vp``, and their seat attribute)."""
 
     game_id = fields.UUID(required=True)
     game = fields.String(required=True)
     uploaded_at = fields.DateTime(required=True)
+    played_at = fields.DateTime(
+        required=True, metadata={"description": "its record's meta.played_on, else its upload"}
+    )
     players = fields.Integer(required=True)
     score = fields.Integer(required=True)
     place = fields.Integer(required=True)

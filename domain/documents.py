@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from domain import bounds
@@ -79,6 +80,22 @@ def check_meta(meta: Any) -> Mapping[str, str]:
         if problem is not None:
             raise InvalidRecord(f"meta.{key}", problem)
     return meta
+
+
+def played_day(meta: Mapping[str, Any]) -> date | None:
+    """The day a record's ``meta.played_on`` names (``2026-11-20``); None when it has none or
+    names no such day.
+
+    >>> played_day({"played_on": "2026-11-20"}), played_day({"played_on": "20261120"})
+    (datetime.date(2026, 11, 20), None)
+    """
+    text = meta.get("played_on")
+    if not isinstance(text, str) or len(text) != 10 or text[4] != "-" or text[7] != "-":
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
 
 
 def canonical_json(doc: Any) -> bytes:

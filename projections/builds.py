@@ -14,11 +14,12 @@ from uuid import UUID
 
 import orjson
 
+from domain.documents import played_day
 from domain.games import ruleset
 from domain.ruleset import Stored
 from domain.store import Game, GameLibrary
 from projections import summaries
-from projections.tables import timestamp
+from projections.tables import midnight, timestamp
 from projections.timeline import Timeline
 
 
@@ -54,10 +55,12 @@ class Build:
     @classmethod
     def uploaded(cls, e: Game.Uploaded) -> Build:
         """The game as its ``Uploaded`` event describes it."""
+        uploaded = timestamp(e.timestamp)
+        day = played_day(orjson.loads(e.record).get("meta") or {})
         meta = {
             "title": e.title, "tags": json.dumps(list(e.tags)), "visibility": e.visibility,
-            "uploaded_at": timestamp(e.timestamp), "uploaded_by": e.uploaded_by,
-            "rules_version": e.rules_version,
+            "uploaded_at": uploaded, "played_at": timestamp(midnight(day)) if day else uploaded,
+            "uploaded_by": e.uploaded_by, "rules_version": e.rules_version,
         }  # fmt: skip
         return cls(e.originator_id, e.game, e.record, e.actions, meta, e.originator_version)
 

@@ -231,7 +231,9 @@ def game_filters(
     alias: str = "g",
     own: bool = False,
 ) -> Where:
-    """Conditions on games (``until`` excludes that moment; a date, that day's end).
+    """Conditions on games (``since``/``until``: when the game was played, its record's
+    ``meta.played_on`` or else its upload; ``until`` excludes that moment; a date, that
+    day's end).
 
     ``rules``: the games of that ruleset only (None: every game); ``option`` and
     ``attributes`` (a seat attribute's value, ``{"terrain": "tundra"}``) are that game's
@@ -276,9 +278,9 @@ def game_filters(
         for clause, params in seats:  # a seat's: on any seat's
             where.add(clause if own else inside + f"{clause})", *params)
     if since is not None:
-        where.add(f"{alias}.uploaded_at >= ?", moment(since))
+        where.add(f"{alias}.played_at >= ?", moment(since))
     if until is not None:
-        where.add(f"{alias}.uploaded_at < ?", moment(until, end=True))
+        where.add(f"{alias}.played_at < ?", moment(until, end=True))
     seat = f"EXISTS (SELECT 1 FROM {SEATS} x WHERE x.game_id = {alias}.game_id AND "
     game = f"EXISTS (SELECT 1 FROM {GAMES} t WHERE t.game_id = {alias}.game_id AND "
     if not all(storable(text) for text in (player, winner, tag, q) if text):

@@ -75,6 +75,7 @@ def game_json(row: dict[str, Any], own: dict[str, Any] | None) -> dict[str, Any]
         "tags": json.loads(row["tags"]),
         "visibility": row["visibility"],
         "uploaded_at": row["uploaded_at"],
+        "played_at": row["played_at"],
         "uploaded_by": row["uploaded_by"],
         "rules_version": row["rules_version"],
         "players": row["players"],

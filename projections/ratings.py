@@ -1,6 +1,7 @@
 """Players' ratings read from the seat rows (:mod:`domain.ratings`): the finished public games of
 one ruleset that match a season's filters (a date range, a tag), rated in the order they were
-stored (upload time, then game id), the seats bots played left out unless asked for.
+played (their records' ``meta.played_on``, else their upload; then upload time and game id),
+the seats bots played left out unless asked for.
 
 A league is rated when first asked for and kept while the read models stay where they are
 (:data:`KEPT` leagues at once); once games are added it is rated on from where it was, or
@@ -30,7 +31,7 @@ KEPT = 16
 
 @dataclass(frozen=True)
 class Season:
-    """Which games a league rates: one game's, stored in ``[since, until)`` (a date ``until``
+    """Which games a league rates: one game's, played in ``[since, until)`` (a date ``until``
     includes that day), tagged ``tag``; with ``bots``, the seats bots played too."""
 
     game: str
@@ -43,7 +44,7 @@ class Season:
 @dataclass
 class LeagueState:
     """A season's league once rated: the league, each game as rated (in order) with when it
-    was stored, and each rated player's shown name and wins."""
+    was played, and each rated player's shown name and wins."""
 
     league: League
     games: list[tuple[Rated, str]]
@@ -97,7 +98,7 @@ Seated = tuple[str, str, int, int]
 
 
 def _games(db: Database, season: Season) -> list[tuple[str, str, list[Seated]]]:
-    """The league's games in order: id, when stored, and its seats."""
+    """The league's games in order: id, when played, and its seats."""
     where = game_filters(
         rules=ruleset(season.game), since=season.since, until=season.until, tag=season.tag,
         finished_only=True, alias="s",
@@ -105,8 +106,8 @@ def _games(db: Database, season: Season) -> list[tuple[str, str, list[Seated]]]:
     if not season.bots:
         where.add("s.bot = ?", 0)
     rows = db.fetchall(
-        f"SELECT s.game_id, s.uploaded_at, s.name_key, s.name, s.place, s.won FROM {SEATS} s "
-        f"{where.sql()} ORDER BY s.uploaded_at, s.game_id, s.seat",
+        f"SELECT s.game_id, s.played_at, s.name_key, s.name, s.place, s.won FROM {SEATS} s "
+        f"{where.sql()} ORDER BY s.played_at, s.uploaded_at, s.game_id, s.seat",
         where.params,
     )
     games: list[tuple[str, str, list[Seated]]] = []
@@ -180,7 +181,7 @@ def player(db: Database, name: str, season: Season) -> dict[str, Any] | None:
         mine = next((c for c in rated.changes if c.player == key), None)
         if mine is None:
             continue
-        history.append({"game_id": rated.game_id, "uploaded_at": at,
+        history.append({"game_id": rated.game_id, "played_at": at,
                         "players": len(rated.changes), **_change(mine)})  # fmt: skip
         for other in rated.changes:
             if other.player != key:
@@ -218,7 +219,7 @@ def head_to_head(db: Database, a: str, b: str, season: Season) -> dict[str, Any]
     gap = shown.league.rating(keys[0]).shown - shown.league.rating(keys[1]).shown
     return {
         "game": season.game, "players": sides, "rating_gap": round(gap, 3),
-        "games": [{"game_id": g, "uploaded_at": at, "places": [x.place, y.place]}
+        "games": [{"game_id": g, "played_at": at, "places": [x.place, y.place]}
                   for g, at, (x, y) in together],
     }  # fmt: skip
 
@@ -236,4 +237,4 @@ def game(db: Database, game_id: str, season: Season) -> dict[str, Any] | None:
         {"name": shown.names[c.player], "before": round(c.before.shown, 3), **_change(c)}
         for c in rated.changes
     ]
-    return {"game_id": game_id, "game": season.game, "uploaded_at": at, "seats": seats}
+    return {"game_id": game_id, "game": season.game, "played_at": at, "seats": seats}

@@ -387,9 +387,10 @@ def player(
     attribute = own.attribute if own else None
     seats = _seats(rules, {}, name, bots)
     rows = db.fetchall(
-        f"SELECT s.game_id, s.game, s.uploaded_at, s.players, s.name, s.total, s.place, s.won"
+        f"SELECT s.game_id, s.game, s.uploaded_at, s.played_at, s.players, s.name, s.total, "
+        "s.place, s.won"
         f"{f', s.{attribute}' if attribute else ''} FROM {_table(rules)} s {seats.sql()} "
-        "ORDER BY s.uploaded_at, s.game_id",
+        "ORDER BY s.played_at, s.uploaded_at, s.game_id",
         seats.params,
     )
     if not rows:
@@ -399,13 +400,14 @@ def player(
     totals: dict[str, int] = defaultdict(int)
     trend: list[dict[str, Any]] = []
     recent: dict[str, list[int]] = defaultdict(list)  # per game: scores of one kind only
-    for game_id, played_game, at, players, _, total, place, won, *extra in rows:
+    for game_id, played_game, at, played_at, players, _, total, place, won, *extra in rows:
         by_game[played_game]["games"] += 1
         by_game[played_game]["wins"] += won
         totals[played_game] += total
         recent[played_game] = [*recent[played_game][-(TREND_WINDOW - 1) :], total]
         point = {
-            "game_id": game_id, "game": played_game, "uploaded_at": at, "players": players,
+            "game_id": game_id, "game": played_game, "uploaded_at": at, "played_at": played_at,
+            "players": players,
             "score": total, "place": place, "won": bool(won),
             "rolling_score": sum(recent[played_game]) / len(recent[played_game]),
         }  # fmt: skip
@@ -417,14 +419,14 @@ def player(
             values[extra[0]]["games"] += 1
             values[extra[0]]["wins"] += won
         trend.append(point)
-    wins = sum(r[7] for r in rows)
+    wins = sum(r[8] for r in rows)
     profile: dict[str, Any] = {
-        "name": rows[-1][4],
+        "name": rows[-1][5],
         "game": rules.name if rules else None,
         "games": len(rows),
         "wins": wins,
         "win_rate": rate(wins, len(rows)),
-        "average_score": sum(r[5] for r in rows) / len(rows),
+        "average_score": sum(r[6] for r in rows) / len(rows),
         "by_game": [
             {"game": g, **by_game[g], "average_score": totals[g] / by_game[g]["games"]}
             for g in sorted(by_game)

@@ -22,9 +22,12 @@ from typing import Any
 from domain.ruleset import Ruleset, Stored
 from domain.statistics import Statistics, Summary, Value
 
-META_COLUMNS = ("title", "tags", "visibility", "uploaded_at", "uploaded_by", "rules_version")
-"""The game columns its stored metadata sets (and metadata events change)."""
-SEAT_GAME_COLUMNS = ("game", "players", "finished", "visibility", "uploaded_at")
+META_COLUMNS = (
+    "title", "tags", "visibility", "uploaded_at", "played_at", "uploaded_by", "rules_version",
+)  # fmt: skip
+"""The game columns its stored metadata sets (and metadata events change); ``played_at`` is
+the record's ``meta.played_on`` (midnight UTC) when it names a day, else ``uploaded_at``."""
+SEAT_GAME_COLUMNS = ("game", "players", "finished", "visibility", "uploaded_at", "played_at")
 """Game columns copied onto each seat's row, so statistics filter seats without a join."""
 GAME_COLUMNS = (
     "game_id", "game", *META_COLUMNS, "players", "turns", "actions", "events", "finished",

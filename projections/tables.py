@@ -16,7 +16,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, TypeVar
 
 from domain.games import ruleset, rulesets
@@ -45,7 +45,7 @@ SWAP_ATTEMPTS = 20
 T = TypeVar("T")
 
 _TEXT_SEAT_COLUMNS = {"game_id", "name", "name_key", "color", "game", "visibility",
-                      "uploaded_at"}  # fmt: skip
+                      "uploaded_at", "played_at"}  # fmt: skip
 _NULLABLE_SEAT_COLUMNS = {"started"}
 FAILURE_COLUMNS = ("game_id", "position", "version", "stage", "error", "failed_at")
 """A game that could not be projected: the log position and stream version of the event
@@ -176,6 +176,7 @@ def ddl(layout: Layout) -> list[str]:
             tags TEXT NOT NULL,
             visibility TEXT NOT NULL,
             uploaded_at TEXT NOT NULL,
+            played_at TEXT NOT NULL,
             uploaded_by TEXT,
             rules_version TEXT NOT NULL,
             players INTEGER NOT NULL,
@@ -201,6 +202,7 @@ def ddl(layout: Layout) -> list[str]:
         f"CREATE INDEX ix_{tag}_uploaded_at ON {g} (uploaded_at, game_id)",
         f"CREATE INDEX ix_{tag}_players ON {g} (players, finished, visibility)",
         f"CREATE INDEX ix_{tag}_game ON {g} (game, uploaded_at)",
+        f"CREATE INDEX ix_{tag}_played_at ON {g} (played_at, game_id)",
         f"CREATE INDEX ix_{tag}_name_key ON {s} (name_key)",
         *(statement for rules in rulesets() for statement in _extras_ddl(rules, layout, tag)),
     ]
@@ -216,6 +218,11 @@ def insert_extras(
     for game, rows in by_game.items():
         columns = own_columns(ruleset(game).statistics)
         db.insert(conn, layout.extras(game), columns, rows)
+
+
+def midnight(day: date) -> datetime:
+    """A day's first moment, UTC."""
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
 
 
 def timestamp(moment: datetime) -> str:

@@ -33,7 +33,7 @@ def _statistics(game: str | None) -> Statistics:
 def trend_figure(
     trend: list[dict[str, Any]], own: Statistics, of: str | None = None
 ) -> dict[str, Any]:
-    """The score in each game (filled: won) and the rolling average, in upload order; for
+    """The score in each game (filled: won) and the rolling average, in the order played; for
     one game, coloured by the seat attribute; ``of``: the game's title, when these are a
     player's games of one game among several."""
     xs = list(range(1, len(trend) + 1))
@@ -58,7 +58,7 @@ def trend_figure(
         "title": {"text": (f"{of} — " if of else "") + f"{unit} per game (star: won"
                   + (f"; colour: {colour})" if colour else ")"), "x": 0.01, "font": {"size": 13}},
         "height": 300, "margin": {"l": 50, "r": 16, "t": 40, "b": 44}, "font": FONT,
-        "xaxis": {"title": {"text": "game (upload order)"}, "dtick": 1 if len(xs) < 20 else None},
+        "xaxis": {"title": {"text": "game (as played)"}, "dtick": 1 if len(xs) < 20 else None},
         "yaxis": {"title": {"text": unit}, "rangemode": "tozero",
                   **count_ticks([0, *(t["score"] for t in trend)])},
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "#FFFFFF",
@@ -201,7 +201,7 @@ def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
             html.Td(str(len(found["trend"]) - i)),
             html.Td(dcc.Link(title, href=f"/replay/{t['game_id']}", title=f"replay {title}")),
             html.Td(GAMES.get(t["game"], t["game"])),
-            html.Td(str(t["uploaded_at"])[:10]), html.Td(", ".join(others) or "—"),
+            html.Td(str(t["played_at"])[:10]), html.Td(", ".join(others) or "—"),
             *([html.Td(t[attribute])] if column else []), html.Td(str(t["score"])),
             html.Td("won" if t["won"] else f"place {t['place']}"),
         ]))  # fmt: skip
@@ -227,7 +227,7 @@ def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
         html.H3("Games"),
         html.Div(html.Table([
             html.Thead(html.Tr([html.Th(h) for h in (
-                "#", "Title", "Game", "Uploaded", "Opponents",
+                "#", "Title", "Game", "Played", "Opponents",
                 *([column.label.capitalize()] if column else []), unit.capitalize(), "Result",
             )])),
             html.Tbody(games),

@@ -27,7 +27,7 @@ def layout() -> html.Div:
     game = data.fresh().most_played()
     return html.Div([
         html.H2("Ratings"),
-        html.P("Each game's players rated game by game in the order the games were stored "
+        html.P("Each game's players rated game by game in the order the games were played "
                "(openskill's Plackett–Luce model; equal places tie). The rating is the "
                "cautious μ − 3σ: it starts at 0 and grows as the results make a player's "
                "strength sure.", className="note"),

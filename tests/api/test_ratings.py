@@ -19,10 +19,10 @@ MOONLIGHT = ruleset("moonlight")
 LOSERS = ("Bo", "Cy", "Di")
 
 
-def league_record(index: int) -> bytes:
+def league_record(index: int, played_on: str | None = None) -> bytes:
     """Moonlight game ``index`` of self-play, its winner named Zoë (written ``zoë`` or
-    ``Zoë``: one player) and its loser one of :data:`LOSERS` in turn; tagged ``club`` when
-    ``index`` is even."""
+    ``Zoë``: one player) and its loser one of :data:`LOSERS` in turn; played on the day
+    ``played_on`` names, when given."""
     record = MOONLIGHT.self_play(2, ["greedy", "random"], 1000 + index)
     places = [s.place for s in MOONLIGHT.scores(replay(MOONLIGHT, record).state)]
     doc = orjson.loads(MOONLIGHT.write_record(record))
@@ -30,6 +30,8 @@ def league_record(index: int) -> bytes:
     for seat, player in enumerate(doc["players"]):
         won = seat == winner
         player["name"] = ("zoë" if index % 3 else "Zoë") if won else LOSERS[index % 3]
+    if played_on is not None:
+        doc["meta"] = {**doc.get("meta", {}), "played_on": played_on}
     return orjson.dumps(doc)
 
 
@@ -128,3 +130,24 @@ def test_a_game_shows_each_seats_rating_change_and_the_prediction_before_it(
     assert zoe["predicted_place"] == 1 and zoe["win_chance"] > 0.8 and zoe["place"] == 1
     missing = league.client.get(f"/api/games/{'0' * 8}-0000-0000-0000-{'0' * 12}/ratings")
     assert (missing.status, missing.json["title"]) == (404, "Unrated game")
+
+
+def test_games_are_rated_and_filtered_by_the_day_they_were_played(
+    fresh_server: Callable[..., Server],
+) -> None:
+    """Uploaded newest first, played oldest first: the league rates them as played, a season
+    is of the days played, and a game with no day played counts as played when uploaded."""
+    server = fresh_server()
+    uploader = server.as_user(TOKENS["ana"])
+    days = ["2025-03-04", "2025-03-03", "2025-03-02", None]
+    ids = [uploader.upload(league_record(i, day)).json["game_id"] for i, day in enumerate(days)]
+    summary = server.client.get(f"/api/games/{ids[0]}").json
+    assert summary["played_at"].startswith("2025-03-04T00:00:00")
+    undated = server.client.get(f"/api/games/{ids[3]}").json
+    assert undated["played_at"] == undated["uploaded_at"]
+    history = server.client.get(f"/api/players/{quote('zoë')}").json["ratings"][0]["history"]
+    assert [step["game_id"] for step in history] == [ids[2], ids[1], ids[0], ids[3]]
+    march = {"game": "moonlight", "since": "2025-03-03", "until": "2025-03-31"}
+    assert server.client.get("/api/ratings", query=march).json["games"] == 2
+    listed = server.client.get("/api/games", query=march).json
+    assert sorted(g["game_id"] for g in listed["items"]) == sorted(ids[:2])

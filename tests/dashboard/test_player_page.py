@@ -41,7 +41,7 @@ def test_each_game_a_player_played_has_its_own_trend(
     heads = [props["children"] for props in found(tree, "Th")]
     assert heads == [
         "Opponent", "Games", "Won", "Lost", "Opponent", "Games", "Won", "Lost",  # head to head
-        "#", "Title", "Game", "Uploaded", "Opponents", "Score", "Result",
+        "#", "Title", "Game", "Played", "Opponents", "Score", "Result",
     ]  # fmt: skip
     titles = [f["layout"]["title"]["text"] for f in shown]
     assert titles == ["Moonlight: The Land of the Wolves — rounds won per game (star: won)",

@@ -63,6 +63,7 @@ def rows(game: Played) -> Rows:
     values: dict[str, Any] = {
         "game_id": game_id, "game": WOLVES.name, "title": None, "tags": "[]",
         "visibility": game.visibility, "uploaded_at": timestamp(game.uploaded_at),
+        "played_at": timestamp(game.uploaded_at),
         "uploaded_by": None, "rules_version": "synthetic", "players": len(game.seats),
         "turns": game.turns, "actions": game.actions or game.turns * 2, "events": game.turns * 3,
         "finished": int(game.finished), "end_reason": "full_moon" if game.finished else None,

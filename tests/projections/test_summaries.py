@@ -115,10 +115,11 @@ def store_dice(models: ReadModels, games: Sequence[Any], when: datetime) -> list
     models.position()  # tables made
     made = []
     for i, (start, steps, end) in enumerate(games):
+        at = tables.timestamp(when + timedelta(hours=i))
         identity = {
             "game_id": str(uuid.uuid4()), "version": 1, "title": f"dice {i}", "tags": "[]",
-            "visibility": "public", "uploaded_at": tables.timestamp(when + timedelta(hours=i)),
-            "uploaded_by": None, "rules_version": "dice-1",
+            "visibility": "public", "uploaded_at": at, "played_at": at, "uploaded_by": None,
+            "rules_version": "dice-1",
         }  # fmt: skip
         made.append(summaries.rows(DICE, start, steps, end, identity))  # type: ignore[arg-type]
     db = models.db
