@@ -160,6 +160,8 @@ class WolvesFollower:
         self._moved: list[int] = []
         """The seats whose score or place the last placing changed."""
         self._scores: tuple[SeatScore, ...] = ()
+        self._unscored: set[int] = set()
+        """The seats whose ``_scores`` are not made yet for their last placing."""
         self._vp: list[list[int]] = []
         self._place_seats()
         self._moonlight = state.moonlight
@@ -179,7 +181,14 @@ class WolvesFollower:
             "next_phase": self._next_phase(), "scoring": [],
         }  # fmt: skip
         return StepFacts(
-            None, None, "setup", self._turn(), self._state.finished, self._scores, (), numbers
+            None,
+            None,
+            "setup",
+            self._turn(),
+            self._state.finished,
+            self._seat_scores(),
+            (),
+            numbers,
         )
 
     def step(self, events: Sequence[ev.Event]) -> StepFacts:
@@ -192,7 +201,7 @@ class WolvesFollower:
             stored_label(self.names, stored),
             None if state.finished else state.player,
             state.finished,
-            self._scores,
+            self._seat_scores(),
             tuple(marks),
             numbers,
         )
@@ -321,7 +330,8 @@ class WolvesFollower:
             for seat, n in counts:
                 wolves[seat] += n
                 counted.add(seat)
-        regions += [i for i, was in before.items() if held[i] != was and i not in regions]
+        if before:
+            regions += [i for i, was in before.items() if held[i] != was and i not in regions]
         return counted
 
     def _turn(self) -> int | None:
@@ -369,20 +379,35 @@ class WolvesFollower:
         now = list(zip(rows, seat_places(rows), strict=True))
         if now == placed:
             return False
-        vp, scores = list(self._vp), list(self._scores)
+        vp = list(self._vp)
         moved = self._moved = []
         for seat, (row, place) in enumerate(now):
             if seat < len(placed) and placed[seat] == (row, place):
                 continue
             moved.append(seat)
-            score = SeatScore(seat, row[0], place, dict(zip(BREAKDOWN, row[1:], strict=True)))
-            if seat < len(scores):
-                scores[seat], vp[seat] = score, [seat, *row, place]
+            if seat < len(vp):
+                vp[seat] = [seat, *row, place]
             else:
-                scores.append(score)
                 vp.append([seat, *row, place])
-        self._placed, self._scores, self._vp = now, tuple(scores), vp
+        self._placed, self._vp = now, vp
+        self._unscored.update(moved)
         return True
+
+    def _seat_scores(self) -> tuple[SeatScore, ...]:
+        """The seats' scores now: those placed anew since last asked are made again, the
+        others kept as they were."""
+        if self._unscored:
+            scores, placed = list(self._scores), self._placed
+            for seat in sorted(self._unscored):
+                row, place = placed[seat]
+                score = SeatScore(seat, row[0], place, dict(zip(BREAKDOWN, row[1:], strict=True)))
+                if seat < len(scores):
+                    scores[seat] = score
+                else:
+                    scores.append(score)
+            self._scores = tuple(scores)
+            self._unscored.clear()
+        return self._scores
 
     def _milestone(self, kind: str, event: Any, kept: Stored) -> Milestone:
         """The milestone of a region scoring, a phase scored or the game's end (``event``
