@@ -73,15 +73,19 @@ class GameMap:
         return next((h for h in self.region_hexes[region] if self.terrain[h] == box.WATER), None)
 
 
-def tile_hexes(tile: int, centre: Hex, rotated: bool) -> list[tuple[Hex, Ground, Marker | None]]:
-    """The 16 hexes of a region tile as (hex, terrain, marker) (W-1, W-2)."""
+@lru_cache(maxsize=4096)
+def tile_hexes(
+    tile: int, centre: Hex, rotated: bool
+) -> tuple[tuple[Hex, Ground, Marker | None], ...]:
+    """The 16 hexes of a region tile as (hex, terrain, marker) (W-1, W-2; cached: the
+    layouts place the same tiles at the same few centres)."""
     terrains = box.TILE_TERRAINS[tile]
     out: list[tuple[Hex, Ground, Marker | None]] = []
     for (ox, oy), group, marker in box.REGION_TILE:
         sign = -1 if rotated else 1
         h = (centre[0] + sign * ox, centre[1] + sign * oy)
         out.append((h, terrains[group] if isinstance(group, int) else group, marker))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=512)
