@@ -4,10 +4,11 @@ each step, kept compact.
 Step 0 is the position before the first action; step *n* the position after action *n*.
 A :class:`Timeline` follows a game with its ruleset's :class:`~domain.ruleset.Follower`
 (``Ruleset.follow``) over the events as the store keeps them, and keeps of each step's
-:class:`~domain.ruleset.StepFacts` only what changed; :func:`expand` gives the rows back.
-Nothing here knows a game's rules: every value is the follower's, which reads it from the
-ruleset's own states (``tests/projections/test_timeline.py`` checks every fixture, step
-by step, against the engine).
+:class:`~domain.ruleset.StepFacts` only what changed (a follower that keeps its rows so
+itself walks the game on its own: :meth:`Timeline.walk`); :func:`expand` gives the rows
+back. Nothing here knows a game's rules: every value is the follower's, which reads it
+from the ruleset's own states (``tests/projections/test_timeline.py`` checks every
+fixture, step by step, against the engine).
 
 The row contract (what the API's ``/api/games/{id}/timeline`` serves and every board view
 reads), one dict per step::
