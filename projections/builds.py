@@ -101,8 +101,7 @@ def project(build: Build) -> Projected:
     rules = ruleset(build.game)
     start = rules.written_start(build.record)
     line = Timeline(rules, start)
-    for events in steps:
-        line.step(events)
+    line.walk(steps)
     identity = {**build.meta, "game_id": str(build.game_id), "version": build.version}
     game, seats, extras = summaries.rows(rules, start, steps, line.follower.state, identity)
     return game, seats, extras, orjson.dumps(line.doc()).decode()

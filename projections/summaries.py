@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 from domain.ruleset import Ruleset, Stored
@@ -129,15 +130,16 @@ def rows(
     game.update(identity, winners=json.dumps(game["winners"]))
     shared = {column: game[column] for column in ("game_id", *SEAT_GAME_COLUMNS)}
     generic = [{**seat, **shared} for seat in seats]
-    own = own_columns(rules.statistics)
+    own = itemgetter(*own_columns(rules.statistics))
     return (
-        tuple(game[c] for c in GAME_COLUMNS),
-        [tuple(seat[c] for c in SEAT_COLUMNS) for seat in generic],
+        _GAME_ROW(game),
+        [_SEAT_ROW(seat) for seat in generic],
         (
             rules.name,
-            [
-                tuple({**seat, **values}[c] for c in own)
-                for seat, values in zip(generic, extras, strict=True)
-            ],
+            [own({**seat, **values}) for seat, values in zip(generic, extras, strict=True)],
         ),
     )
+
+
+_GAME_ROW, _SEAT_ROW = itemgetter(*GAME_COLUMNS), itemgetter(*SEAT_COLUMNS)
+"""A game's row and a seat's, from their dicts."""

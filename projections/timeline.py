@@ -4,10 +4,11 @@ each step, kept compact.
 Step 0 is the position before the first action; step *n* the position after action *n*.
 A :class:`Timeline` follows a game with its ruleset's :class:`~domain.ruleset.Follower`
 (``Ruleset.follow``) over the events as the store keeps them, and keeps of each step's
-:class:`~domain.ruleset.StepFacts` only what changed; :func:`expand` gives the rows back.
-Nothing here knows a game's rules: every value is the follower's, which reads it from the
-ruleset's own states (``tests/projections/test_timeline.py`` checks every fixture, step
-by step, against the engine).
+:class:`~domain.ruleset.StepFacts` only what changed (a follower that keeps its rows so
+itself walks the game on its own: :meth:`Timeline.walk`); :func:`expand` gives the rows
+back. Nothing here knows a game's rules: every value is the follower's, which reads it
+from the ruleset's own states (``tests/projections/test_timeline.py`` checks every
+fixture, step by step, against the engine).
 
 The row contract (what the API's ``/api/games/{id}/timeline`` serves and every board view
 reads), one dict per step::
@@ -44,7 +45,7 @@ previous row (treat expanded rows as read-only).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress
 from operator import is_not
 from typing import Any
@@ -63,14 +64,13 @@ def follow(rules: Ruleset, start: Any) -> Follower:
 class Timeline:
     """The compact timeline of one game, followed step by step from ``start``.
 
-    A follower with a ``step_stored`` method (taking the events as the store keeps them)
-    is given those; any other gets them decoded by ``Ruleset.decode_event``.
+    :meth:`step` gives the follower the events decoded by ``Ruleset.decode_event``;
+    :meth:`walk` lets a follower with a ``rows`` method walk the rest of the game itself.
     """
 
     def __init__(self, rules: Ruleset, start: Any) -> None:
         self.rules = rules
         self.follower = follow(rules, start)
-        self._stored = getattr(self.follower, "step_stored", None)
         self._scores: Sequence[SeatScore] = ()
         self._numbers: dict[str, Any] = {}
         self.rows: list[list[Any]] = []
@@ -78,13 +78,22 @@ class Timeline:
 
     def step(self, events: Sequence[Stored]) -> StepFacts:
         """Take in the stored events of the next action; the facts of its step."""
-        if self._stored is not None:
-            facts: StepFacts = self._stored(events)
-        else:
-            decode = self.rules.decode_event
-            facts = self.follower.step([decode(e["type"], e["data"]) for e in events])
+        decode = self.rules.decode_event
+        facts = self.follower.step([decode(e["type"], e["data"]) for e in events])
         self.add(facts)
         return facts
+
+    def walk(self, steps: Iterable[Sequence[Stored]]) -> None:
+        """Take in the stored events of each remaining action of the game, in order. A
+        follower with a ``rows`` method (taking them as the store keeps them and giving
+        each step's row as :meth:`add` keeps it) walks them itself; any other is given
+        them :meth:`step` by step. No step can be taken after."""
+        rows = getattr(self.follower, "rows", None)
+        if rows is None:
+            for events in steps:
+                self.step(events)
+        else:
+            self.rows += rows(steps)
 
     def add(self, facts: StepFacts) -> None:
         """Keep the next step's facts (what changed of them)."""

@@ -17,6 +17,7 @@ from domain.wolves.state import MoonlightPiece, Piece, PlayerBoard, State
 _BOARD_FIELDS = tuple(f.name for f in fields(PlayerBoard))
 _BOARD_VALUES = attrgetter(*_BOARD_FIELDS)
 _BOARD_INDEX = {name: i for i, name in enumerate(_BOARD_FIELDS)}
+_FLIPPED, _BONUS_TERRAIN = _BOARD_INDEX["flipped"], _BOARD_INDEX["bonus_terrain"]
 
 
 class _Pieces(dict[tuple[int | None, PieceKind], Piece]):
@@ -96,19 +97,17 @@ def _pay(state: State, seat: int, paid: ev.Paid, **changes: Any) -> None:
     """Settle a payment (W-5) with the action's other ``changes`` of the seat's board, in
     one new board; one action fewer is left."""
     board = state.boards[seat]
-    flipped = board.flipped
+    values = list(_BOARD_VALUES(board))
     if paid.tiles:
-        turned = list(flipped)
+        turned = list(board.flipped)
         for slot in paid.tiles:
             if slot:  # the faction tile shows the home terrain on both sides: never flipped (W-5)
                 turned[slot] = not turned[slot]
-        flipped = tuple(turned)
-    spent = paid.bonus_terrain
-    _set_board(
-        state,
-        seat,
-        _replace(board, flipped=flipped, bonus_terrain=board.bonus_terrain - spent, **changes),
-    )
+        values[_FLIPPED] = tuple(turned)
+    values[_BONUS_TERRAIN] -= paid.bonus_terrain
+    for name, value in changes.items():
+        values[_BOARD_INDEX[name]] = value
+    _set_board(state, seat, PlayerBoard(*values))
     state.actions_left -= 1
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from domain.hexes import Hex, neighbours, step_distances
 from domain.wolves import components as box
@@ -22,11 +23,35 @@ class GameMap:
     markers: dict[Hex, Marker]
     regions: tuple[int, ...]
     region_hexes: dict[int, tuple[Hex, ...]]
-    land_neighbours: dict[Hex, tuple[Hex, ...]]
-    lair_sites: frozenset[Hex]
     _reach: dict[tuple[Hex, int | None], dict[Hex, int]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    _derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def land_neighbours(self) -> dict[Hex, tuple[Hex, ...]]:
+        """Each land hex's land neighbours (made on first use: a game folded for its
+        timeline never needs them)."""
+        found: dict[Hex, tuple[Hex, ...]] | None = self._derived.get("land_neighbours")
+        if found is None:
+            land = self.land
+            found = self._derived["land_neighbours"] = {
+                h: tuple(n for n in neighbours(h) if n in land) for h in land
+            }
+        return found
+
+    @property
+    def lair_sites(self) -> frozenset[Hex]:
+        """The land hexes next to a water source, where lairs may stand (W-6.3; made on
+        first use)."""
+        found: frozenset[Hex] | None = self._derived.get("lair_sites")
+        if found is None:
+            waters = [h for h, t in self.terrain.items() if t == box.WATER]
+            land = self.land
+            found = self._derived["lair_sites"] = frozenset(
+                n for w in waters for n in neighbours(w) if n in land
+            )
+        return found
 
     def steps_from(self, src: Hex, limit: int | None = None) -> dict[Hex, int]:
         """Fewest steps through land from ``src`` to each land hex within ``limit`` (cached).
@@ -48,15 +73,19 @@ class GameMap:
         return next((h for h in self.region_hexes[region] if self.terrain[h] == box.WATER), None)
 
 
-def tile_hexes(tile: int, centre: Hex, rotated: bool) -> list[tuple[Hex, Ground, Marker | None]]:
-    """The 16 hexes of a region tile as (hex, terrain, marker) (W-1, W-2)."""
+@lru_cache(maxsize=4096)
+def tile_hexes(
+    tile: int, centre: Hex, rotated: bool
+) -> tuple[tuple[Hex, Ground, Marker | None], ...]:
+    """The 16 hexes of a region tile as (hex, terrain, marker) (W-1, W-2; cached: the
+    layouts place the same tiles at the same few centres)."""
     terrains = box.TILE_TERRAINS[tile]
     out: list[tuple[Hex, Ground, Marker | None]] = []
     for (ox, oy), group, marker in box.REGION_TILE:
         sign = -1 if rotated else 1
         h = (centre[0] + sign * ox, centre[1] + sign * oy)
         out.append((h, terrains[group] if isinstance(group, int) else group, marker))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=512)
@@ -92,12 +121,9 @@ def build_map(setup: Setup) -> GameMap:
                 if marker:
                     markers[h] = marker
     land = {h: t for h, t in terrain.items() if t != box.WATER and t != box.CHASM}
-    land_neighbours = {h: tuple(n for n in neighbours(h) if n in land) for h in land}
     region_hexes: dict[int, list[Hex]] = {r: [] for r in regions}
     for h, r in region_of.items():
         region_hexes.setdefault(r, []).append(h)
-    waters = [h for h, t in terrain.items() if t == box.WATER]
-    lair_sites = frozenset(n for w in waters for n in neighbours(w) if n in land)
     return GameMap(
         terrain=terrain,
         land=land,
@@ -108,6 +134,4 @@ def build_map(setup: Setup) -> GameMap:
         region_hexes={
             r: tuple(sorted(hs, key=lambda h: (h[1], h[0]))) for r, hs in region_hexes.items()
         },
-        land_neighbours=land_neighbours,
-        lair_sites=lair_sites,
     )

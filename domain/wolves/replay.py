@@ -41,10 +41,17 @@ def initial(record: Record) -> State:
     return initial_state(record.players, record.setup)
 
 
+_ACTIONS, _AFTER_ACTIONS = '{"actions":[', '],"format":'
+"""How a record :func:`write_record` wrote begins, and what follows its actions (its keys
+are sorted: ``actions`` comes first, ``format`` next)."""
+
+
 def written_start(text: str) -> State:
     """The state before the first action of a record :func:`write_record` wrote and that was
-    checked before (a stored one): its actions are left unread."""
-    return initial(read_record({**orjson.loads(text), "actions": []}))
+    checked before (a stored one): its actions are left unread, unparsed too."""
+    end = text.find(_AFTER_ACTIONS) if text.startswith(_ACTIONS) else -1
+    doc = orjson.loads(text) if end < 0 else orjson.loads("{" + text[end + 2 :])
+    return initial(read_record({**doc, "actions": []}))
 
 
 def replay(

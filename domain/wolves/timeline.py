@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import compress
 from operator import is_not
 from typing import Any
@@ -133,9 +133,10 @@ def seat_scores(scores: Iterable[ev.FinalScore]) -> tuple[SeatScore, ...]:
 class WolvesFollower:
     """Follows one game of The Wolves from ``start``; see :class:`~domain.ruleset.Follower`.
 
-    Besides the protocol's :meth:`step` it offers :meth:`step_stored`, which takes the
-    events as the store keeps them: it applies views of their fields (``codec.view``) with
-    the engine's own handlers instead of decoding them, and labels them as they are.
+    Besides the protocol's :meth:`step` it offers :meth:`rows`, which walks the rest of a
+    game from its events as the store keeps them: it applies views of their fields
+    (``codec.view``) with the engine's own handlers instead of decoding them, labels them
+    as they are and gives each step's timeline row, compact, without its facts.
     """
 
     def __init__(self, names: Sequence[str], start: State) -> None:
@@ -156,13 +157,19 @@ class WolvesFollower:
         self._boards = state.boards
         self._rows = [seat_score(state.boards[s], self._wolves[s], self._two) for s in seats]
         self._placed: list[tuple[Unplaced, int]] = []
+        self._moved: list[int] = []
+        """The seats whose score or place the last placing changed."""
         self._scores: tuple[SeatScore, ...] = ()
+        self._unscored: set[int] = set()
+        """The seats whose ``_scores`` are not made yet for their last placing."""
         self._vp: list[list[int]] = []
         self._place_seats()
         self._moonlight = state.moonlight
         self._date = state.date
         self._phases = state.phases_scored
         self._scored = False
+        self._reread: list[int] = []
+        """The indexes of the regions whose control rows the last step read again."""
 
     @property
     def state(self) -> State:
@@ -174,19 +181,85 @@ class WolvesFollower:
             "next_phase": self._next_phase(), "scoring": [],
         }  # fmt: skip
         return StepFacts(
-            None, None, "setup", self._turn(), self._state.finished, self._scores, (), numbers
+            None,
+            None,
+            "setup",
+            self._turn(),
+            self._state.finished,
+            self._seat_scores(),
+            (),
+            numbers,
         )
 
     def step(self, events: Sequence[ev.Event]) -> StepFacts:
-        return self._step(events, [codec.stored(e) for e in events])
+        stored = [codec.stored(e) for e in events]
+        acted, marks, numbers = self._take(stored, events)
+        state = self._state
+        return StepFacts(
+            None if acted is None else acted["data"]["player"],
+            None if acted is None else ACTION_NAMES[acted["type"]],
+            stored_label(self.names, stored),
+            None if state.finished else state.player,
+            state.finished,
+            self._seat_scores(),
+            tuple(marks),
+            numbers,
+        )
 
-    def step_stored(self, stored: Sequence[Stored]) -> StepFacts:
-        """:meth:`step` from the events as the store keeps them (``{"type", "data"}``)."""
-        return self._step([_KINDS[e["type"]][0](e["data"]) for e in stored], stored)
+    def rows(self, steps: Iterable[Sequence[Stored]]) -> Iterator[list[Any]]:
+        """The compact timeline row of each next step, from its events as the store keeps
+        them (``{"type", "data"}``): what :meth:`step` tells, kept as
+        ``projections.timeline.Timeline.add`` keeps it (only what changed), without
+        making the step's facts."""
+        names, state = self.names, self._state
+        scoring: list[dict[str, Any]] = []  # the region scorings last given
+        for stored in steps:
+            acted, marks, numbers = self._take(stored, None)
+            changed: list[list[Any]] = []
+            whole: dict[str, Any] = {}
+            patches: dict[str, list[list[Any]]] = {}
+            if "control" in numbers:
+                control = self._control
+                patches["control"] = [[i, control[i]] for i in sorted(set(self._reread))]
+            if "vp" in numbers:
+                vp, placed = self._vp, self._placed
+                patches["vp"] = [[seat, vp[seat]] for seat in self._moved]
+                for seat in self._moved:
+                    row, place = placed[seat]
+                    changed.append([seat, row[0], place, list(row[1:])])
+            if "moonlight" in numbers:
+                whole["moonlight"] = numbers["moonlight"]
+            if "next_phase" in numbers:
+                whole["next_phase"] = numbers["next_phase"]
+            if "scoring" in numbers:
+                now = numbers["scoring"]
+                if now and len(now) == len(scoring):  # item by item, each as its values
+                    patches["scoring"] = [
+                        [i, [item[key] for key in was], 1] if item.keys() == was.keys()
+                        else [i, item]
+                        for i, (item, was) in enumerate(zip(now, scoring, strict=True))
+                    ]  # fmt: skip
+                else:
+                    whole["scoring"] = now
+                scoring = now
+            yield [
+                None if acted is None else acted["data"]["player"],
+                None if acted is None else ACTION_NAMES[acted["type"]],
+                stored_label(names, stored),
+                None if state.finished else state.player,
+                state.finished,
+                changed,
+                [[m.kind, m.text, list(m.seats)] for m in marks],
+                whole,
+                patches,
+            ]
 
-    def _step(self, events: Sequence[Any], stored: Sequence[Stored]) -> StepFacts:
-        """The step of ``events`` (events, or views of their fields), ``stored`` as the
-        store keeps them."""
+    def _take(
+        self, stored: Sequence[Stored], events: Sequence[ev.Event] | None
+    ) -> tuple[Stored | None, list[Milestone], dict[str, Any]]:
+        """Apply a step's events (``events``, or else views of the ``stored`` ones): its
+        acting event as stored (None: no action), its milestones and the chart numbers it
+        changed (the seats it rescored and regions it read again are kept too)."""
         state = self._state
         pieces = state.pieces
         named: dict[Hex, tuple[Piece, ...]] = {}  # the hexes the events name: their pieces
@@ -194,8 +267,10 @@ class WolvesFollower:
         scored: list[dict[str, Any]] = []
         regions: list[int] = []  # the indexes of the regions whose top token was scored
         marks: list[Milestone] = []
-        for event, kept in zip(events, stored, strict=True):
-            _, hexes, action, marked, apply = _KINDS[kept["type"]]
+        for n, kept in enumerate(stored):
+            kind = kept["type"]
+            view, hexes, action, marked, apply = _KINDS[kind]
+            event: Any = view(kept["data"]) if events is None else events[n]
             if hexes is not None:  # a hex's pieces before the first event naming it
                 for h in hexes(event):
                     if h not in named:
@@ -204,13 +279,14 @@ class WolvesFollower:
                 if acted is None:
                     acted = kept
             elif marked:
-                marks.append(self._milestone(kept["type"], event, kept))
-                if kept["type"] == "RegionScored":
+                marks.append(self._milestone(kind, event, kept))
+                if kind == "RegionScored":
                     regions.append(self._index[event.region])
                     scored.append(kept["data"])
             apply(event, state)
         numbers: dict[str, Any] = {}
         counted = self._count(named, regions)
+        self._reread = regions
         if regions:
             self._read_control(regions, numbers)
         if counted or state.boards is not self._boards:
@@ -225,16 +301,7 @@ class WolvesFollower:
         if scored or self._scored:
             numbers["scoring"] = scored
             self._scored = bool(scored)
-        return StepFacts(
-            None if acted is None else acted["data"]["player"],
-            None if acted is None else ACTION_NAMES[acted["type"]],
-            stored_label(self.names, stored),
-            None if state.finished else state.player,
-            state.finished,
-            self._scores,
-            tuple(marks),
-            numbers,
-        )
+        return acted, marks, numbers
 
     def _count(self, named: dict[Hex, tuple[Piece, ...]], regions: list[int]) -> set[int]:
         """Count the changes of the ``named`` hexes' pieces (their stacks before the step)
@@ -263,7 +330,8 @@ class WolvesFollower:
             for seat, n in counts:
                 wolves[seat] += n
                 counted.add(seat)
-        regions += [i for i, was in before.items() if held[i] != was and i not in regions]
+        if before:
+            regions += [i for i, was in before.items() if held[i] != was and i not in regions]
         return counted
 
     def _turn(self) -> int | None:
@@ -311,18 +379,35 @@ class WolvesFollower:
         now = list(zip(rows, seat_places(rows), strict=True))
         if now == placed:
             return False
-        vp, scores = list(self._vp), list(self._scores)
+        vp = list(self._vp)
+        moved = self._moved = []
         for seat, (row, place) in enumerate(now):
             if seat < len(placed) and placed[seat] == (row, place):
                 continue
-            score = SeatScore(seat, row[0], place, dict(zip(BREAKDOWN, row[1:], strict=True)))
-            if seat < len(scores):
-                scores[seat], vp[seat] = score, [seat, *row, place]
+            moved.append(seat)
+            if seat < len(vp):
+                vp[seat] = [seat, *row, place]
             else:
-                scores.append(score)
                 vp.append([seat, *row, place])
-        self._placed, self._scores, self._vp = now, tuple(scores), vp
+        self._placed, self._vp = now, vp
+        self._unscored.update(moved)
         return True
+
+    def _seat_scores(self) -> tuple[SeatScore, ...]:
+        """The seats' scores now: those placed anew since last asked are made again, the
+        others kept as they were."""
+        if self._unscored:
+            scores, placed = list(self._scores), self._placed
+            for seat in sorted(self._unscored):
+                row, place = placed[seat]
+                score = SeatScore(seat, row[0], place, dict(zip(BREAKDOWN, row[1:], strict=True)))
+                if seat < len(scores):
+                    scores[seat] = score
+                else:
+                    scores.append(score)
+            self._scores = tuple(scores)
+            self._unscored.clear()
+        return self._scores
 
     def _milestone(self, kind: str, event: Any, kept: Stored) -> Milestone:
         """The milestone of a region scoring, a phase scored or the game's end (``event``

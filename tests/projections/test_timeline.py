@@ -8,6 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
+import orjson
+import pytest
+
 from domain.ruleset import Milestone, SeatScore, StepFacts
 from domain.store import GameLibrary
 from domain.wolves import components as box
@@ -21,7 +24,7 @@ from domain.wolves.ruleset import WOLVES
 from domain.wolves.scoring import control, final_scores
 from domain.wolves.state import State
 from projections.readmodels import ReadModels
-from projections.timeline import Timeline, expand, timeline
+from projections.timeline import Timeline, expand
 from tests.projections.conftest import FIXTURES, Store, fixture_names, fixture_record, upload
 
 ON_POSTGRESQL = ("2p-08-big-map", "3p-09-auto-push-stall-10", "4p-07-random-terrain",
@@ -216,16 +219,23 @@ def test_summary_counts_what_happened(store: Store) -> None:
     ]  # fmt: skip
 
 
-def test_the_follower_gives_the_same_facts_from_events_and_from_stored_events() -> None:
-    """The protocol's ``step`` (decoded events) and the projection's path (events as the
-    store keeps them) give the same rows."""
-    played = replay(read_record(fixture_record("4p-07-random-terrain")))
-    line = Timeline(WOLVES, played.initial)
+@pytest.mark.parametrize("name", fixture_names())
+def test_the_followers_own_rows_are_the_timelines_diff_of_its_steps(name: str) -> None:
+    """The Wolves' follower walking a game from its stored events gives, step by step,
+    the very rows the timeline keeps of its facts (``Timeline.add``), stored alike."""
+    played = replay(read_record(fixture_record(name)))
+    stored = [
+        [dict(zip(("type", "data"), WOLVES.encode_event(e), strict=True)) for e in events]
+        for events in played.steps
+    ]
+    walked = Timeline(WOLVES, played.initial)
+    walked.walk(stored)
+    stepped = Timeline(WOLVES, played.initial)
     for events in played.steps:
-        line.step(
-            [dict(zip(("type", "data"), WOLVES.encode_event(e), strict=True)) for e in events]
-        )
-    assert timeline(WOLVES, played.initial, played.steps) == expand(line.doc())
+        stepped.add(stepped.follower.step(events))
+    assert walked.rows == stepped.rows
+    assert orjson.dumps(walked.doc()) == orjson.dumps(stepped.doc())
+    assert walked.follower.state == stepped.follower.state == played.state
 
 
 class Script:
