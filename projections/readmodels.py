@@ -16,6 +16,7 @@ storing something to read it back at once.
 from __future__ import annotations
 
 import threading
+from concurrent.futures import Executor
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -76,15 +77,21 @@ class ReadModels:
 
     # --- projecting ---------------------------------------------------------------------
 
-    def catch_up(self, library: GameLibrary, progress: Progress | None = None) -> int:
+    def catch_up(
+        self,
+        library: GameLibrary,
+        progress: Progress | None = None,
+        folder: Executor | None = None,
+    ) -> int:
         """Project the notifications not yet seen; returns how many were processed.
+        ``folder`` (an executor of processes) folds the games instead of this process.
 
         Safe to call from many threads and processes at once: each notification is
         projected once, in the same transaction that records the log position.
         """
         self._db()
         with self._lock:
-            return self.runner.catch_up(library, progress)
+            return self.runner.catch_up(library, progress, folder)
 
     def rebuild(self, library: GameLibrary, progress: Progress | None = None) -> int:
         """Project the whole log again into tables beside the live ones, then swap them in

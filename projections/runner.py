@@ -221,13 +221,21 @@ class Runner:
         self.workers = workers
         self.layout = layout
 
-    def catch_up(self, library: GameLibrary, progress: Progress | None = None) -> int:
-        """Project every notification after the tracked position; returns how many."""
+    def catch_up(
+        self,
+        library: GameLibrary,
+        progress: Progress | None = None,
+        folder: Executor | None = None,
+    ) -> int:
+        """Project every notification after the tracked position; returns how many.
+        ``folder`` (processes) folds the games instead of this process or ``workers``."""
         done = 0
         with ExitStack() as stack, _collector_paused():
             pool: list[Executor] = []
 
             def fold(builds: list[Build]) -> list[Projected | str]:
+                if folder is not None:
+                    return list(folder.map(attempt, builds))
                 if self.workers <= 1 or len(builds) < 2:
                     return [attempt(b) for b in builds]
                 if not pool:  # forked from a server that imported the folding code once

@@ -17,11 +17,14 @@ from flask import Flask, current_app
 from domain.ruleset import ReviewSettings
 from domain.store import GameLibrary, UploadResult
 from domain.store.comments import TooManyComments, annotate
+from domain.store.game import check_visibility
 from projections.analysis_worker import AnalysisWorker, enqueue, start_worker
 from projections.readmodels import ReadModels
 from services.bodies import BodyCache
+from services.catchup import CatchUps
 from services.compute import opener
 from services.config import Settings
+from services.ingest import Failed, checked_upload, ingest_pool
 from services.library import (
     analyses_url,
     analysis_settings,
@@ -30,7 +33,6 @@ from services.library import (
     store_config,
 )
 from services.refusals import Refusal
-from services.uploads import work_budget
 
 if TYPE_CHECKING:
     from services.bots import Mover
@@ -38,6 +40,11 @@ if TYPE_CHECKING:
 SERVICES_KEY = "howl.services"
 CATCH_UP_INTERVAL = 2.0
 """Seconds a list or statistics answer may lag games stored by another process."""
+CATCH_UP_SECONDS = 30.0
+"""How long a read waits for a catch-up it asked for before answering what is projected."""
+PROJECTED_SECONDS = 10.0
+"""How long an upload waits for its game to be projected before answering it as stored but
+not projected yet."""
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +109,8 @@ class Services:
         self._open_lock = threading.Lock()
         self.streams = 0
         """Bumped to end the event streams being served (each ends at its next poll)."""
-        self._catch_up_lock = threading.Lock()
+        self.ingest = ingest_pool(settings.ingest_processes)
+        self.catch_ups = CatchUps(self._catch_up)
         self._caught_up_at = float("-inf")
         self.analyses_url = analyses_url(settings)
         self.analysis_settings: ReviewSettings = analysis_settings(settings)
@@ -141,16 +149,29 @@ class Services:
         past the limit), project it, and queue its review when it is new and its game has a
         review (``HOWL_ANALYSIS``).
 
-        Once stored, the game is the answer: catching up never raises (a game that cannot
-        be projected is recorded as such, see :meth:`catch_up`)."""
-        budget = work_budget(self.settings.max_check_seconds)
+        The record is checked in the ingest pool (:mod:`services.ingest`) while this thread
+        waits; the game is written here, then projected by the catch-up thread (waited for
+        up to :data:`PROJECTED_SECONDS`). Once stored, the game is the answer: catching up
+        never raises (a game that cannot be projected is recorded as such, see
+        :meth:`catch_up`)."""
+        check_visibility(fields.get("visibility", "public"))
+        seconds = self.settings.max_check_seconds
+        metadata = {**fields, "uploaded_by": uploader}
+        game_id, ready = self.ingest.run(checked_upload, doc, metadata, seconds)
         with self.writing():
-            result = self.library.upload(doc, uploaded_by=uploader, check=budget, **fields)
+            stored = game_id is not None and self.library.exists(game_id)
+            if isinstance(ready, Failed) and not stored:
+                raise ready.error()
+            if stored or isinstance(ready, Failed):
+                assert game_id is not None
+                result = UploadResult(game_id, created=False)
+            else:
+                result = self.library.add(ready)
             try:
                 annotate(self.library, result.game_id, doc, uploader)
             except TooManyComments as exc:
                 raise Refusal(409, "too_many_comments", str(exc), limit=exc.limit) from None
-        self.catch_up()
+        self.catch_up(PROJECTED_SECONDS)
         queue = result.created and self.settings.analysis
         if queue and self.library.rules(result.game_id).review is not None:
             try:
@@ -176,20 +197,25 @@ class Services:
                           "Nothing was stored.") from exc  # fmt: skip
         self.write_failure = None
 
-    def catch_up(self) -> ReadModels:
-        """Project every stored event not yet projected, then answer the read models.
+    def catch_up(self, timeout: float | None = None) -> ReadModels:
+        """Project every stored event not yet projected (in the catch-up thread, which folds
+        games in the ingest pool; waited for up to ``timeout`` seconds, default
+        :data:`CATCH_UP_SECONDS`), then answer the read models.
 
         A catch-up that fails (the database cannot write, say) is logged and the read
         models answer as they are: reads are still served, and the next catch-up goes on
         from where this one stopped."""
-        library, models = self.library, self.read_models
-        with self._catch_up_lock:
-            try:
-                models.catch_up(library)
-            except Exception:
-                log.exception("catching up the read models failed; they answer as they are")
-            self._caught_up_at = time.monotonic()
-        return models
+        self.catch_ups.wait(self.catch_ups.ask(), CATCH_UP_SECONDS if timeout is None else timeout)
+        return self.read_models
+
+    def _catch_up(self) -> None:
+        """One catch-up, in the catch-up thread."""
+        started = time.monotonic()
+        try:
+            self.read_models.catch_up(self.library, folder=self.ingest.executor)
+        except Exception:
+            log.exception("catching up the read models failed; they answer as they are")
+        self._caught_up_at = started
 
     def fresh(self) -> ReadModels:
         """The read models, caught up unless that was done in the last moments."""
@@ -226,6 +252,7 @@ class Services:
         analysis worker this app started (after its review in progress) and close the
         library and the read models (they open again on next use)."""
         self.end_streams()
+        self.catch_ups.stop()
         mover, self.mover = self.mover, None
         if mover is not None:
             mover.stop()
