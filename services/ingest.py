@@ -10,6 +10,7 @@ of the other threads go on meanwhile; it writes to the store itself, once the wo
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.util
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -24,6 +25,9 @@ from services.uploads import work_budget
 
 PRELOAD = ["domain.store.uploads", "projections.builds", "services.ingest"]
 """Modules the pool's processes import before their first task."""
+
+SHUTDOWN_PRIORITY = 100
+"""The pool's place among what multiprocessing finalizes at exit: before its queues (10)."""
 
 R = TypeVar("R")
 
@@ -75,6 +79,9 @@ class IngestPool:
         self.processes = processes
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        # Shut down when the process exits, a granian worker too (a process multiprocessing
+        # started: it runs no atexit hooks, and would wait for the pool's processes forever).
+        multiprocessing.util.Finalize(None, self.shutdown, exitpriority=SHUTDOWN_PRIORITY)
 
     @property
     def executor(self) -> Executor:
@@ -94,6 +101,14 @@ class IngestPool:
         except BrokenProcessPool:
             self.renew(executor)
             return self.executor.submit(fn, *args).result()
+
+    def shutdown(self) -> None:
+        """Stop the pool's processes after their tasks in progress (a later task starts it
+        anew)."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(cancel_futures=True)
 
     def renew(self, broken: Executor) -> None:
         """Drop the pool ``broken`` (one of its processes died): the next task starts anew."""
