@@ -16,7 +16,6 @@ storing something to read it back at once.
 from __future__ import annotations
 
 import threading
-from concurrent.futures import Executor
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -25,7 +24,7 @@ from projections import games, statistics, tables
 from projections.db import Database
 from projections.filters import game_filters, resolve
 from projections.games import GamePage
-from projections.runner import Failure, Progress, Runner
+from projections.runner import Failure, Folder, Progress, Runner
 
 if TYPE_CHECKING:
     from domain.store import GameLibrary
@@ -81,10 +80,10 @@ class ReadModels:
         self,
         library: GameLibrary,
         progress: Progress | None = None,
-        folder: Executor | None = None,
+        folder: Folder | None = None,
     ) -> int:
         """Project the notifications not yet seen; returns how many were processed.
-        ``folder`` (an executor of processes) folds the games instead of this process.
+        ``folder`` folds the games instead of this process (in other processes, say).
 
         Safe to call from many threads and processes at once: each notification is
         projected once, in the same transaction that records the log position.

@@ -1,10 +1,12 @@
 """The CPU work of uploads and catch-ups, off the threads serving requests.
 
 Reading a record, replaying it and encoding its events (:func:`checked_upload`), and folding
-stored games into read-model rows, run in one pool of ``HOWL_INGEST_PROCESSES`` processes per
-server process, shared by its threads (forked from a server that imported the rules once).
-A thread that hands work to the pool waits without holding the interpreter, so the requests
-of the other threads go on meanwhile; it writes to the store itself, once the work is back.
+stored games into read-model rows (:func:`folded`), run in one pool of
+``HOWL_INGEST_PROCESSES`` processes per server process, shared by its threads (forked from a
+server that imported the rules once). A thread that hands work to the pool waits without
+holding the interpreter, so the requests of the other threads go on meanwhile; it writes to
+the store itself, once the work is back. Each task brings the server's rulesets, so the pool
+plays the games registered after it started too.
 """
 
 from __future__ import annotations
@@ -12,15 +14,18 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.util
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from uuid import UUID
 
+from domain import games
+from domain.ruleset import Ruleset
 from domain.store import game_id_for, record_digest
 from domain.store.uploads import PreparedGame, canonical_record, prepare
+from projections.builds import Build, Projected, attempt
 from services.uploads import work_budget
 
 PRELOAD = ["domain.store.uploads", "projections.builds", "services.ingest"]
@@ -54,12 +59,24 @@ class Failed:
         return exc
 
 
+def _know(rulesets: Sequence[Ruleset]) -> None:
+    """Register, in this process, the rulesets it does not know yet (those the server
+    registered after the pool started)."""
+    for rules in rulesets:
+        try:
+            games.ruleset(rules.name)
+        except games.UnknownGame:
+            games.register(rules)
+
+
 def checked_upload(
-    doc: Mapping[str, Any], fields: Mapping[str, Any], seconds: int
+    rulesets: Sequence[Ruleset], doc: Mapping[str, Any], fields: Mapping[str, Any], seconds: int
 ) -> tuple[UUID | None, PreparedGame | Failed]:
-    """A record read, replayed with its game's rules (within ``seconds`` of CPU time, see
-    :func:`~services.uploads.work_budget`) and made ready for the store, under the id it is
-    stored as; or the error that stopped it (with no id when the record does not read)."""
+    """A record read, replayed with its game's rules (one of ``rulesets``, within ``seconds``
+    of CPU time, see :func:`~services.uploads.work_budget`) and made ready for the store,
+    under the id it is stored as; or the error that stopped it (with no id when the record
+    does not read)."""
+    _know(rulesets)
     try:
         rules, record, canonical = canonical_record(doc)
     except Exception as exc:
@@ -69,6 +86,13 @@ def checked_upload(
         return game_id, prepare(rules, record, canonical, check=work_budget(seconds), **fields)
     except Exception as exc:
         return game_id, Failed.of(exc)
+
+
+def folded(rulesets: Sequence[Ruleset], builds: list[Build]) -> list[Projected | str]:
+    """Each game of ``builds`` folded (:func:`~projections.builds.attempt`) with its rules,
+    one of ``rulesets``."""
+    _know(rulesets)
+    return [attempt(build) for build in builds]
 
 
 class IngestPool:
@@ -101,6 +125,22 @@ class IngestPool:
         except BrokenProcessPool:
             self.renew(executor)
             return self.executor.submit(fn, *args).result()
+
+    def fold(self, builds: list[Build]) -> list[Projected | str]:
+        """A batch of games folded in the pool (a :data:`~projections.runner.Folder`), in
+        as many parts as the pool has processes."""
+        rulesets = tuple(games.rulesets())
+        size = -(-len(builds) // self.processes)
+        if len(builds) <= 1 or self.processes == 1:
+            return self.run(folded, rulesets, builds)
+        parts = [builds[i : i + size] for i in range(0, len(builds), size)]
+        executor = self.executor
+        try:
+            futures = [executor.submit(folded, rulesets, part) for part in parts]
+            return [done for future in futures for done in future.result()]
+        except BrokenProcessPool:
+            self.renew(executor)
+            return self.run(folded, rulesets, builds)
 
     def shutdown(self) -> None:
         """Stop the pool's processes after their tasks in progress (a later task starts it

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app
 
+from domain import games
 from domain.ruleset import ReviewSettings
 from domain.store import GameLibrary, UploadResult
 from domain.store.comments import TooManyComments, annotate
@@ -157,7 +158,8 @@ class Services:
         check_visibility(fields.get("visibility", "public"))
         seconds = self.settings.max_check_seconds
         metadata = {**fields, "uploaded_by": uploader}
-        game_id, ready = self.ingest.run(checked_upload, doc, metadata, seconds)
+        rulesets = tuple(games.rulesets())
+        game_id, ready = self.ingest.run(checked_upload, rulesets, doc, metadata, seconds)
         with self.writing():
             stored = game_id is not None and self.library.exists(game_id)
             if isinstance(ready, Failed) and not stored:
@@ -212,7 +214,7 @@ class Services:
         """One catch-up, in the catch-up thread."""
         started = time.monotonic()
         try:
-            self.read_models.catch_up(self.library, folder=self.ingest.executor)
+            self.read_models.catch_up(self.library, folder=self.ingest.fold)
         except Exception:
             log.exception("catching up the read models failed; they answer as they are")
         self._caught_up_at = started
