@@ -60,12 +60,14 @@ class Failed:
 
 
 def _know(rulesets: Sequence[Ruleset]) -> None:
-    """Register, in this process, the rulesets it does not know yet (those the server
-    registered after the pool started)."""
+    """Register, in this process, the server's rulesets it does not have (those the server
+    registered after the pool started, or in place of another of the same name)."""
     for rules in rulesets:
         try:
-            games.ruleset(rules.name)
+            known = type(games.ruleset(rules.name)) is type(rules)
         except games.UnknownGame:
+            known = False
+        if not known:
             games.register(rules)
 
 
