@@ -1,6 +1,7 @@
 """What one app shares across requests and threads: one game library, one set of read
-models, one body cache and the background analysis worker, opened or started on first use
-(so building the app stays fast and a store that is down does not stop it from starting)."""
+models, one body cache, the process's ingest pool, one catch-up thread and the background
+analysis worker, opened or started on first use (so building the app stays fast and a store
+that is down does not stop it from starting)."""
 
 from __future__ import annotations
 
@@ -98,8 +99,9 @@ def start_reviews(settings: Settings) -> AnalysisWorker:
 
 
 class Services:
-    """The app's shared game library, read models and body cache (thread-safe); with
-    ``analysis_worker``, :meth:`ensure_worker` runs the analysis worker in this process."""
+    """The app's shared game library, read models, body cache, ingest pool and catch-up thread
+    (thread-safe); with ``analysis_worker``, :meth:`ensure_worker` runs the analysis worker in
+    this process."""
 
     def __init__(self, settings: Settings, analysis_worker: bool = True) -> None:
         self.settings = settings
