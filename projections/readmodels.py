@@ -24,7 +24,7 @@ from projections import games, statistics, tables
 from projections.db import Database
 from projections.filters import game_filters, resolve
 from projections.games import GamePage
-from projections.runner import Failure, Folder, Progress, Runner
+from projections.runner import Failure, Progress, Runner
 
 if TYPE_CHECKING:
     from domain.store import GameLibrary
@@ -76,21 +76,15 @@ class ReadModels:
 
     # --- projecting ---------------------------------------------------------------------
 
-    def catch_up(
-        self,
-        library: GameLibrary,
-        progress: Progress | None = None,
-        folder: Folder | None = None,
-    ) -> int:
+    def catch_up(self, library: GameLibrary, progress: Progress | None = None) -> int:
         """Project the notifications not yet seen; returns how many were processed.
-        ``folder`` folds the games instead of this process (in other processes, say).
 
         Safe to call from many threads and processes at once: each notification is
         projected once, in the same transaction that records the log position.
         """
         self._db()
         with self._lock:
-            return self.runner.catch_up(library, progress, folder)
+            return self.runner.catch_up(library, progress)
 
     def rebuild(self, library: GameLibrary, progress: Progress | None = None) -> int:
         """Project the whole log again into tables beside the live ones, then swap them in

@@ -43,8 +43,6 @@ from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS
 
 Progress = Callable[[int, int], None]
 """Called with (notifications done, notifications to do) while catching up."""
-Folder = Callable[[list[Build]], list[Projected | str]]
-"""What folds a batch's games elsewhere: each game's :func:`~projections.builds.attempt`."""
 
 UPLOADED, HAPPENED = Game.Uploaded.TOPIC, Game.Happened.TOPIC
 PAGE = 1000
@@ -223,21 +221,13 @@ class Runner:
         self.workers = workers
         self.layout = layout
 
-    def catch_up(
-        self,
-        library: GameLibrary,
-        progress: Progress | None = None,
-        folder: Folder | None = None,
-    ) -> int:
-        """Project every notification after the tracked position; returns how many.
-        ``folder`` folds each batch's games instead of this process or ``workers``."""
+    def catch_up(self, library: GameLibrary, progress: Progress | None = None) -> int:
+        """Project every notification after the tracked position; returns how many."""
         done = 0
         with ExitStack() as stack, _collector_paused():
             pool: list[Executor] = []
 
             def fold(builds: list[Build]) -> list[Projected | str]:
-                if folder is not None:
-                    return folder(builds)
                 if self.workers <= 1 or len(builds) < 2:
                     return [attempt(b) for b in builds]
                 if not pool:  # forked from a server that imported the folding code once

@@ -133,8 +133,8 @@ class Settings:
     max_check_seconds: int = 5
     """CPU seconds the engine may spend checking one uploaded record."""
     ingest_processes: int = 1
-    """Processes each server process checks uploaded records and folds games in
-    (:mod:`services.ingest`)."""
+    """Processes each server process checks uploaded records and catches the read models up
+    in (:mod:`services.ingest`)."""
     cached_games: int = 128
     analysis: bool = True
     """Review uploaded games in the background (``howl serve``: a process; ``--dev``: a thread)."""

@@ -1,12 +1,13 @@
-"""The CPU work of uploads and catch-ups, off the threads serving requests.
+"""The CPU work of uploads and catch-ups, off the processes serving requests.
 
-Reading a record, replaying it and encoding its events (:func:`checked_upload`), and folding
-stored games into read-model rows (:func:`folded`), run in one pool of
-``HOWL_INGEST_PROCESSES`` processes per server process, shared by its threads (forked from a
-server that imported the rules once). A thread that hands work to the pool waits without
-holding the interpreter, so the requests of the other threads go on meanwhile; it writes to
-the store itself, once the work is back. Each task brings the server's rulesets, so the pool
-plays the games registered after it started too.
+Reading a record, replaying it and encoding its events (:func:`checked_upload`), and catching
+the read models up (:func:`caught_up`: reading the log, folding the games, writing their
+rows), run in one pool of ``HOWL_INGEST_PROCESSES`` processes per server process, shared by
+its threads (forked from a server that imported the rules once). A thread that hands work to
+the pool waits without holding the interpreter, so the requests of the other threads go on
+meanwhile; an upload's thread writes its game to the store itself, once it is checked. Each
+task brings the server's rulesets, so the pool plays the games registered after it started
+too.
 """
 
 from __future__ import annotations
@@ -14,27 +15,36 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.util
 import threading
+import traceback
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from uuid import UUID
 
 from domain import games
 from domain.ruleset import Ruleset
-from domain.store import game_id_for, record_digest
+from domain.store import GameLibrary, game_id_for, record_digest
 from domain.store.uploads import PreparedGame, canonical_record, prepare
-from projections.builds import Build, Projected, attempt
+from projections.readmodels import ReadModels
+from services.config import Settings
+from services.library import open_library, open_read_models
 from services.uploads import work_budget
 
-PRELOAD = ["domain.store.uploads", "projections.builds", "services.ingest"]
+PRELOAD = ["domain.store.uploads", "projections.readmodels", "services.ingest"]
 """Modules the pool's processes import before their first task."""
+STORES = 4
+"""Stores a pool process keeps open for its catch-ups (the least recently used is closed)."""
 
 SHUTDOWN_PRIORITY = 100
 """The pool's place among what multiprocessing finalizes at exit: before its queues (10)."""
 
 R = TypeVar("R")
+_stores: OrderedDict[tuple[str, str], tuple[GameLibrary, ReadModels]] = OrderedDict()
+"""The stores this (pool) process catches up, by URL and schema."""
 
 
 @dataclass(frozen=True)
@@ -90,11 +100,32 @@ def checked_upload(
         return game_id, Failed.of(exc)
 
 
-def folded(rulesets: Sequence[Ruleset], builds: list[Build]) -> list[Projected | str]:
-    """Each game of ``builds`` folded (:func:`~projections.builds.attempt`) with its rules,
-    one of ``rulesets``."""
+def caught_up(rulesets: Sequence[Ruleset], settings: Settings) -> str | None:
+    """The read models of the store of ``settings`` caught up in this process, with its own
+    library and read models (kept open for the next catch-up, :data:`STORES` stores at most);
+    None, or why it failed (the store is opened anew next time)."""
     _know(rulesets)
-    return [attempt(build) for build in builds]
+    key = (settings.database_url, settings.database_schema)
+    opened = _stores.pop(key, None)
+    try:
+        if opened is None:
+            opened = open_library(settings), open_read_models(settings)
+        opened[1].catch_up(opened[0])
+    except Exception:
+        if opened is not None:
+            _close(*opened)
+        return traceback.format_exc()
+    _stores[key] = opened
+    while len(_stores) > STORES:
+        _close(*_stores.popitem(last=False)[1])
+    return None
+
+
+def _close(library: GameLibrary, models: ReadModels) -> None:
+    with suppress(Exception):
+        library.close()
+    with suppress(Exception):
+        models.close()
 
 
 class IngestPool:
@@ -127,22 +158,6 @@ class IngestPool:
         except BrokenProcessPool:
             self.renew(executor)
             return self.executor.submit(fn, *args).result()
-
-    def fold(self, builds: list[Build]) -> list[Projected | str]:
-        """A batch of games folded in the pool (a :data:`~projections.runner.Folder`), in
-        as many parts as the pool has processes."""
-        rulesets = tuple(games.rulesets())
-        size = -(-len(builds) // self.processes)
-        if len(builds) <= 1 or self.processes == 1:
-            return self.run(folded, rulesets, builds)
-        parts = [builds[i : i + size] for i in range(0, len(builds), size)]
-        executor = self.executor
-        try:
-            futures = [executor.submit(folded, rulesets, part) for part in parts]
-            return [done for future in futures for done in future.result()]
-        except BrokenProcessPool:
-            self.renew(executor)
-            return self.run(folded, rulesets, builds)
 
     def shutdown(self) -> None:
         """Stop the pool's processes after their tasks in progress (a later task starts it

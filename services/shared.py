@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app
@@ -26,7 +27,7 @@ from services.bodies import BodyCache
 from services.catchup import CatchUps
 from services.compute import opener
 from services.config import Settings
-from services.ingest import Failed, checked_upload, ingest_pool
+from services.ingest import Failed, caught_up, checked_upload, ingest_pool
 from services.library import (
     analyses_url,
     analysis_settings,
@@ -114,6 +115,8 @@ class Services:
         """Bumped to end the event streams being served (each ends at its next poll)."""
         self.ingest = ingest_pool(settings.ingest_processes)
         self.catch_ups = CatchUps(self._catch_up)
+        self._pool_settings = replace(settings, api_tokens={})
+        """The settings the pool catches up with (picklable, without the tokens)."""
         self._caught_up_at = float("-inf")
         self.analyses_url = analyses_url(settings)
         self.analysis_settings: ReviewSettings = analysis_settings(settings)
@@ -202,8 +205,8 @@ class Services:
         self.write_failure = None
 
     def catch_up(self, timeout: float | None = None) -> ReadModels:
-        """Project every stored event not yet projected (in the catch-up thread, which folds
-        games in the ingest pool; waited for up to ``timeout`` seconds, default
+        """Project every stored event not yet projected (in the catch-up thread, which has
+        the ingest pool do it; waited for up to ``timeout`` seconds, default
         :data:`CATCH_UP_SECONDS`), then answer the read models.
 
         A catch-up that fails (the database cannot write, say) is logged and the read
@@ -213,10 +216,18 @@ class Services:
         return self.read_models
 
     def _catch_up(self) -> None:
-        """One catch-up, in the catch-up thread."""
+        """One catch-up, in the catch-up thread: in the ingest pool (in this thread for a
+        store in memory, which only this process sees)."""
         started = time.monotonic()
         try:
-            self.read_models.catch_up(self.library, folder=self.ingest.fold)
+            if self.settings.database_url.endswith(":memory:"):
+                self.read_models.catch_up(self.library)
+            else:
+                rulesets = tuple(games.rulesets())
+                failed = self.ingest.run(caught_up, rulesets, self._pool_settings)
+                if failed is not None:
+                    log.error("catching up the read models failed; they answer as they are:\n%s",
+                              failed)  # fmt: skip
         except Exception:
             log.exception("catching up the read models failed; they answer as they are")
         self._caught_up_at = started
