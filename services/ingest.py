@@ -122,6 +122,7 @@ def caught_up(rulesets: Sequence[Ruleset], settings: Settings) -> str | None:
 
 
 def _close(library: GameLibrary, models: ReadModels) -> None:
+    """Close a store's library and read models, whichever fails."""
     with suppress(Exception):
         library.close()
     with suppress(Exception):
