@@ -10,7 +10,10 @@ the request:
 - the body, chunked or not, must arrive within ``HOWL_BODY_SECONDS`` (else 408) and be no
   larger than the limit (else 413); the connection of a refused body is closed;
 - the app then runs with the whole body in a pool of ``HOWL_THREADS`` threads, and its
-  whole answer goes back to the event loop in one step. Refusals are answered by the app
+  whole answer goes back to the event loop in one step. Writes to the API (any method but
+  ``GET``, ``HEAD`` and ``OPTIONS`` under ``/api``: uploads, which wait for the ingest pool,
+  the store and the catch-up) run in a pool of as many threads of their own, so that reads
+  never wait for a thread behind them. Refusals are answered by the app
   too (:data:`api.bodies.REFUSAL`), so every answer has the same problem documents and
   headers. An event stream (``text/event-stream``) is the exception: it is sent on as the
   app yields it, each message read in a thread of a pool of its own (one per open stream).
@@ -50,6 +53,8 @@ if TYPE_CHECKING:
 Answer = tuple[int, list[tuple[str, str]], bytes | Iterable[bytes]]
 """A WSGI app's answer: status, headers, the whole body (or an event stream's messages)."""
 EVENT_STREAM = "text/event-stream"
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
+"""Methods that run in the app's threads for reads (the others under ``/api`` are writes)."""
 
 _MISSED: list[bytes] = []
 """What the cache probe's inner app answers: the request is not a cached one."""
@@ -153,6 +158,7 @@ class Front:
         self.probe.app = _missed
         self.app = app
         self.pool = ThreadPoolExecutor(settings.threads, thread_name_prefix="howl")
+        self.writes = ThreadPoolExecutor(settings.threads, thread_name_prefix="howl-write")
         self.streams = ThreadPoolExecutor(MAX_STREAMS, thread_name_prefix="howl-stream")
         self.limit = settings.max_upload_bytes
         self.seconds = settings.body_seconds
@@ -176,7 +182,10 @@ class Front:
         if refusal is not None:
             environ[REFUSAL] = refusal
         loop = asyncio.get_running_loop()
-        answer = await loop.run_in_executor(self.pool, respond, self.app, environ)
+        writes = scope.method not in READS and scope.path.startswith("/api/")
+        answer = await loop.run_in_executor(
+            self.writes if writes else self.pool, respond, self.app, environ
+        )
         assert answer is not None
         status, headers, content = answer
         if refusal is not None:  # the rest of the body is not read: close the connection

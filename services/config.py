@@ -132,6 +132,9 @@ class Settings:
     max_actions: int = DEFAULT_MAX_ACTIONS
     max_check_seconds: int = 5
     """CPU seconds the engine may spend checking one uploaded record."""
+    ingest_processes: int = 1
+    """Processes each server process checks uploaded records and catches the read models up
+    in (:mod:`services.ingest`)."""
     cached_games: int = 128
     analysis: bool = True
     """Review uploaded games in the background (``howl serve``: a process; ``--dev``: a thread)."""
@@ -158,6 +161,9 @@ class Settings:
             max_actions=_int_env(env, "HOWL_MAX_ACTIONS", DEFAULT_MAX_ACTIONS, minimum=1),
             max_check_seconds=_int_env(
                 env, "HOWL_MAX_CHECK_SECONDS", cls.max_check_seconds, minimum=1
+            ),
+            ingest_processes=_int_env(
+                env, "HOWL_INGEST_PROCESSES", cls.ingest_processes, minimum=1
             ),
             cached_games=_int_env(env, "HOWL_CACHED_GAMES", cls.cached_games, minimum=1),
             workers=_int_env(env, "HOWL_WORKERS", os.cpu_count() or 1, minimum=1),

@@ -1,6 +1,7 @@
 """What one app shares across requests and threads: one game library, one set of read
-models, one body cache and the background analysis worker, opened or started on first use
-(so building the app stays fast and a store that is down does not stop it from starting)."""
+models, one body cache, the process's ingest pool, one catch-up thread and the background
+analysis worker, opened or started on first use (so building the app stays fast and a store
+that is down does not stop it from starting)."""
 
 from __future__ import annotations
 
@@ -10,18 +11,23 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app
 
+from domain import games
 from domain.ruleset import ReviewSettings
 from domain.store import GameLibrary, UploadResult
 from domain.store.comments import TooManyComments, annotate
+from domain.store.game import check_visibility
 from projections.analysis_worker import AnalysisWorker, enqueue, start_worker
 from projections.readmodels import ReadModels
 from services.bodies import BodyCache
+from services.catchup import CatchUps
 from services.compute import opener
 from services.config import Settings
+from services.ingest import Failed, caught_up, checked_upload, ingest_pool
 from services.library import (
     analyses_url,
     analysis_settings,
@@ -30,7 +36,6 @@ from services.library import (
     store_config,
 )
 from services.refusals import Refusal
-from services.uploads import work_budget
 
 if TYPE_CHECKING:
     from services.bots import Mover
@@ -38,6 +43,11 @@ if TYPE_CHECKING:
 SERVICES_KEY = "howl.services"
 CATCH_UP_INTERVAL = 2.0
 """Seconds a list or statistics answer may lag games stored by another process."""
+CATCH_UP_SECONDS = 30.0
+"""How long a read waits for a catch-up it asked for before answering what is projected."""
+PROJECTED_SECONDS = 10.0
+"""How long an upload waits for its game to be projected before answering it as stored but
+not projected yet."""
 
 log = logging.getLogger(__name__)
 
@@ -90,8 +100,9 @@ def start_reviews(settings: Settings) -> AnalysisWorker:
 
 
 class Services:
-    """The app's shared game library, read models and body cache (thread-safe); with
-    ``analysis_worker``, :meth:`ensure_worker` runs the analysis worker in this process."""
+    """The app's shared game library, read models, body cache, ingest pool and catch-up thread
+    (thread-safe); with ``analysis_worker``, :meth:`ensure_worker` runs the analysis worker in
+    this process."""
 
     def __init__(self, settings: Settings, analysis_worker: bool = True) -> None:
         self.settings = settings
@@ -102,7 +113,10 @@ class Services:
         self._open_lock = threading.Lock()
         self.streams = 0
         """Bumped to end the event streams being served (each ends at its next poll)."""
-        self._catch_up_lock = threading.Lock()
+        self.ingest = ingest_pool(settings.ingest_processes)
+        self.catch_ups = CatchUps(self._catch_up)
+        self._pool_settings = replace(settings, api_tokens={})
+        """The settings the pool catches up with (picklable, without the tokens)."""
         self._caught_up_at = float("-inf")
         self.analyses_url = analyses_url(settings)
         self.analysis_settings: ReviewSettings = analysis_settings(settings)
@@ -141,16 +155,30 @@ class Services:
         past the limit), project it, and queue its review when it is new and its game has a
         review (``HOWL_ANALYSIS``).
 
-        Once stored, the game is the answer: catching up never raises (a game that cannot
-        be projected is recorded as such, see :meth:`catch_up`)."""
-        budget = work_budget(self.settings.max_check_seconds)
+        The record is checked in the ingest pool (:mod:`services.ingest`) while this thread
+        waits; the game is written here, then projected by the catch-up thread (waited for
+        up to :data:`PROJECTED_SECONDS`). Once stored, the game is the answer: catching up
+        never raises (a game that cannot be projected is recorded as such, see
+        :meth:`catch_up`)."""
+        check_visibility(fields.get("visibility", "public"))
+        seconds = self.settings.max_check_seconds
+        metadata = {**fields, "uploaded_by": uploader}
+        rulesets = tuple(games.rulesets())
+        game_id, ready = self.ingest.run(checked_upload, rulesets, doc, metadata, seconds)
         with self.writing():
-            result = self.library.upload(doc, uploaded_by=uploader, check=budget, **fields)
+            stored = game_id is not None and self.library.exists(game_id)
+            if isinstance(ready, Failed) and not stored:
+                raise ready.error()
+            if stored or isinstance(ready, Failed):
+                assert game_id is not None
+                result = UploadResult(game_id, created=False)
+            else:
+                result = self.library.add(ready)
             try:
                 annotate(self.library, result.game_id, doc, uploader)
             except TooManyComments as exc:
                 raise Refusal(409, "too_many_comments", str(exc), limit=exc.limit) from None
-        self.catch_up()
+        self.catch_up(PROJECTED_SECONDS)
         queue = result.created and self.settings.analysis
         if queue and self.library.rules(result.game_id).review is not None:
             try:
@@ -176,20 +204,33 @@ class Services:
                           "Nothing was stored.") from exc  # fmt: skip
         self.write_failure = None
 
-    def catch_up(self) -> ReadModels:
-        """Project every stored event not yet projected, then answer the read models.
+    def catch_up(self, timeout: float | None = None) -> ReadModels:
+        """Project every stored event not yet projected (in the catch-up thread, which has
+        the ingest pool do it; waited for up to ``timeout`` seconds, default
+        :data:`CATCH_UP_SECONDS`), then answer the read models.
 
         A catch-up that fails (the database cannot write, say) is logged and the read
         models answer as they are: reads are still served, and the next catch-up goes on
         from where this one stopped."""
-        library, models = self.library, self.read_models
-        with self._catch_up_lock:
-            try:
-                models.catch_up(library)
-            except Exception:
-                log.exception("catching up the read models failed; they answer as they are")
-            self._caught_up_at = time.monotonic()
-        return models
+        self.catch_ups.wait(self.catch_ups.ask(), CATCH_UP_SECONDS if timeout is None else timeout)
+        return self.read_models
+
+    def _catch_up(self) -> None:
+        """One catch-up, in the catch-up thread: in the ingest pool (in this thread for a
+        store in memory, which only this process sees)."""
+        started = time.monotonic()
+        try:
+            if self.settings.database_url.endswith(":memory:"):
+                self.read_models.catch_up(self.library)
+            else:
+                rulesets = tuple(games.rulesets())
+                failed = self.ingest.run(caught_up, rulesets, self._pool_settings)
+                if failed is not None:
+                    log.error("catching up the read models failed; they answer as they are:\n%s",
+                              failed)  # fmt: skip
+        except Exception:
+            log.exception("catching up the read models failed; they answer as they are")
+        self._caught_up_at = started
 
     def fresh(self) -> ReadModels:
         """The read models, caught up unless that was done in the last moments."""
@@ -226,6 +267,7 @@ class Services:
         analysis worker this app started (after its review in progress) and close the
         library and the read models (they open again on next use)."""
         self.end_streams()
+        self.catch_ups.stop()
         mover, self.mover = self.mover, None
         if mover is not None:
             mover.stop()

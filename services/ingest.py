@@ -1,0 +1,189 @@
+"""The CPU work of uploads and catch-ups, off the processes serving requests.
+
+Reading a record, replaying it and encoding its events (:func:`checked_upload`), and catching
+the read models up (:func:`caught_up`: reading the log, folding the games, writing their
+rows), run in one pool of ``HOWL_INGEST_PROCESSES`` processes per server process, shared by
+its threads (forked from a server that imported the rules once). A thread that hands work to
+the pool waits without holding the interpreter, so the requests of the other threads go on
+meanwhile; an upload's thread writes its game to the store itself, once it is checked. Each
+task brings the server's rulesets, so the pool plays the games registered after it started
+too.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.util
+import threading
+import traceback
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from uuid import UUID
+
+from domain import games
+from domain.ruleset import Ruleset
+from domain.store import GameLibrary, game_id_for, record_digest
+from domain.store.uploads import PreparedGame, canonical_record, prepare
+from projections.readmodels import ReadModels
+from services.config import Settings
+from services.library import open_library, open_read_models
+from services.uploads import work_budget
+
+PRELOAD = ["domain.store.uploads", "projections.readmodels", "services.ingest"]
+"""Modules the pool's processes import before their first task."""
+STORES = 4
+"""Stores a pool process keeps open for its catch-ups (the least recently used is closed)."""
+
+SHUTDOWN_PRIORITY = 100
+"""The pool's place among what multiprocessing finalizes at exit: before its queues (10)."""
+
+R = TypeVar("R")
+_stores: OrderedDict[tuple[str, str], tuple[GameLibrary, ReadModels]] = OrderedDict()
+"""The stores this (pool) process catches up, by URL and schema."""
+
+
+@dataclass(frozen=True)
+class Failed:
+    """An error raised in the pool, sent back as its class, arguments and attributes (errors
+    whose constructor takes other arguments than their ``args`` do not unpickle)."""
+
+    kind: type[Exception]
+    args: tuple[Any, ...]
+    attrs: dict[str, Any]
+
+    @classmethod
+    def of(cls, exc: Exception) -> Failed:
+        """``exc``, ready to send back."""
+        return cls(type(exc), exc.args, dict(vars(exc)))
+
+    def error(self) -> Exception:
+        """The error as it was raised."""
+        exc = self.kind.__new__(self.kind)
+        exc.args = self.args
+        vars(exc).update(self.attrs)
+        return exc
+
+
+def _know(rulesets: Sequence[Ruleset]) -> None:
+    """Register, in this process, the server's rulesets it does not have (those the server
+    registered after the pool started, or in place of another of the same name)."""
+    for rules in rulesets:
+        try:
+            known = type(games.ruleset(rules.name)) is type(rules)
+        except games.UnknownGame:
+            known = False
+        if not known:
+            games.register(rules)
+
+
+def checked_upload(
+    rulesets: Sequence[Ruleset], doc: Mapping[str, Any], fields: Mapping[str, Any], seconds: int
+) -> tuple[UUID | None, PreparedGame | Failed]:
+    """A record read, replayed with its game's rules (one of ``rulesets``, within ``seconds``
+    of CPU time, see :func:`~services.uploads.work_budget`) and made ready for the store,
+    under the id it is stored as; or the error that stopped it (with no id when the record
+    does not read)."""
+    _know(rulesets)
+    try:
+        rules, record, canonical = canonical_record(doc)
+    except Exception as exc:
+        return None, Failed.of(exc)
+    game_id = game_id_for(record_digest(canonical))
+    try:
+        return game_id, prepare(rules, record, canonical, check=work_budget(seconds), **fields)
+    except Exception as exc:
+        return game_id, Failed.of(exc)
+
+
+def caught_up(rulesets: Sequence[Ruleset], settings: Settings) -> str | None:
+    """The read models of the store of ``settings`` caught up in this process, with its own
+    library and read models (kept open for the next catch-up, :data:`STORES` stores at most);
+    None, or why it failed (the store is opened anew next time)."""
+    _know(rulesets)
+    key = (settings.database_url, settings.database_schema)
+    opened = _stores.pop(key, None)
+    try:
+        if opened is None:
+            opened = open_library(settings), open_read_models(settings)
+        opened[1].catch_up(opened[0])
+    except Exception:
+        if opened is not None:
+            _close(*opened)
+        return traceback.format_exc()
+    _stores[key] = opened
+    while len(_stores) > STORES:
+        _close(*_stores.popitem(last=False)[1])
+    return None
+
+
+def _close(library: GameLibrary, models: ReadModels) -> None:
+    """Close a store's library and read models, whichever fails."""
+    with suppress(Exception):
+        library.close()
+    with suppress(Exception):
+        models.close()
+
+
+class IngestPool:
+    """The process's pool of ``processes`` processes, made on first use and made anew when
+    one of its processes died (the task it lost is run again once)."""
+
+    def __init__(self, processes: int) -> None:
+        self.processes = processes
+        self._executor: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        # Shut down when the process exits, a granian worker too (a process multiprocessing
+        # started: it runs no atexit hooks, and would wait for the pool's processes forever).
+        multiprocessing.util.Finalize(None, self.shutdown, exitpriority=SHUTDOWN_PRIORITY)
+
+    @property
+    def executor(self) -> Executor:
+        """The pool's executor, started on first use."""
+        with self._lock:
+            if self._executor is None:
+                context = multiprocessing.get_context("forkserver")
+                context.set_forkserver_preload(PRELOAD)
+                self._executor = ProcessPoolExecutor(self.processes, mp_context=context)
+            return self._executor
+
+    def run(self, fn: Callable[..., R], *args: Any) -> R:
+        """``fn(*args)`` in the pool, waited for."""
+        executor = self.executor
+        try:
+            return executor.submit(fn, *args).result()
+        except BrokenProcessPool:
+            self.renew(executor)
+            return self.executor.submit(fn, *args).result()
+
+    def shutdown(self) -> None:
+        """Stop the pool's processes after their tasks in progress (a later task starts it
+        anew)."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(cancel_futures=True)
+
+    def renew(self, broken: Executor) -> None:
+        """Drop the pool ``broken`` (one of its processes died): the next task starts anew."""
+        with self._lock:
+            if self._executor is broken:
+                self._executor = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+
+_pools: dict[int, IngestPool] = {}
+_pools_lock = threading.Lock()
+
+
+def ingest_pool(processes: int) -> IngestPool:
+    """This process's ingest pool of ``processes`` processes, shared by its apps."""
+    with _pools_lock:
+        found = _pools.get(processes)
+        if found is None:
+            found = _pools[processes] = IngestPool(processes)
+        return found
