@@ -61,13 +61,10 @@ class Leaderboard(ma.Schema):
     players = fields.List(fields.Nested(Rated), required=True)
 
 
-class RatingStep(ma.Schema):
-    """One rated game of a player, oldest first: their rating after it and its change, their
-    place, and what the ratings predicted before it."""
+class RatingChange(ma.Schema):
+    """A seat's rating after a game (``rating``, ``mu``, ``sigma``) and its ``change``, its
+    place, and the place and chance to win the ratings predicted before the game."""
 
-    game_id = fields.UUID(required=True)
-    played_at = fields.DateTime(required=True, metadata={"description": PLAYED_AT})
-    players = fields.Integer(required=True)
     rating = fields.Float(required=True)
     mu = fields.Float(required=True)
     sigma = fields.Float(required=True)
@@ -75,6 +72,14 @@ class RatingStep(ma.Schema):
     place = fields.Integer(required=True)
     predicted_place = fields.Integer(required=True)
     win_chance = fields.Float(required=True)
+
+
+class RatingStep(RatingChange):
+    """One rated game of a player, first played first."""
+
+    game_id = fields.UUID(required=True)
+    played_at = fields.DateTime(required=True, metadata={"description": PLAYED_AT})
+    players = fields.Integer(required=True)
 
 
 class Opponent(ma.Schema):
@@ -122,19 +127,11 @@ class HeadToHead(ma.Schema):
     games = fields.List(fields.Nested(Meeting), required=True)
 
 
-class RatedSeat(ma.Schema):
-    """One rated seat of a game: its player's rating before and after it (``change``), its
-    place, and what the ratings predicted before the game."""
+class RatedSeat(RatingChange):
+    """One rated seat of a game: its player, and their rating ``before`` it."""
 
     name = fields.String(required=True)
     before = fields.Float(required=True)
-    rating = fields.Float(required=True)
-    mu = fields.Float(required=True)
-    sigma = fields.Float(required=True)
-    change = fields.Float(required=True)
-    place = fields.Integer(required=True)
-    predicted_place = fields.Integer(required=True)
-    win_chance = fields.Float(required=True)
 
 
 class GameRating(ma.Schema):

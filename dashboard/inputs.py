@@ -18,6 +18,8 @@ from collections.abc import Collection
 from datetime import date
 from typing import Any, TypeVar
 
+from dash import dcc, html
+
 T = TypeVar("T")
 
 DEBOUNCE = 0.4
@@ -67,3 +69,18 @@ def texts(value: Any, limit: int, default: list[str | None]) -> list[str | None]
     if not all(v is None or text(v, 10_000) for v in value):
         return default
     return value
+
+
+def search_box(id_: str, label: str, placeholder: str | None = None) -> list[Any]:
+    """A search field (``placeholder``: the label, by default) and its label for screen
+    readers; what is typed applies after a pause (:data:`DEBOUNCE`) or on Enter."""
+    return [
+        html.Label(label, htmlFor=id_, className="sr-only"),
+        dcc.Input(
+            id=id_,
+            type="search",
+            placeholder=placeholder or label,
+            debounce=DEBOUNCE,
+            className="filter",
+        ),  # fmt: skip
+    ]

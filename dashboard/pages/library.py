@@ -13,7 +13,7 @@ from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 from flask import current_app
 
 from dashboard import data
-from dashboard.inputs import DEBOUNCE, MAX_TEXT, choice, integer, text, texts
+from dashboard.inputs import MAX_TEXT, choice, integer, search_box, text, texts
 from dashboard.palette import TERRAIN_COLORS, player_color
 from dashboard.token import refused
 from domain.games import UnknownGame, ruleset, rulesets
@@ -74,14 +74,7 @@ def layout() -> html.Div:
                         options=[{"label": title, "value": name} for name, title in GAMES.items()],
                         className="filter",
                     ),
-                    html.Label("player", htmlFor="library-player", className="sr-only"),
-                    dcc.Input(
-                        id="library-player",
-                        type="search",
-                        placeholder="player",
-                        debounce=DEBOUNCE,
-                        className="filter",
-                    ),
+                    *search_box("library-player", "player"),
                     dcc.Dropdown(
                         id="library-attribute",
                         placeholder=ATTRIBUTE_LABELS or "—",
@@ -96,30 +89,9 @@ def layout() -> html.Div:
                         options=[{"label": f"{n} players", "value": n} for n in SEATS],
                         className="filter",
                     ),
-                    html.Label("title or player", htmlFor="library-q", className="sr-only"),
-                    dcc.Input(
-                        id="library-q",
-                        type="search",
-                        placeholder="title or player",
-                        debounce=DEBOUNCE,
-                        className="filter",
-                    ),
-                    html.Label("tag", htmlFor="library-tag", className="sr-only"),
-                    dcc.Input(
-                        id="library-tag",
-                        type="search",
-                        placeholder="tag",
-                        debounce=DEBOUNCE,
-                        className="filter",
-                    ),
-                    html.Label("winner", htmlFor="library-winner", className="sr-only"),
-                    dcc.Input(
-                        id="library-winner",
-                        type="search",
-                        placeholder="winner",
-                        debounce=DEBOUNCE,
-                        className="filter",
-                    ),
+                    *search_box("library-q", "title or player"),
+                    *search_box("library-tag", "tag"),
+                    *search_box("library-winner", "winner"),
                     dcc.Dropdown(
                         id="library-sort",
                         value=DEFAULT_SORT,

@@ -10,7 +10,7 @@ from urllib.parse import quote
 from dash import Dash, Input, Output, dcc, html
 
 from dashboard import data
-from dashboard.inputs import DEBOUNCE, choice, day, text
+from dashboard.inputs import choice, day, search_box, text
 from dashboard.pages.player import FONT, GAMES, GRAPH_CONFIG
 from dashboard.pages.statistics import bots_choice, date_filter
 from projections.ratings import Season
@@ -36,9 +36,7 @@ def layout() -> html.Div:
                          options=[{"label": t, "value": n} for n, t in GAMES.items()]),
             date_filter("ratings-since", "season from"),
             date_filter("ratings-until", "season until"),
-            html.Label("games with this tag", htmlFor="ratings-tag", className="sr-only"),
-            dcc.Input(id="ratings-tag", type="search", placeholder="tag",
-                      debounce=DEBOUNCE, className="filter"),
+            *search_box("ratings-tag", "games with this tag", "tag"),
             bots_choice("ratings-bots"),
         ], className="stats-filters"),
         dcc.Loading(html.Div(board(game), id="ratings-body"), type="dot"),

@@ -19,7 +19,7 @@ from dash import Dash, Input, Output, dcc, html
 
 from dashboard import data
 from dashboard.charts import count_ticks
-from dashboard.inputs import DEBOUNCE, choice, day, integer, text
+from dashboard.inputs import choice, day, integer, search_box, text
 from dashboard.palette import TERRAIN_COLORS
 from domain.games import ruleset, rulesets
 from domain.statistics import Statistics
@@ -85,14 +85,7 @@ def layout() -> html.Div:
                         options=choices(game),
                         className="filter",
                     ),
-                    html.Label("one player's seats", htmlFor="stats-player", className="sr-only"),
-                    dcc.Input(
-                        id="stats-player",
-                        type="search",
-                        placeholder="one player's seats",
-                        debounce=DEBOUNCE,
-                        className="filter",
-                    ),
+                    *search_box("stats-player", "one player's seats"),
                     date_filter("stats-since", "played from"),
                     date_filter("stats-until", "played until"),
                     bots_choice("stats-bots"),
