@@ -17,6 +17,7 @@ from marshmallow import fields, validate
 
 from domain.bounds import INT32_MAX, text_problem
 from domain.games import UnknownGame, ruleset, rulesets
+from domain.store.game import MAX_TAGS
 from projections.filters import check_option, player_counts, resolve, seat_attributes
 from projections.games import sort_names
 
@@ -66,7 +67,7 @@ MAX_OFFSET = INT32_MAX
 """Largest ``from`` of an events page: what both databases store as an integer."""
 MAX_NAME = 200
 """Longest player name a parameter may carry."""
-MAX_TAG = 1000
+MAX_TAG = MAX_TAGS
 """Longest tag a parameter may carry (an upload's tags, together, are no longer)."""
 
 
@@ -295,8 +296,11 @@ class GameChanges(ma.Schema):
         """A change names at least one field; its tags are no longer than an upload's."""
         if not data:
             raise ma.ValidationError("Give at least one of title, tags, visibility.")
-        if len(",".join(data.get("tags") or ())) > MAX_TAG:
+        tags = data.get("tags") or ()
+        if len(",".join(tags)) > MAX_TAG:
             raise ma.ValidationError(f"Longer than {MAX_TAG} characters in all.", "tags")
+        if any("," in tag or not tag.strip() for tag in tags):
+            raise ma.ValidationError("A tag is not blank and holds no comma.", "tags")
 
 
 # --- answers -------------------------------------------------------------------------------

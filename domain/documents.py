@@ -20,6 +20,8 @@ from domain.ruleset import InvalidRecord
 
 RECORD_FORMAT, RECORD_VERSION = "howl.game", 1
 """The header of every game record (records.md)."""
+PLAYED_DAYS = (date(1970, 1, 1), date(9999, 12, 30))
+"""The days a record's ``meta.played_on`` may name to date its game."""
 MAX_META_KEYS, MAX_META_KEY, MAX_META_VALUE = 32, 64, 1000
 """A record's ``meta``: how many entries, how long a key and a value may be."""
 MAX_ANNOTATIONS, MAX_NOTE, MAX_AUTHOR = 500, 2000, 64
@@ -83,19 +85,22 @@ def check_meta(meta: Any) -> Mapping[str, str]:
 
 
 def played_day(meta: Mapping[str, Any]) -> date | None:
-    """The day a record's ``meta.played_on`` names (``2026-11-20``); None when it has none or
-    names no such day.
+    """The day a record's ``meta.played_on`` names (``2026-11-20``, from 1970 to 9999-12-30, the
+    days a date filter takes); None when it has none or names no such day.
 
     >>> played_day({"played_on": "2026-11-20"}), played_day({"played_on": "20261120"})
     (datetime.date(2026, 11, 20), None)
+    >>> played_day({"played_on": "0001-01-01"}), played_day({"played_on": "2026-02-30"})
+    (None, None)
     """
     text = meta.get("played_on")
     if not isinstance(text, str) or len(text) != 10 or text[4] != "-" or text[7] != "-":
         return None
     try:
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
         return None
+    return day if PLAYED_DAYS[0] <= day <= PLAYED_DAYS[1] else None
 
 
 def canonical_json(doc: Any) -> bytes:

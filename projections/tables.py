@@ -24,7 +24,7 @@ from domain.ruleset import Ruleset
 from projections.db import READ_GATE, Database
 from projections.summaries import SEAT_COLUMNS, own_columns
 
-VERSION = 9
+VERSION = 10
 TRACKER = "readmodels"
 """The tracking row of these read models."""
 

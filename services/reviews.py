@@ -12,6 +12,7 @@ from typing import Any
 from uuid import UUID
 
 from domain import games
+from domain.documents import played_day
 from domain.ruleset import ReviewSettings
 from domain.store import GameLibrary
 from projections.analysis import IDS_PER_QUERY, Analyses
@@ -26,12 +27,9 @@ class Due:
 
 
 def played_on(meta: Mapping[str, Any], uploaded_at: dt.datetime) -> dt.date:
-    """The day a game was played: its record's ``meta.played_on`` when that is a date
-    (``2026-11-20``), else the day it was uploaded."""
-    try:
-        return dt.date.fromisoformat(str(meta.get("played_on", "")))
-    except ValueError:
-        return uploaded_at.date()
+    """The day a game was played: its record's ``meta.played_on`` when that names a day
+    (:func:`domain.documents.played_day`), else the day it was uploaded (UTC)."""
+    return played_day(meta) or uploaded_at.astimezone(dt.UTC).date()
 
 
 def due(

@@ -231,14 +231,12 @@ def change(changes: dict[str, Any], game_id: UUID) -> Response:
     if library.info(game_id).uploaded_by != user:
         raise Problem(403, "not_uploader", "Only the token that uploaded this game may change it.")
     with svc.writing():
-        if "title" in changes:
-            library.retitle(game_id, changes["title"])
-        if "tags" in changes:
-            library.retag(game_id, changes["tags"])
-        if "visibility" in changes:
-            library.set_visibility(game_id, changes["visibility"])
+        library.change(game_id, changes)
     svc.catch_up()
-    return json_response(_summary(game_id))
+    info = library.info(game_id)  # as stored, even if the read models lag behind
+    summary = {**_summary(game_id), "title": info.title, "tags": list(info.tags),
+               "visibility": info.visibility}  # fmt: skip
+    return json_response(summary)
 
 
 @blp.route("/<uuid:game_id>/record")

@@ -19,6 +19,7 @@ from dashboard.token import refused
 from domain.games import UnknownGame, ruleset, rulesets
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
+from domain.store.game import MAX_TAGS
 from projections.filters import player_counts, seat_attributes
 from projections.games import BadCursor, GamePage
 from services.refusals import Refusal
@@ -292,7 +293,7 @@ def refresh(
     out of range is left out; an unusable cursor starts over, and a seat attribute another
     game than the chosen one has matches nothing."""
     player, winner, game = text(player), text(winner), choice(game, GAMES)
-    q, tag = text(q, 200), text(tag, 100)
+    q, tag = text(q), text(tag, MAX_TAGS)
     attribute, players = choice(attribute, ATTRIBUTES), integer(players, SEATS)
     sort = choice(sort, ORDERS, DEFAULT_SORT)
     cursors, next_cursor = texts(cursors, MAX_PAGES, [None]), text(next_cursor, 10_000)

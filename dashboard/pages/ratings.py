@@ -13,6 +13,7 @@ from dashboard import data
 from dashboard.inputs import choice, day, search_box, text
 from dashboard.pages.player import FONT, GAMES, GRAPH_CONFIG
 from dashboard.pages.statistics import bots_choice, date_filter
+from domain.store.game import MAX_TAGS
 from projections.ratings import Season
 
 CHARTED = 6
@@ -70,7 +71,7 @@ def board(game: Any, since: Any = None, until: Any = None, tag: Any = None,
           bots: Any = None) -> html.Div | html.P:  # fmt: skip
     """The leaderboard of the filters (one of the wrong type is left out)."""
     chosen = choice(game, GAMES) or data.fresh().most_played()
-    season = Season(chosen, day(since), day(until), text(tag, 100),
+    season = Season(chosen, day(since), day(until), text(tag, MAX_TAGS),
                     isinstance(bots, list) and "include" in bots)  # fmt: skip
     found = data.fresh().ratings(season)
     if not found["players"]:

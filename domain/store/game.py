@@ -47,6 +47,11 @@ def game_id_for(digest: str) -> uuid.UUID:
     return uuid.uuid5(GAME_ID_NAMESPACE, digest)
 
 
+MAX_TAGS = 1000
+"""Most characters a game's tags take together (an upload's comma-separated ``tags``), and so
+the longest one tag may be."""
+
+
 def clean_tags(tags: Iterable[str]) -> tuple[str, ...]:
     """Tags stripped, empty ones dropped, duplicates removed (first kept).
 

@@ -32,6 +32,10 @@ from domain.store.uploads import PreparedGame, canonical_record, prepare
 log = logging.getLogger(__name__)
 
 
+CHANGE_TRIES = 3
+"""How many times a metadata change is applied when others write the game meanwhile."""
+
+
 class UnknownGame(LookupError):
     """No game with this id is stored."""
 
@@ -152,27 +156,38 @@ class GameLibrary(Application[UUID]):
 
     def retitle(self, game_id: UUID, title: str | None) -> None:
         """Change a game's title (None or blank: no title)."""
-        game = self._game(game_id)
-        title = (title or "").strip() or None
-        if title != game.title:
-            game.retitle(title)
-            self.save(game)
+        self.change(game_id, {"title": title})
 
     def retag(self, game_id: UUID, tags: Iterable[str]) -> None:
         """Replace a game's tags."""
-        game = self._game(game_id)
-        cleaned = clean_tags(tags)
-        if cleaned != tuple(game.tags):
-            game.retag(list(cleaned))
-            self.save(game)
+        self.change(game_id, {"tags": tags})
 
     def set_visibility(self, game_id: UUID, visibility: str) -> None:
         """Make a game ``public`` or ``private``."""
-        check_visibility(visibility)
-        game = self._game(game_id)
-        if visibility != game.visibility:
-            game.change_visibility(visibility)
-            self.save(game)
+        self.change(game_id, {"visibility": visibility})
+
+    def change(self, game_id: UUID, changes: Mapping[str, Any]) -> None:
+        """Change any of a game's ``title`` (None or blank: none), ``tags`` and ``visibility``
+        in one write, an event for each that differs from what the game has. A write another
+        made to the game meanwhile is read and the changes applied again (a few times)."""
+        if "visibility" in changes:
+            check_visibility(changes["visibility"])
+        for attempt in range(CHANGE_TRIES):
+            game = self._game(game_id)
+            title = (changes.get("title") or "").strip() or None
+            if "title" in changes and title != game.title:
+                game.retitle(title)
+            tags = clean_tags(changes.get("tags") or ())
+            if "tags" in changes and tags != tuple(game.tags):
+                game.retag(list(tags))
+            if "visibility" in changes and changes["visibility"] != game.visibility:
+                game.change_visibility(changes["visibility"])
+            try:
+                self.save(game)
+                return
+            except IntegrityError:  # written meanwhile
+                if attempt + 1 == CHANGE_TRIES:
+                    raise
 
     # --- reading ------------------------------------------------------------------------
 

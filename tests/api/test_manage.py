@@ -73,6 +73,8 @@ def test_a_private_game_leaves_the_ratings_and_comes_back(
         ({"title": "a\x00b"}, "ana", 400, "title"),
         ({"tags": ["x" * 600, "y" * 600]}, "ana", 400, "tags: Longer than 1000 characters"),
         ({"owner": "bo"}, "ana", 400, "owner"),
+        ({"tags": ["a,b"]}, "ana", 400, "tags: A tag is not blank and holds no comma"),
+        ({"tags": [" "]}, "ana", 400, "tags: A tag is not blank"),
     ],
 )  # fmt: skip
 def test_a_change_by_another_or_a_bad_one_is_refused_and_nothing_changes(
