@@ -41,14 +41,19 @@ class RatingQuery(ma.Schema):
     bots = _bots()
 
 
-class Rated(ma.Schema):
-    """A player's rating: ``rating`` is the conservative ``mu - 3 sigma`` pages show (0 at
-    the start), from openskill's Plackett–Luce model; ``games`` rated and won."""
+class Skill(ma.Schema):
+    """A rating from openskill's Plackett–Luce model: ``rating`` is the conservative
+    ``mu - 3 sigma`` pages show (0 at the start)."""
 
-    name = fields.String(required=True)
     rating = fields.Float(required=True)
     mu = fields.Float(required=True)
     sigma = fields.Float(required=True)
+
+
+class Rated(Skill):
+    """A player's rating, and the games they were rated in and won."""
+
+    name = fields.String(required=True)
     games = fields.Integer(required=True)
     wins = fields.Integer(required=True)
 
@@ -61,13 +66,10 @@ class Leaderboard(ma.Schema):
     players = fields.List(fields.Nested(Rated), required=True)
 
 
-class RatingChange(ma.Schema):
-    """A seat's rating after a game (``rating``, ``mu``, ``sigma``) and its ``change``, its
-    place, and the place and chance to win the ratings predicted before the game."""
+class RatingChange(Skill):
+    """A seat's rating after a game and its ``change``, its place, and the place and chance
+    to win the ratings predicted before the game."""
 
-    rating = fields.Float(required=True)
-    mu = fields.Float(required=True)
-    sigma = fields.Float(required=True)
     change = fields.Float(required=True)
     place = fields.Integer(required=True)
     predicted_place = fields.Integer(required=True)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+import orjson
+
 from domain import bounds
 from domain.ruleset import InvalidRecord
 
@@ -82,6 +84,23 @@ def check_meta(meta: Any) -> Mapping[str, str]:
         if problem is not None:
             raise InvalidRecord(f"meta.{key}", problem)
     return meta
+
+
+_ACTIONS, _AFTER_ACTIONS = '{"actions":[', '],"format":'
+"""How a canonical record begins, and what follows its actions (its keys are sorted:
+``actions`` comes first, ``format`` next)."""
+
+
+def written_header(text: str) -> dict[str, Any]:
+    """A stored record's JSON but for its actions (``[]``): those are left unparsed when the
+    text is canonical (:func:`canonical_json`), else the whole text is parsed.
+
+    >>> written_header('{"actions":[{"type":"pass"}],"format":"howl.game","meta":{}}')
+    {'format': 'howl.game', 'meta': {}, 'actions': []}
+    """
+    end = text.find(_AFTER_ACTIONS) if text.startswith(_ACTIONS) else -1
+    doc = orjson.loads(text) if end < 0 else orjson.loads("{" + text[end + 2 :])
+    return {**doc, "actions": []}
 
 
 def played_day(meta: Mapping[str, Any]) -> date | None:

@@ -14,7 +14,7 @@ from uuid import UUID
 
 import orjson
 
-from domain.documents import played_day
+from domain.documents import played_day, written_header
 from domain.games import ruleset
 from domain.ruleset import Stored
 from domain.store import Game, GameLibrary
@@ -56,7 +56,7 @@ class Build:
     def uploaded(cls, e: Game.Uploaded) -> Build:
         """The game as its ``Uploaded`` event describes it."""
         uploaded = timestamp(e.timestamp)
-        day = played_day(orjson.loads(e.record).get("meta") or {})
+        day = played_day(written_header(e.record).get("meta") or {})
         meta = {
             "title": e.title, "tags": json.dumps(list(e.tags)), "visibility": e.visibility,
             "uploaded_at": uploaded, "played_at": timestamp(midnight(day)) if day else uploaded,

@@ -19,7 +19,7 @@ from datetime import date, datetime
 from typing import Any
 
 from domain.games import ruleset
-from domain.ratings import Change, League, Played, Rated, Seat
+from domain.ratings import Change, League, Played, Rated, Rating, Seat
 from projections.db import Database
 from projections.filters import game_filters, moment, storable
 from projections.summaries import name_key
@@ -139,10 +139,12 @@ def _rate(db: Database, season: Season, before: LeagueState | None) -> LeagueSta
 def _player(shown: LeagueState, key: str) -> dict[str, Any]:
     """A rated player as the answers show them: name, rating, ``mu``, ``sigma``, games, wins."""
     r = shown.league.rating(key)
-    return {
-        "name": shown.names[key], "rating": round(r.shown, 3), "mu": round(r.mu, 3),
-        "sigma": round(r.sigma, 3), "games": r.games, "wins": shown.wins[key],
-    }  # fmt: skip
+    return {"name": shown.names[key], **_skill(r), "games": r.games, "wins": shown.wins[key]}
+
+
+def _skill(r: Rating) -> dict[str, float]:
+    """A rating as the answers show it: its shown value, ``mu`` and ``sigma``."""
+    return {"rating": round(r.shown, 3), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3)}
 
 
 def leaderboard(db: Database, season: Season) -> dict[str, Any]:
@@ -159,9 +161,7 @@ def leaderboard(db: Database, season: Season) -> dict[str, Any]:
 def _change(change: Change) -> dict[str, Any]:
     """A rated seat's rating after a game, its change, its place and the predictions."""
     return {
-        "rating": round(change.after.shown, 3), "mu": round(change.after.mu, 3),
-        "sigma": round(change.after.sigma, 3),
-        "change": round(change.after.shown - change.before.shown, 3),
+        **_skill(change.after), "change": round(change.after.shown - change.before.shown, 3),
         "place": change.place, "predicted_place": change.predicted_place,
         "win_chance": round(change.win_chance, 4),
     }  # fmt: skip

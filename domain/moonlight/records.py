@@ -26,10 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from domain import documents
-from domain.documents import canonical_json, check_meta, join, parse
+from domain.documents import canonical_json, check_meta, join, parse, written_header
 from domain.moonlight.actions import Action
 from domain.moonlight.cards import Setup
 from domain.moonlight.fields import (
@@ -108,9 +106,8 @@ def initial(record: Record) -> State:
 
 def written_start(text: str) -> State:
     """The state before the first action of a record :func:`write_record` wrote: its
-    actions are left unread."""
-    doc = orjson.loads(text)
-    return initial(read_record({**doc, "actions": []}))
+    actions are left unread, unparsed too."""
+    return initial(read_record(written_header(text)))
 
 
 def record_to_json(record: Record) -> dict[str, Any]:

@@ -19,9 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import orjson
-
 from domain import replays
+from domain.documents import written_header
 from domain.replays import RecordError, Replay
 from domain.wolves.events import FinalScore
 from domain.wolves.records import Record, read_record
@@ -41,17 +40,10 @@ def initial(record: Record) -> State:
     return initial_state(record.players, record.setup)
 
 
-_ACTIONS, _AFTER_ACTIONS = '{"actions":[', '],"format":'
-"""How a record :func:`write_record` wrote begins, and what follows its actions (its keys
-are sorted: ``actions`` comes first, ``format`` next)."""
-
-
 def written_start(text: str) -> State:
     """The state before the first action of a record :func:`write_record` wrote and that was
     checked before (a stored one): its actions are left unread, unparsed too."""
-    end = text.find(_AFTER_ACTIONS) if text.startswith(_ACTIONS) else -1
-    doc = orjson.loads(text) if end < 0 else orjson.loads("{" + text[end + 2 :])
-    return initial(read_record({**doc, "actions": []}))
+    return initial(read_record(written_header(text)))
 
 
 def replay(
