@@ -20,6 +20,7 @@ from api.routes import (
     comments,
     games,
     meta,
+    players,
     practice,
     ratings,
     stats,
@@ -29,7 +30,7 @@ from api.routes import (
 from api.schemas import TEXT_RULE, text_errors
 from api.uploads import SizedBodies
 from dashboard.app import body_limit, create_dash
-from domain.store import UnknownGame
+from domain.store import UnknownGame, WithdrawnGame
 from projections import db
 from services.config import Settings
 from services.refusals import Refusal
@@ -76,7 +77,10 @@ def api_only() -> None:
 
 
 def unknown_game(exc: UnknownGame) -> Response:
-    """A 404 problem for a game id that names no stored game."""
+    """A 404 problem for a game id that names no stored game, a 410 for a withdrawn one."""
+    if isinstance(exc, WithdrawnGame):
+        return problem(Problem(410, "withdrawn_game", f"Game {exc.game_id} was withdrawn by "
+                               "its uploader; it is no longer shown."))  # fmt: skip
     return problem(Problem(404, "unknown_game", f"No game {exc.game_id} is stored."))
 
 
@@ -115,7 +119,8 @@ def create_app(settings: Settings | None = None, analysis_worker: bool = True) -
     app.before_request(start_analysis)
     app.before_request(api_only)
     blueprints = (
-        meta, games, branches, stats, ratings, tables, variations, practice, comments,
+        meta, games, branches, stats, ratings, players, tables, variations, practice,
+        comments,
     )  # fmt: skip
     for blueprint in (module.blp for module in blueprints):
         api.register_blueprint(blueprint)
@@ -125,6 +130,8 @@ def create_app(settings: Settings | None = None, analysis_worker: bool = True) -
     app.after_request(SecurityHeaders(page_policy(dash.csp_hashes())))
     sized = SizedBodies(app.wsgi_app, partial(body_limit, limit=settings.max_upload_bytes))
     # Replacing wsgi_app is how Flask takes middleware; mypy sees a method assigned.
-    app.wsgi_app = CachedAnswers(sized, svc.bodies)  # type: ignore[method-assign]
+    app.wsgi_app = CachedAnswers(  # type: ignore[method-assign]
+        sized, svc.bodies, svc.withdrawals.check
+    )
     bodies.install(app)
     return app

@@ -131,14 +131,19 @@ def immutable_headers(
 class CachedAnswers:
     """WSGI middleware: a GET of an immutable answer the process has given before (same path,
     query and coding; see :func:`immutable_json`) is answered from the :class:`BodyCache`,
-    or 304, without Flask. Anything else goes on to ``app``."""
+    or 304, without Flask. Anything else goes on to ``app``. ``before`` runs first (it may
+    make the cache forget answers)."""
 
-    def __init__(self, app: WSGIApplication, cache: BodyCache) -> None:
+    def __init__(
+        self, app: WSGIApplication, cache: BodyCache, before: Callable[[], None] = lambda: None
+    ) -> None:
         self.app = app
         self.cache = cache
+        self.before = before
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if environ["REQUEST_METHOD"] == "GET":
+            self.before()
             key = request_key(environ)
             answer = self.cache.answer(key)
             if answer is not None:

@@ -20,6 +20,8 @@ COMMANDS = {
     "score": "api.commands.records:score_command",
     "import": "api.commands.store:import_records",
     "export": "api.commands.store:export_game",
+    "purge": "api.commands.store:purge_game",
+    "players": "api.commands.players:players",
     "migrate": "api.commands.migrate:migrate",
     "simulate": "api.commands.simulate:simulate",
     "analyse": "api.commands.analyse:analyse",

@@ -33,6 +33,8 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "invalid_parameters": ("Invalid parameters", "A query, form or path parameter is "
                            "malformed (`errors` maps each one to its messages)."),
     "unknown_game": ("Unknown game", "No game with this id is stored."),
+    "withdrawn_game": ("Withdrawn game", "The game's uploader withdrew it: it is no longer "
+                       "shown, and a record of it is not stored again."),
     "ambiguous_id": ("Ambiguous id", "Several stored games' ids begin with the prefix given "
                      "(`matches` lists them): give more of the id."),
     "other_rules_version": ("Other rules version", "The game was stored under another rules "
@@ -69,7 +71,7 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
     "unknown_comment": ("Unknown comment", "No comment with this id is stored (a removed "
                         "one is gone)."),
     "not_uploader": ("Not the uploader", "Only the token that uploaded a game may change its "
-                     "metadata."),
+                     "metadata or withdraw it."),
     "not_author": ("Not the author", "Only its author may change or remove this (a comment, "
                    "a variation)."),
     "too_many_comments": ("Too many comments", "The game has as many comments as it takes "

@@ -16,6 +16,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from domain.bounds import INT32_MAX, text_problem
+from domain.documents import PLAYED_DAYS
 from domain.games import UnknownGame, ruleset, rulesets
 from domain.store.game import MAX_TAGS
 from projections.filters import check_option, player_counts, resolve, seat_attributes
@@ -290,12 +291,18 @@ class GameChanges(ma.Schema):
         validate=validate.OneOf(["public", "private"]),
         metadata={"description": "`private` games are left out of lists and statistics"},
     )  # fmt: skip
+    played_on = fields.Date(
+        allow_none=True, validate=validate.Range(*PLAYED_DAYS),
+        metadata={"description": "the day it was played (`YYYY-MM-DD`, over its record's "
+                  "`meta.played_on`; null: not known, so its upload's day): ratings and "
+                  "date filters follow it"},
+    )  # fmt: skip
 
     @ma.validates_schema
     def _something(self, data: dict[str, Any], **_: Any) -> None:
         """A change names at least one field; its tags are no longer than an upload's."""
         if not data:
-            raise ma.ValidationError("Give at least one of title, tags, visibility.")
+            raise ma.ValidationError("Give at least one of title, tags, visibility, played_on.")
         tags = data.get("tags") or ()
         if len(",".join(tags)) > MAX_TAG:
             raise ma.ValidationError(f"Longer than {MAX_TAG} characters in all.", "tags")

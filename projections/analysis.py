@@ -165,6 +165,12 @@ class Analyses:
                 return "queued"
             return str(row[0])
 
+    def forget(self, game_id: UUID | str) -> int:
+        """Delete a game's reviews (of any settings); returns how many."""
+        with self._connection() as conn:
+            cursor = self._run(conn, f"DELETE FROM {TABLE} WHERE game_id = ?", (str(game_id),))
+            return int(cursor.rowcount)
+
     def status(self, game_id: UUID | str, settings_key: str) -> dict[str, Any]:
         """``{"status", "progress", "result", "error", "settings_key"}``; ``none``: never asked."""
         with self._connection(read=True) as conn:

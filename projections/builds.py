@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import date
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
@@ -24,7 +25,8 @@ from projections.timeline import Timeline
 
 
 def meta_change(event: Any) -> tuple[str, Any] | None:
-    """The game column a metadata event sets, and its stored value."""
+    """The game column a metadata event sets, and its stored value (``played_at`` None:
+    the game's upload time)."""
     match event:
         case Game.Retitled():
             return "title", event.title
@@ -32,6 +34,9 @@ def meta_change(event: Any) -> tuple[str, Any] | None:
             return "tags", json.dumps(list(event.tags))
         case Game.VisibilityChanged():
             return "visibility", event.visibility
+        case Game.Redated():
+            day = None if event.played_on is None else date.fromisoformat(event.played_on)
+            return "played_at", None if day is None else timestamp(midnight(day))
     return None
 
 
@@ -70,7 +75,8 @@ class Build:
         if isinstance(e, Game.Happened):
             self.events().append({"step": e.step, "type": e.type, "data": e.data})
         elif (change := meta_change(e)) is not None:
-            self.meta[change[0]] = change[1]
+            column, value = change
+            self.meta[column] = self.meta["uploaded_at"] if value is None else value
 
     def events(self) -> list[dict[str, Any]]:
         """Its ``Happened`` events as stored, ``joined`` ones read."""

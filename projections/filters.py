@@ -17,9 +17,10 @@ from typing import Any
 
 from domain.bounds import text_problem
 from domain.games import ruleset, rulesets
+from domain.players import name_key
 from domain.ruleset import Ruleset
 from domain.statistics import Option, Statistics
-from projections.summaries import name_key
+from projections.aliases import PLAYER_OF
 from projections.tables import GAMES, LIVE, SEATS, timestamp
 
 STANDARD = "standard"
@@ -241,9 +242,9 @@ def game_filters(
     them) or those uploaded by ``viewer`` (a token's name; on ``rm_games`` only).
 
     ``tag``: games with that tag (surrounding space and ASCII case ignored); ``q``: games
-    whose title or a seat's name holds that text (a name's case and accents ignored, as
-    :func:`~projections.summaries.name_key` does; a title's case, for ASCII letters only on
-    SQLite).
+    whose title or a seat's player key holds that text (a name's case and accents ignored,
+    as :func:`~domain.players.name_key` does; a title's case, for ASCII letters only on
+    SQLite). ``player`` and ``winner`` name players, through their merged names.
 
     ``alias`` names the table: ``rm_games``, or a table of seat rows (which repeat the game
     columns filtered on): ``rm_seats``, or (``own``) the game's own table, which also holds
@@ -294,7 +295,7 @@ def game_filters(
         where.add(f"({game}LOWER(COALESCE(t.title, '')) LIKE ? ESCAPE '!') OR "
                   f"{seat}x.name_key LIKE ? ESCAPE '!'))", title, name)  # fmt: skip
     if player:
-        where.add(seat + "x.name_key = ?)", name_key(player))
+        where.add(seat + f"x.name_key = {PLAYER_OF})", *[name_key(player)] * 2)
     if winner:
-        where.add(seat + "x.name_key = ? AND x.won = 1)", name_key(winner))
+        where.add(seat + f"x.name_key = {PLAYER_OF} AND x.won = 1)", *[name_key(winner)] * 2)
     return where

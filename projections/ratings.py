@@ -5,9 +5,9 @@ the seats bots played left out unless asked for.
 
 A league is rated when first asked for and kept while the read models stay where they are
 (:data:`KEPT` leagues at once); once games are added it is rated on from where it was, or
-again from the start when a game comes before some it rated. Players are their
-names' keys (case, accents and surrounding space ignored), shown by the spelling they last
-played under.
+again from the start when a game comes before some it rated, or players were merged.
+Players are their names' keys (case, accents and surrounding space ignored, merged names
+as one), shown by the name a merge gave them, else the spelling they last played under.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import Any
 
 from domain.games import ruleset
 from domain.ratings import Change, League, Played, Rated, Rating, Seat
+from projections.aliases import marks, player_key, shown_names
 from projections.db import Database
 from projections.filters import game_filters, moment, storable
-from projections.summaries import name_key
 from projections.tables import FAILURES, SEATS, position
 
 KEPT = 16
@@ -50,6 +50,8 @@ class LeagueState:
     games: list[tuple[Rated, str]]
     names: dict[str, str]
     wins: Counter[str] = field(default_factory=Counter)
+    merged: tuple[tuple[str, str], ...] = ()
+    """The players' merges it was rated under (:func:`~projections.aliases.marks`)."""
 
 
 Kept = tuple[str, str | None, str | None, str | None, bool, str]
@@ -120,12 +122,18 @@ def _games(db: Database, season: Season) -> list[tuple[str, str, list[Seated]]]:
 
 def _rate(db: Database, season: Season, before: LeagueState | None) -> LeagueState:
     """``season``'s league rated: on from ``before`` when its games are the first ones."""
-    games = _games(db, season)
+    games, merged = _games(db, season), marks(db)
     done = len(before.games) if before is not None else 0
-    if before is None or [g for g, _, _ in games[:done]] != [r.game_id for r, _ in before.games]:
+    if (
+        before is None
+        or before.merged != merged
+        or [g for g, _, _ in games[:done]] != [r.game_id for r, _ in before.games]
+    ):
         before, done = LeagueState(League(), [], {}), 0
     league = League(dict(before.league.ratings), before.league.model)
-    shown = LeagueState(league, list(before.games), dict(before.names), Counter(before.wins))
+    shown = LeagueState(
+        league, list(before.games), dict(before.names), Counter(before.wins), merged
+    )
     for game_id, at, seats in games[done:]:
         rated = league.play(Played(game_id, tuple(Seat(key, place) for key, _, place, _ in seats)))
         shown.games.append((rated, at))
@@ -133,6 +141,7 @@ def _rate(db: Database, season: Season, before: LeagueState | None) -> LeagueSta
             for key, name, _, won in seats:
                 shown.names[key] = name
                 shown.wins[key] += won
+    shown.names.update((key, name) for key, name in shown_names(db).items() if key in shown.names)
     return shown
 
 
@@ -170,9 +179,9 @@ def _change(change: Change) -> dict[str, Any]:
 def player(db: Database, name: str, season: Season) -> dict[str, Any] | None:
     """A player's rating in ``season``'s league, its history game by game and the opponents
     they met most (with each one's wins against them); None when no rated game has them."""
-    key = name_key(name)
     if not storable(name):
         return None
+    key = player_key(db, name)
     shown = rating(db, season)
     if key not in shown.league.ratings:
         return None
@@ -199,9 +208,9 @@ def head_to_head(db: Database, a: str, b: str, season: Season) -> dict[str, Any]
     """Two players' games together in ``season``'s league: each one's wins (places better
     than the other's) and average place, and their rating gap now; None when either has no
     rated game."""
-    keys = name_key(a), name_key(b)
     if not all(storable(n) for n in (a, b)):
         return None
+    keys = player_key(db, a), player_key(db, b)
     shown = rating(db, season)
     if not all(k in shown.league.ratings for k in keys):
         return None

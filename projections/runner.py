@@ -35,8 +35,10 @@ from uuid import UUID
 import psycopg
 from eventsourcing.persistence import JSONTranscoder, Notification, PersistenceError
 
+from domain.players import Aliases
 from domain.store import Game, GameLibrary
-from projections import tables
+from domain.store.players import Players
+from projections import aliases, tables
 from projections.builds import Build, Projected, attempt, error_text, meta_change, reload
 from projections.db import Database
 from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS
@@ -140,6 +142,10 @@ class Batch:
     positions: dict[UUID, int] = field(default_factory=dict)
     """The log position each game of ``builds`` was last read from."""
     failures: dict[UUID, Failure] = field(default_factory=dict)
+    withdrawn: list[str] = field(default_factory=list)
+    """Games withdrawn: their rows are deleted."""
+    merges: list[tuple[str, str]] = field(default_factory=list)
+    """Players merged: each a name merged away and the name merged into."""
 
     def fail(self, game_id: UUID, position: int, version: int, stage: str, error: str) -> None:
         """Leave a game out of the batch: it is recorded as failed instead."""
@@ -177,7 +183,13 @@ class Batch:
         e = library.mapper.to_domain_event(unit[0])
         build = builds.get(e.originator_id)
         self.positions[e.originator_id] = unit[0].id
-        if isinstance(e, Game.Uploaded):
+        if isinstance(e, Game.Withdrawn):
+            builds.pop(e.originator_id, None)
+            self.failures.pop(e.originator_id, None)
+            self.withdrawn.append(str(e.originator_id))
+        elif isinstance(e, Players.Merged):
+            self.merges.append((e.alias, e.into))
+        elif isinstance(e, Game.Uploaded):
             build = builds[e.originator_id] = Build.uploaded(e)
             run = unit[1:]
             if run and join is not None:
@@ -352,15 +364,22 @@ class Runner:
         if not tables.advance(db, conn, batch.start, batch.end, layout):
             raise PositionMoved
         ids = [(row[0],) for row, *_ in projected] + [(f,) for f in map(str, batch.failures)]
-        for table in layout.tables:
+        ids += [(game_id,) for game_id in batch.withdrawn]
+        for table in layout.game_tables:
             db.executemany(conn, f"DELETE FROM {table} WHERE game_id = ?", ids)
+        players = (
+            aliases.merge(db, conn, layout, batch.merges)
+            if batch.merges
+            else aliases.load(db, conn, layout)
+        )
+        insert = partial(self._insert, players=players)
         groups = [projected] if not (self.delay or isolated) else [[p] for p in projected]
         for group in groups:
             if isolated:
                 game = group[0][0]
-                self._isolated(conn, batch, (game[0], game[-1]), self._insert, group)
+                self._isolated(conn, batch, (game[0], game[-1]), insert, group)
             else:
-                self._insert(conn, group)
+                insert(conn, group)
         for change in batch.changes:
             if isolated:
                 self._isolated(conn, batch, (change[2], change[3]), self._change, change)
@@ -390,19 +409,21 @@ class Runner:
             raise
         except Exception as exc:
             db.execute(conn, "ROLLBACK TO SAVEPOINT one_game")
-            for table in self.layout.tables:
+            for table in self.layout.game_tables:
                 db.execute(conn, f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
             gid = UUID(game_id)
             batch.fail(gid, batch.positions.get(gid, batch.end), version, "write", error_text(exc))
         db.execute(conn, "RELEASE SAVEPOINT one_game")
 
-    def _insert(self, conn: Any, group: list[Projected]) -> None:
-        """Insert the rows of some games."""
+    def _insert(self, conn: Any, group: list[Projected], players: Aliases) -> None:
+        """Insert the rows of some games, their seats under their players' keys."""
         db, layout = self.db, self.layout
         seats = [seat for _, rows, _, _ in group for seat in rows]
         db.insert(conn, layout.games, GAME_COLUMNS, [row for row, *_ in group])
-        db.insert(conn, layout.seats, SEAT_COLUMNS, seats)
-        tables.insert_extras(db, conn, layout, [extras for _, _, extras, _ in group])
+        db.insert(conn, layout.seats, SEAT_COLUMNS, aliases.players_of(seats, players))
+        tables.insert_extras(db, conn, layout, [
+            (game, aliases.players_of(rows, players)) for _, _, (game, rows), _ in group
+        ])  # fmt: skip
         db.insert(conn, layout.timelines, TIMELINE_COLUMNS, [
             (row[0], doc) for row, _, _, doc in group
         ])  # fmt: skip
@@ -413,9 +434,10 @@ class Runner:
         """Apply one metadata change to a game's rows (when newer than what they show)."""
         db, layout = self.db, self.layout
         column, value, game_id, version = change
+        set_to = "COALESCE(?, uploaded_at)" if column == "played_at" else "?"
         db.execute(
             conn,
-            f"UPDATE {layout.games} SET {column} = ?, version = ? "
+            f"UPDATE {layout.games} SET {column} = {set_to}, version = ? "
             "WHERE game_id = ? AND version < ?",
             (value, version, game_id, version),
         )

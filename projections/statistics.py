@@ -28,12 +28,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from domain.games import rulesets
+from domain.players import name_key
 from domain.ruleset import Ruleset
 from domain.statistics import Breakdown, Figure, Mix, RatesBy, RatesWhen, Spread, Statistics
+from projections.aliases import PLAYER_OF
 from projections.db import Database
 from projections.filters import Where, game_filters, resolve
-from projections.summaries import name_key
-from projections.tables import GAMES, LIVE, SEATS
+from projections.tables import ALIASES, GAMES, LIVE, SEATS
 
 Z95 = 1.959963984540054
 SMALL_SAMPLE = 30
@@ -136,7 +137,7 @@ def _seats(
     ``bots``), as ``s`` (see :func:`_table`)."""
     where = game_filters(rules=rules, **filters, finished_only=True, alias="s", own=bool(rules))
     if player:
-        where.add("s.name_key = ?", name_key(player))
+        where.add(f"s.name_key = {PLAYER_OF}", *[name_key(player)] * 2)
     if not bots:
         where.add("s.bot = ?", 0)
     return where
@@ -178,7 +179,9 @@ def stats(
         ).fetchall()  # fmt: skip
         top = db.execute(
             conn,
-            f"SELECT s.name_key, MIN(s.name), COUNT(*), SUM(s.won), SUM(s.total) {scan} "
+            f"SELECT s.name_key, COALESCE(MIN(a.player), MIN(s.name)), COUNT(*), SUM(s.won), "
+            f"SUM(s.total) FROM {_table(rules)} s LEFT JOIN {ALIASES} a "
+            f"ON a.name_key = s.name_key {seats.sql()} "
             f"GROUP BY s.name_key ORDER BY COUNT(*) DESC, s.name_key LIMIT {TOP_PLAYERS}",
             seats.params,
         ).fetchall()

@@ -15,11 +15,11 @@ read one table, as those of every game read the seats.
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
+from domain.players import name_key
 from domain.ruleset import Ruleset, Stored
 from domain.statistics import Statistics, Summary, Value
 
@@ -41,19 +41,6 @@ SEAT_COLUMNS = (
 """A seat's row; ``bot`` is 1 for a seat a computer played (``players[i].bot``)."""
 
 Row = dict[str, Any]
-
-
-def name_key(name: str) -> str:
-    """How player names are matched: case, accents and surrounding space ignored (the
-    name's compatibility decomposition without its combining marks, case-folded).
-
-    >>> name_key("  Ana ") == name_key("ANA"), name_key("Zoë") == name_key("zoe")
-    (True, True)
-    >>> name_key("Łukasz"), name_key("Ｍｉｋｉ")
-    ('łukasz', 'miki')
-    """
-    decomposed = unicodedata.normalize("NFKD", name.strip())
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def own_columns(statistics: Statistics) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ from domain.ruleset import Ruleset
 from projections.db import READ_GATE, Database
 from projections.summaries import SEAT_COLUMNS, own_columns
 
-VERSION = 10
+VERSION = 11
 TRACKER = "readmodels"
 """The tracking row of these read models."""
 
@@ -32,6 +32,7 @@ GAMES = "rm_games"
 SEATS = "rm_seats"
 TIMELINES = "rm_timelines"
 FAILURES = "rm_failures"
+ALIASES = "rm_aliases"
 TRACKING = "rm_tracking"
 EXTRAS = "rm_x_"
 """The prefix of each game's own table (``rm_x_take_away``): its seats' rows with the
@@ -104,11 +105,22 @@ class Layout:
         return (self.seats, *(self.extras(rules.name) for rules in rulesets()))
 
     @property
-    def tables(self) -> tuple[str, ...]:
-        """Every table, timelines first (the order rows are deleted in), each registered
-        game's own before the failures, last."""
+    def aliases(self) -> str:
+        """The players' merged names: each alias's key, its player's key and shown name
+        (a player's own key is one of its rows, with the name merges show it by)."""
+        return ALIASES + self.suffix
+
+    @property
+    def game_tables(self) -> tuple[str, ...]:
+        """The tables of games' rows, timelines first (the order rows are deleted in), each
+        registered game's own before the failures, last."""
         own = tuple(self.extras(rules.name) for rules in rulesets())
         return (self.timelines, self.seats, self.games, *own, self.failures)
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """Every table: :attr:`game_tables`, then the aliases."""
+        return (*self.game_tables, self.aliases)
 
     @property
     def tracker(self) -> str:
@@ -166,7 +178,7 @@ def ddl(layout: Layout) -> list[str]:
     Index names carry a tag of their own, so tables renamed by a swap never clash with the
     indexes of the next set built beside them.
     """
-    g, s, t, f = layout.games, layout.seats, layout.timelines, layout.failures
+    g, s, t, f, a = layout.games, layout.seats, layout.timelines, layout.failures, layout.aliases
     tag = uuid.uuid4().hex[:10]
     return [
         f"""CREATE TABLE {g} (
@@ -199,6 +211,12 @@ def ddl(layout: Layout) -> list[str]:
             error TEXT NOT NULL,
             failed_at TEXT NOT NULL
         )""",
+        f"""CREATE TABLE {a} (
+            name_key TEXT PRIMARY KEY,
+            player_key TEXT NOT NULL,
+            player TEXT NOT NULL
+        )""",
+        f"CREATE INDEX ix_{tag}_player_key ON {a} (player_key)",
         f"CREATE INDEX ix_{tag}_uploaded_at ON {g} (uploaded_at, game_id)",
         f"CREATE INDEX ix_{tag}_players ON {g} (players, finished, visibility)",
         f"CREATE INDEX ix_{tag}_game ON {g} (game, uploaded_at)",

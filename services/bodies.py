@@ -59,3 +59,12 @@ class BodyCache:
         """The tag and media type answering the request ``key``, if remembered."""
         with self._lock:
             return self._answers.get(key)
+
+    def forget(self, game_id: str) -> None:
+        """Drop the answers to requests whose path names ``game_id``, and their bodies."""
+        with self._lock:
+            gone = [key for key in self._answers if game_id in key[0]]
+            for key in gone:
+                tag, _ = self._answers.pop(key)
+                body = self._bodies.pop(tag, None)
+                self._size -= len(body) if body is not None else 0

@@ -36,6 +36,7 @@ from services.library import (
     store_config,
 )
 from services.refusals import Refusal
+from services.withdrawals import Withdrawals
 
 if TYPE_CHECKING:
     from services.bots import Mover
@@ -108,6 +109,8 @@ class Services:
         self.settings = settings
         self.analysis_worker = analysis_worker
         self.bodies = BodyCache()
+        self.withdrawals = Withdrawals(lambda: self.library, self.bodies)
+        """Forgets the cached answers of games withdrawn (call ``check`` before answering)."""
         self._library: GameLibrary | None = None
         self._read_models: ReadModels | None = None
         self._open_lock = threading.Lock()

@@ -11,6 +11,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import click
 from eventsourcing.persistence import PersistenceError
@@ -29,8 +30,10 @@ from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
 from domain.store import GameLibrary, UnknownGame
 from domain.store.comments import TooManyComments, annotate, exported_record
+from domain.store.purge import NotWithdrawn, purge
 from domain.store.uploads import PreparedGame, prepare_record
-from services.library import open_library
+from projections.analysis import Analyses
+from services.library import analyses_url, open_library, open_read_models
 from services.progress import progress_bar
 
 
@@ -213,3 +216,32 @@ def export_game(game_id: str, step: int | None) -> None:
             raise click.BadParameter(str(exc), param_hint="--at") from exc
     sys.stdout.buffer.write(data)
     sys.stdout.buffer.flush()
+
+
+@click.command("purge")
+@click.argument("game_id", metavar="GAME_ID")
+@click.option("--yes", is_flag=True, help="Do not ask before deleting.")
+def purge_game(game_id: str, yes: bool) -> None:
+    """Delete a withdrawn game from the store for good: its events, its comments, its what-if
+    branches, the variations explored from it and its reviews. GAME_ID is the game's whole
+    id; only a game its uploader withdrew (DELETE /api/games/GAME_ID) is purged."""
+    try:
+        found = UUID(game_id)
+    except ValueError:
+        raise click.BadParameter("give the game's whole id", param_hint="GAME_ID") from None
+    settings = using_store()
+    with open_library(settings) as library:
+        try:
+            if not library.withdrawn(found):
+                raise click.ClickException(str(NotWithdrawn(found)))
+        except UnknownGame as exc:
+            raise click.ClickException(str(exc)) from exc
+        if not yes:
+            click.confirm(f"Delete game {found} and everything kept about it for good?",
+                          abort=True)  # fmt: skip
+        with open_read_models(settings) as models:  # the withdrawal projected before it goes
+            models.catch_up(library)
+        done = purge(library, found)
+    reviews = Analyses(analyses_url(settings)).forget(found)
+    click.echo(f"purged game {found}: {done.events} events in {done.streams} streams, "
+               f"{reviews} reviews")  # fmt: skip

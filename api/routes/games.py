@@ -44,12 +44,13 @@ from api.uploads import read_document, record_body, record_problem, upload_field
 from domain.games import rulesets
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
-from domain.store import UnknownGame
+from domain.store import UnknownGame, WithdrawnGame
 from projections.analysis_worker import analysis_status, enqueue
 from projections.games import BadCursor
+from projections.tables import midnight
 from services import comments
 from services.library import game_by_prefix
-from services.shared import services
+from services.shared import Services, services
 
 log = logging.getLogger(__name__)
 blp = ApiBlueprint("games", __name__, url_prefix="/api/games", description="Games, of any game")
@@ -148,7 +149,7 @@ def _unprojected(game_id: UUID, doc: Any) -> dict[str, Any]:
               "`detail`.", headers={"Location": {"schema": {"type": "string"}}})  # fmt: skip
 @blp.alt_response(200, schema=GameSummary, description="Already stored: the existing game.",
                   success=True)  # fmt: skip
-@blp.problems(400, 401, 403, 413, 415, 422, 503)
+@blp.problems(400, 401, 403, 410, 413, 415, 422, 503)
 @blp.doc(**UPLOAD_DOC)
 def upload(fields: dict[str, Any]) -> Response:
     """Upload a game record.
@@ -207,7 +208,7 @@ def list_games(filters: dict[str, Any]) -> Response:
 @blp.response(200, GameSummary, description="The game's summary. Its ETag changes with its "
               f"metadata; Cache-Control: `{REVALIDATE}`.", headers=CACHED)  # fmt: skip
 @blp.alt_response(304, description=NOT_MODIFIED)
-@blp.problems(404)
+@blp.problems(404, 410)
 def game(game_id: UUID) -> Response:
     """A game's summary: metadata, seats and result (for a game stored but not projected,
     see the upload's answer: no seats and a `projection` object; not cached)."""
@@ -220,23 +221,47 @@ def game(game_id: UUID) -> Response:
 @blp.route("/<uuid:game_id>", methods=["PATCH"])
 @blp.arguments(GameChanges)
 @blp.response(200, GameSummary, description="Changed: the game's summary.")
-@blp.problems(400, 401, 403, 404, 503)
+@blp.problems(400, 401, 403, 404, 410, 503)
 def change(changes: dict[str, Any], game_id: UUID) -> Response:
-    """Change a game's title, tags or visibility (the fields given), each change stored as an
-    event of the game. Only the token that uploaded the game may (403 `not_uploader` for
-    another; 401 without one); a change to what the game already has stores nothing."""
+    """Change a game's title, tags, visibility or day played (the fields given), each change
+    stored as an event of the game. Only the token that uploaded the game may (403
+    `not_uploader` for another; 401 without one); a change to what the game already has
+    stores nothing."""
+    svc = _by_uploader(game_id, "change")
+    with svc.writing():
+        svc.library.change(game_id, changes)
+    svc.catch_up()
+    info = svc.library.info(game_id)  # as stored, even if the read models lag behind
+    played = midnight(info.played_on) if info.played_on else info.uploaded_at
+    summary = {**_summary(game_id), "title": info.title, "tags": list(info.tags),
+               "visibility": info.visibility, "played_at": played.isoformat()}  # fmt: skip
+    return json_response(summary)
+
+
+@blp.route("/<uuid:game_id>", methods=["DELETE"])
+@blp.response(204, description="Withdrawn: the game left every list, statistic and rating.")
+@blp.problems(401, 403, 404, 410, 503)
+def withdraw(game_id: UUID) -> Response:
+    """Withdraw a game: a withdrawal stored as the game's last event; the game leaves lists,
+    statistics and ratings, and reading it answers 410 `withdrawn_game` (its stream stays
+    until an operator runs `howl purge`). Only the token that uploaded it may (403
+    `not_uploader` for another; 401 without one)."""
+    svc = _by_uploader(game_id, "withdraw")
+    with svc.writing():
+        svc.library.withdraw(game_id)
+    svc.bodies.forget(str(game_id))
+    svc.catch_up()
+    return Response(status=204)
+
+
+def _by_uploader(game_id: UUID, what: str) -> Services:
+    """The services, once the request's token is the one that uploaded the game."""
     svc = services()
     user = required_user(svc.settings.api_tokens)
-    library = svc.library
-    if library.info(game_id).uploaded_by != user:
-        raise Problem(403, "not_uploader", "Only the token that uploaded this game may change it.")
-    with svc.writing():
-        library.change(game_id, changes)
-    svc.catch_up()
-    info = library.info(game_id)  # as stored, even if the read models lag behind
-    summary = {**_summary(game_id), "title": info.title, "tags": list(info.tags),
-               "visibility": info.visibility}  # fmt: skip
-    return json_response(summary)
+    if svc.library.info(game_id).uploaded_by != user:
+        raise Problem(403, "not_uploader", f"Only the token that uploaded this game may {what} "
+                      "it.")  # fmt: skip
+    return svc
 
 
 @blp.route("/<uuid:game_id>/record")
@@ -245,7 +270,7 @@ def change(changes: dict[str, Any], game_id: UUID) -> Response:
               "`annotations` when it has any. Its ETag changes with the comments; "
               f"Cache-Control: `{NO_CACHE}`.", headers=CACHED)  # fmt: skip
 @blp.alt_response(304, description=NOT_MODIFIED)
-@blp.problems(404)
+@blp.problems(404, 410)
 def record(game_id: UUID) -> Response:
     """The game's record (any game), as stored, and its comments as records.md's
     `annotations` (readers that do not know them ignore them)."""
@@ -261,7 +286,7 @@ def record(game_id: UUID) -> Response:
 @blp.arguments(EventsQuery, location="query")
 @blp.response(200, EventPage, **_immutable("A page of the game's stored domain events."))
 @blp.alt_response(304, description=NOT_MODIFIED)
-@blp.problems(404)
+@blp.problems(404, 410)
 def events(query: dict[str, Any], game_id: UUID) -> Response:
     """The domain events the game's rules derived from the record, in order, a page at a
     time (their fields are the game's own)."""
@@ -282,7 +307,7 @@ def events(query: dict[str, Any], game_id: UUID) -> Response:
 @blp.response(200, Position, **_immutable("The position after the first `step` actions, as "
               "the game's ruleset writes it."))  # fmt: skip
 @blp.alt_response(304, description=NOT_MODIFIED)
-@blp.problems(404)
+@blp.problems(404, 410)
 def state(game_id: UUID, step: int) -> Response:
     """The position (`howl.position`, in the game's own format) after the first `step`
     actions (0: the start)."""
@@ -301,7 +326,7 @@ def state(game_id: UUID, step: int) -> Response:
 @blp.route("/<uuid:game_id>/timeline")
 @blp.response(200, Timeline, **_immutable("One row per step: scores, milestones, numbers."))
 @blp.alt_response(304, description=NOT_MODIFIED)
-@blp.problems(404)
+@blp.problems(404, 410)
 def timeline(game_id: UUID) -> Response:
     """The game's per-step series, for charts and the replay slider."""
     svc = services()
@@ -311,7 +336,7 @@ def timeline(game_id: UUID) -> Response:
         if rows is None:
             rows = svc.catch_up().timeline(game_id)
         if rows is None:
-            raise UnknownGame(game_id)
+            raise WithdrawnGame(game_id) if svc.library.withdrawn(game_id) else UnknownGame(game_id)
         return {"game_id": str(game_id), "steps": rows}
 
     return immutable_json(svc.bodies, render, "timeline", game_id)
@@ -335,7 +360,7 @@ def _reviewable(game_id: UUID) -> None:
               f"(ETag, Cache-Control: `{IMMUTABLE}`), before that Cache-Control: "
               f"`{NO_STORE}`.", headers=CACHED)  # fmt: skip
 @blp.alt_response(304, description=NOT_MODIFIED)
-@blp.problems(404, 409)
+@blp.problems(404, 409, 410)
 def analysis(game_id: UUID) -> Response:
     """The game's review by the background worker: `status` (`none`, `queued`, `running`,
     `done`, `failed`), `progress` 0…1, and the `result` once done: per action the mover's win
@@ -403,7 +428,7 @@ PREFIX = "<string(minlength=8,maxlength=35):prefix>"
 @blp.route(f"/{PREFIX}/<path:rest>")
 @blp.alt_response(308, description="`Location`: the same path and query with the full id of "
                   "the one stored game whose id begins with the prefix.")  # fmt: skip
-@blp.problems(404, 409)
+@blp.problems(404, 409, 410)
 def by_prefix(prefix: str, rest: str = "") -> Response:
     """A game named by the first 8 or more hex digits of its id (`/api/games/0123abcd/timeline`)
     is redirected (308) to the same path and query with its full id; no stored game's id

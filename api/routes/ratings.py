@@ -13,9 +13,9 @@ from api.openapi import ApiBlueprint
 from api.problems import Problem
 from api.rating_schemas import GameRating, GameRatingQuery, HeadToHead, Leaderboard, RatingQuery
 from api.routes.stats import refuse_long_names
+from domain.players import name_key
 from projections.ratings import Season
 from projections.readmodels import ReadModels
-from projections.summaries import name_key
 from services.shared import services
 
 blp = ApiBlueprint("ratings", __name__, url_prefix="/api", description="Ratings")

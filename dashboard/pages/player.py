@@ -15,10 +15,10 @@ from dashboard.inputs import choice, text
 from dashboard.pages.statistics import bots_choice
 from dashboard.palette import TERRAIN_COLORS
 from domain.games import ruleset, rulesets
+from domain.players import name_key
 from domain.statistics import Statistics
 from projections.games import MAX_LIMIT
 from projections.ratings import Season
-from projections.summaries import name_key
 
 GAMES = {rules.name: rules.title for rules in rulesets()}
 

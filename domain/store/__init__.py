@@ -3,10 +3,18 @@ live tables (``Table`` streams) games are recorded at."""
 
 from domain.store.backend import StoreConfig, store_env
 from domain.store.game import Game, game_id_for, record_digest
-from domain.store.library import GameEvent, GameInfo, GameLibrary, UnknownGame, UploadResult
+from domain.store.library import (
+    GameEvent,
+    GameInfo,
+    GameLibrary,
+    UnknownGame,
+    UploadResult,
+    WithdrawnGame,
+)
 from domain.store.tables import Table, TableView, UnknownTable
 
 __all__ = [
     "Game", "GameEvent", "GameInfo", "GameLibrary", "StoreConfig", "Table", "TableView",
-    "UnknownGame", "UnknownTable", "UploadResult", "game_id_for", "record_digest", "store_env",
+    "UnknownGame", "UnknownTable", "UploadResult", "WithdrawnGame", "game_id_for",
+    "record_digest", "store_env",
 ]  # fmt: skip

@@ -3,8 +3,9 @@
 Its first event, ``Uploaded``, keeps which game it is (the ruleset's name), the canonical
 record and the game's metadata; then one ``Happened`` per domain event the ruleset
 produced, in order, each with the index of the action that caused it; later metadata
-changes follow (``Retitled``, ``Retagged``, ``VisibilityChanged``). The aggregate itself
-holds only metadata and counts.
+changes follow (``Retitled``, ``Retagged``, ``VisibilityChanged``, ``Redated``), and a
+``Withdrawn`` ends a game its uploader took back: nothing follows it, and the stream stays
+until it is purged. The aggregate itself holds only metadata and counts.
 
 Stored names are explicit ``TOPIC`` strings, so modules can move without breaking stored
 streams. Every event class has a ``class_version``: to change an event's fields, bump it
@@ -78,12 +79,18 @@ class Game(Aggregate):
     """One uploaded game: metadata, counts, and its stream of domain events."""
 
     TOPIC = "howl/game"
-    class_version = 2
+    class_version = 3
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
         """A snapshot taken before games were named holds one of :data:`FIRST_GAME`."""
         state["game"] = FIRST_GAME
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """A snapshot taken before games could be re-dated or withdrawn (at its upload):
+        neither."""
+        state["redated"], state["played_on"], state["withdrawn"] = False, None, False
 
     class Event(Aggregate.Event):
         """Base class of the game's events."""
@@ -149,6 +156,20 @@ class Game(Aggregate):
         class_version = 1
         visibility: str
 
+    class Redated(Event):
+        """The day the game was played changed (ISO ``YYYY-MM-DD``; None: not known, so
+        its upload's day), over its record's ``meta.played_on``."""
+
+        TOPIC = "howl/game/redated"
+        class_version = 1
+        played_on: str | None
+
+    class Withdrawn(Event):
+        """The uploader took the game back: it leaves every list, statistic and rating."""
+
+        TOPIC = "howl/game/withdrawn"
+        class_version = 1
+
     @staticmethod
     def create_id(digest: str) -> uuid.UUID:
         """Games are named by their record's digest, so one record is one game."""
@@ -178,6 +199,9 @@ class Game(Aggregate):
         self.actions = actions
         self.events = 0
         self.finished = finished  # None until a version 1 stream's events tell
+        self.redated = False
+        self.played_on: str | None = None  # the day it was re-dated to, once redated
+        self.withdrawn = False
 
     @property
     def uploaded_at(self) -> datetime:
@@ -205,3 +229,14 @@ class Game(Aggregate):
     def change_visibility(self, visibility: str) -> None:
         """Make the game public or private."""
         self.visibility = visibility
+
+    @event(Redated)
+    def redate(self, played_on: str | None) -> None:
+        """Say which day the game was played on (None: not known)."""
+        self.redated = True
+        self.played_on = played_on
+
+    @event(Withdrawn)
+    def withdraw(self) -> None:
+        """Take the game back."""
+        self.withdrawn = True

@@ -13,9 +13,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, cast
 from uuid import UUID
 
@@ -23,6 +23,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, Notification, PersistenceError
 from eventsourcing.utils import Environment, EnvType
 
+from domain.documents import played_day, written_header
 from domain.games import ruleset
 from domain.ruleset import Ruleset
 from domain.store.backend import StoreConfig, prepare_store, store_env
@@ -42,6 +43,14 @@ class UnknownGame(LookupError):
     def __init__(self, game_id: UUID) -> None:
         super().__init__(f"no game {game_id}")
         self.game_id = game_id
+
+
+class WithdrawnGame(UnknownGame):
+    """The game's uploader withdrew it: its stream stays, but it is no longer shown."""
+
+    def __init__(self, game_id: UUID) -> None:
+        super().__init__(game_id)
+        self.args = (f"game {game_id} was withdrawn by its uploader",)
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,8 @@ class GameInfo:
     actions: int
     events: int
     finished: bool
+    played_on: date | None
+    """The day it was played: as re-dated, else its record's ``meta.played_on``."""
 
 
 @dataclass(frozen=True)
@@ -134,12 +145,14 @@ class GameLibrary(Application[UUID]):
         replay's work budget (:func:`~domain.store.uploads.prepare`). Raises
         ``InvalidRecord`` (``UnknownGame`` of :mod:`domain.games` for a game no ruleset
         plays) or ``RecordError`` for a bad record (nothing is stored); a game already
-        stored is left as it is and its id returned with ``created=False``.
+        stored is left as it is and its id returned with ``created=False``
+        (:class:`WithdrawnGame` when it was withdrawn).
         """
         check_visibility(visibility)
         rules, rec, canonical = canonical_record(record)
         game_id = game_id_for(record_digest(canonical))
         if self.exists(game_id):
+            self._uploaded(game_id)  # raises for a withdrawn game
             return UploadResult(game_id, created=False)
         prepared = prepare(rules, rec, canonical, uploaded_by, title, tags, visibility, check)
         return self.add(prepared)
@@ -167,13 +180,19 @@ class GameLibrary(Application[UUID]):
         self.change(game_id, {"visibility": visibility})
 
     def change(self, game_id: UUID, changes: Mapping[str, Any]) -> None:
-        """Change any of a game's ``title`` (None or blank: none), ``tags`` and ``visibility``
-        in one write, an event for each that differs from what the game has. A write another
-        made to the game meanwhile is read and the changes applied again (a few times)."""
+        """Change any of a game's ``title`` (None or blank: none), ``tags``, ``visibility``
+        and ``played_on`` (a date; None: not known) in one write, an event for each that
+        differs from what the game has. A write another made to the game meanwhile is read
+        and the changes applied again (a few times)."""
         if "visibility" in changes:
             check_visibility(changes["visibility"])
+        day = changes.get("played_on")
+        if day is not None and played_day({"played_on": day.isoformat()}) != day:
+            raise ValueError(f"played_on must be a day from 1970 to 9999-12-30, got {day}")
         for attempt in range(CHANGE_TRIES):
             game = self._game(game_id)
+            if "played_on" in changes and day != self._played_on(game):
+                game.redate(None if day is None else day.isoformat())
             title = (changes.get("title") or "").strip() or None
             if "title" in changes and title != game.title:
                 game.retitle(title)
@@ -189,6 +208,29 @@ class GameLibrary(Application[UUID]):
                 if attempt + 1 == CHANGE_TRIES:
                     raise
 
+    def withdraw(self, game_id: UUID) -> None:
+        """Withdraw a game (:class:`WithdrawnGame` if it already is): it leaves lists,
+        statistics and ratings, and its stream stays until it is purged."""
+        for attempt in range(CHANGE_TRIES):
+            game = self._game(game_id)
+            game.withdraw()
+            try:
+                self.save(game)
+                break
+            except IntegrityError:  # written meanwhile
+                if attempt + 1 == CHANGE_TRIES:
+                    raise
+        with self._states_lock:
+            self._states.pop(game_id, None)
+
+    def withdrawn(self, game_id: UUID) -> bool:
+        """True when the game is stored and withdrawn (``UnknownGame`` when not stored)."""
+        try:
+            self._game(game_id)
+        except WithdrawnGame:
+            return True
+        return False
+
     # --- reading ------------------------------------------------------------------------
 
     def exists(self, game_id: UUID) -> bool:
@@ -196,22 +238,28 @@ class GameLibrary(Application[UUID]):
         return bool(self.recorder.select_events(game_id, limit=1))
 
     def game_ids(self) -> Iterator[UUID]:
-        """The id of every stored game, in upload order."""
-        for page in self._upload_pages():
-            yield from (cast(UUID, n.originator_id) for n in page)
+        """The id of every stored game not withdrawn, in upload order."""
+        gone = {cast(UUID, n.originator_id) for n in self.notifications(Game.Withdrawn.TOPIC)}
+        for n in self.notifications(Game.Uploaded.TOPIC):
+            if n.originator_id not in gone:
+                yield cast(UUID, n.originator_id)
 
     def uploads(self) -> Iterator[Game.Uploaded]:
         """Every stored game's upload (its ruleset's name, record, metadata and timestamp),
-        in upload order: one read of the log, no game's stream replayed."""
-        for page in self._upload_pages():
-            yield from (cast(Game.Uploaded, self.mapper.to_domain_event(n)) for n in page)
+        in upload order, withdrawn games left out: two reads of the log, no game's stream
+        replayed."""
+        gone = {cast(UUID, n.originator_id) for n in self.notifications(Game.Withdrawn.TOPIC)}
+        for n in self.notifications(Game.Uploaded.TOPIC):
+            if n.originator_id not in gone:
+                yield cast(Game.Uploaded, self.mapper.to_domain_event(n))
 
-    def _upload_pages(self) -> Iterator[Sequence[Notification]]:
+    def notifications(self, topic: str) -> Iterator[Notification]:
+        """The log's notifications of one topic, in order, read a page at a time."""
         start: int | None = None
         while page := self.recorder.select_notifications(
-            start, 1000, topics=[Game.Uploaded.TOPIC], inclusive_of_start=start is None
+            start, 1000, topics=[topic], inclusive_of_start=start is None
         ):
-            yield page
+            yield from page
             start = page[-1].id
 
     def info(self, game_id: UUID) -> GameInfo:
@@ -220,7 +268,7 @@ class GameLibrary(Application[UUID]):
         return GameInfo(
             game.id, game.game, game.digest, game.uploaded_at, game.uploaded_by, game.title,
             tuple(game.tags), game.visibility, game.rules_version, game.actions, game.events,
-            game.finished is True,
+            game.finished is True, self._played_on(game),
         )  # fmt: skip
 
     def rules(self, game_id: UUID) -> Ruleset:
@@ -241,6 +289,7 @@ class GameLibrary(Application[UUID]):
         if start < 0 or (limit is not None and limit < 0):
             raise ValueError("start and limit must not be negative")
         if limit == 0:
+            self._uploaded(game_id)  # raises for no game, or a withdrawn one
             return []
         first = start + Game.INITIAL_VERSION + 1  # version of domain event `start`
         stored = [
@@ -250,8 +299,8 @@ class GameLibrary(Application[UUID]):
             )
             if isinstance(e, Game.Happened)
         ]
+        self._uploaded(game_id)  # raises for no game, or a withdrawn one
         if not stored:
-            self._uploaded(game_id)  # raises for no game
             return []
         rules = self.rules(game_id)
         return [
@@ -294,7 +343,14 @@ class GameLibrary(Application[UUID]):
             raise UnknownGame(game_id) from None
         if not isinstance(game, Game):  # another stream, such as a branch
             raise UnknownGame(game_id)
+        if game.withdrawn:
+            raise WithdrawnGame(game_id)
         return game
+
+    def _played_on(self, game: Game) -> date | None:
+        if game.redated:
+            return None if game.played_on is None else date.fromisoformat(game.played_on)
+        return played_day(written_header(self._uploaded(game.id).record).get("meta") or {})
 
     def _snapshot(self, game: Game) -> None:
         """Snapshot a just-saved game, so reading its metadata skips its domain events."""
@@ -305,9 +361,14 @@ class GameLibrary(Application[UUID]):
             log.warning("no snapshot of game %s: %s", game.id, exc)
 
     def _uploaded(self, game_id: UUID) -> Game.Uploaded:
+        """The game's first event (``UnknownGame``, or ``WithdrawnGame`` when its last event
+        withdrew it)."""
         first = list(self.events.get(game_id, lte=Game.INITIAL_VERSION))
         if not first or not isinstance(first[0], Game.Uploaded):
             raise UnknownGame(game_id)
+        last = self.recorder.select_events(game_id, desc=True, limit=1)
+        if last[0].topic == Game.Withdrawn.TOPIC:
+            raise WithdrawnGame(game_id)
         return first[0]
 
     @staticmethod
@@ -320,9 +381,17 @@ class GameLibrary(Application[UUID]):
 
     def _states_of(self, game_id: UUID) -> Steps:
         with self._states_lock:
-            if game_id in self._states:
+            cached = self._states.get(game_id)
+            if cached is not None:
                 self._states.move_to_end(game_id)
-                return self._states[game_id]
+        if cached is not None:
+            if self.recorder.select_events(game_id, desc=True, limit=1)[0].topic != (
+                Game.Withdrawn.TOPIC
+            ):
+                return cached
+            with self._states_lock:
+                self._states.pop(game_id, None)
+            raise WithdrawnGame(game_id)
         folded = self._fold(game_id)
         with self._states_lock:
             self._states[game_id] = folded

@@ -571,35 +571,24 @@ class VariationLine:
 def variations_of(library: GameLibrary, origin: UUID) -> list[VariationLine]:
     """The live variations of stored game ``origin``, in the order they were opened."""
     lines = []
-    start: int | None = None
-    topic = get_topic(Table.Explored)
-    while page := library.recorder.select_notifications(
-        start, 1000, topics=[topic], inclusive_of_start=start is None
-    ):
-        for n in page:
-            opened = library.mapper.to_domain_event(n)
-            if not isinstance(opened, Table.Explored) or opened.origin != origin:
-                continue
-            table: Any = library.repository.get(opened.originator_id)
-            if not table.deleted:
-                lines.append(VariationLine(
-                    table.id, origin, table.origin_step, table.name, table.opened_by,
-                    len(table.entered), table.branch_id, table.created_on, table.modified_on,
-                ))  # fmt: skip
-        start = page[-1].id
+    for n in library.notifications(get_topic(Table.Explored)):
+        opened = library.mapper.to_domain_event(n)
+        if not isinstance(opened, Table.Explored) or opened.origin != origin:
+            continue
+        table: Any = library.repository.get(opened.originator_id)
+        if not table.deleted:
+            lines.append(VariationLine(
+                table.id, origin, table.origin_step, table.name, table.opened_by,
+                len(table.entered), table.branch_id, table.created_on, table.modified_on,
+            ))  # fmt: skip
     return lines
 
 
 def table_ids(library: GameLibrary) -> Iterator[UUID]:
     """The id of every table, in the order they were opened."""
-    start: int | None = None
-    while page := library.recorder.select_notifications(
-        start, 1000, topics=[get_topic(Table.Opened)], inclusive_of_start=start is None
-    ):
-        for n in page:
-            assert isinstance(n.originator_id, UUID)
-            yield n.originator_id
-        start = page[-1].id
+    for n in library.notifications(get_topic(Table.Opened)):
+        assert isinstance(n.originator_id, UUID)
+        yield n.originator_id
 
 
 def stored_players(view: TableView) -> list[dict[str, Any]]:

@@ -30,9 +30,9 @@ from pathlib import Path
 import orjson
 
 from domain import games as registry
+from domain.players import name_key
 from domain.ratings import Played, Rated, Seat, rate
 from domain.replays import replay
-from projections.summaries import name_key
 from scripts.benchmarks.common import progress, report
 
 SEED = 20

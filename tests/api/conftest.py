@@ -101,12 +101,16 @@ def serving(settings: Settings, contract: Contract) -> Iterator[tuple[Server, Fl
 @pytest.fixture
 def fresh_server(store_url: str, contract: Contract) -> Iterator[Callable[..., Server]]:
     """Start API servers on an empty store of the test's backend: ``start(**overrides)``
-    (the analysis worker is off unless ``analysis=True``)."""
+    (the analysis worker is off unless ``analysis=True``); with ``own_store``, on a store of
+    its own (PostgreSQL servers always have one)."""
     with ExitStack() as stack:
 
-        def start(**overrides: Any) -> Server:
+        def start(own_store: bool = False, **overrides: Any) -> Server:
             defaults = {"api_tokens": TOKENS, "analysis": False, **_isolated(store_url)}
-            settings = Settings(store_url, port=0, **{**defaults, **overrides})
+            url = store_url
+            if own_store and url.startswith("sqlite"):
+                url = f"{url}.{uuid.uuid4().hex[:8]}"
+            settings = Settings(url, port=0, **{**defaults, **overrides})
             return stack.enter_context(serving(settings, contract))[0]
 
         yield start

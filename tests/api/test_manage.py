@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from uuid import UUID
 
 import pytest
 
@@ -92,3 +93,106 @@ def test_an_unknown_game_is_a_404(owned: tuple[Server, str]) -> None:
     server, _ = owned
     missing = patch(server, "00000000-0000-0000-0000-000000000000", {"title": "x"}, TOKENS["ana"])
     assert (missing.status, missing.json["title"]) == (404, "Unknown game")
+
+
+def delete(server: Server, game_id: str, token: str | None = None) -> Any:
+    return server.client.request("DELETE", f"/api/games/{game_id}", token=token)
+
+
+def test_a_withdrawn_game_leaves_lists_statistics_and_ratings_and_answers_410(
+    owned: tuple[Server, str],
+) -> None:
+    server, game_id = owned
+    state = server.client.get(f"/api/games/{game_id}/states/3")  # cached by the server now
+    assert state.status == 200
+    assert delete(server, game_id).status == 401
+    assert delete(server, game_id, TOKENS["bo"]).status == 403
+    assert server.client.get("/api/games").json["total"] == 1  # refused: nothing changed
+    assert delete(server, game_id, TOKENS["ana"]).status == 204
+    for path in ("", "/record", "/events", "/states/3", "/timeline"):
+        gone = server.client.get(f"/api/games/{game_id}{path}")
+        assert (gone.status, gone.json["title"]) == (410, "Withdrawn game"), path
+    assert server.as_user(TOKENS["ana"]).get("/api/games").json["total"] == 0
+    assert server.client.get("/api/stats").json["games"] == 0
+    assert server.client.get("/api/ratings", query={"game": "the-wolves"}).json["games"] == 0
+    again = delete(server, game_id, TOKENS["ana"])
+    assert (again.status, again.json["title"]) == (410, "Withdrawn game")  # twice in a row
+    assert patch(server, game_id, {"title": "x"}, TOKENS["ana"]).status == 410
+    reupload = server.as_user(TOKENS["ana"]).upload(record_of("2p-00-heuristic"))
+    assert (reupload.status, reupload.json["title"]) == (410, "Withdrawn game")
+    with server.library() as library:
+        assert library.withdrawn(UUID(game_id))  # its stream stays
+
+
+def ratings_of(server: Server) -> list[tuple[str, float, float, int]]:
+    board = server.client.get("/api/ratings", query={"game": "moonlight"}).json
+    return [(p["name"], p["mu"], p["sigma"], p["games"]) for p in board["players"]]
+
+
+def test_a_withdrawn_game_changes_the_ratings_as_if_it_had_never_been_played(
+    fresh_server: Callable[..., Server],
+) -> None:
+    everything, without = fresh_server(), fresh_server(own_store=True)
+    ids = [everything.as_user(TOKENS["ana"]).upload(league_record(i)).json["game_id"]
+           for i in range(6)]  # fmt: skip
+    for i in (0, 1, 3, 4, 5):
+        assert without.as_user(TOKENS["ana"]).upload(league_record(i)).status == 201
+    before = ratings_of(everything)
+    assert delete(everything, ids[2], TOKENS["ana"]).status == 204
+    assert ratings_of(everything) == ratings_of(without) != before
+
+
+def test_a_new_day_played_reorders_the_ratings_and_moves_the_game_between_seasons(
+    fresh_server: Callable[..., Server],
+) -> None:
+    server, other = fresh_server(), fresh_server(own_store=True)
+    days = ["2026-03-01", "2026-03-02", "2026-03-03"]
+    ids = [server.as_user(TOKENS["ana"]).upload(league_record(i, days[i])).json["game_id"]
+           for i in range(3)]  # fmt: skip
+    for i, day in ((1, "2026-03-02"), (2, "2026-03-03"), (0, "2026-03-04")):
+        assert other.as_user(TOKENS["ana"]).upload(league_record(i, day)).status == 201
+    moved = patch(server, ids[0], {"played_on": "2026-03-04"}, TOKENS["ana"])
+    assert moved.status == 200 and moved.json["played_at"].startswith("2026-03-04T00:00:00")
+    assert ratings_of(server) == ratings_of(other)  # rated in the order played
+    march_4 = server.client.get("/api/games", query={"since": "2026-03-04"}).json
+    assert [g["game_id"] for g in march_4["items"]] == [ids[0]]
+    unknown = patch(server, ids[0], {"played_on": None}, TOKENS["ana"])
+    summary = server.client.get(f"/api/games/{ids[0]}").json
+    assert (
+        unknown.json["played_at"][:10] == summary["played_at"][:10] == summary["uploaded_at"][:10]
+    )
+    for bad in ("2026-02-30", "1969-12-31", "next tuesday"):
+        refused = patch(server, ids[0], {"played_on": bad}, TOKENS["ana"])
+        assert refused.status == 400 and "played_on" in refused.json["detail"], bad
+
+
+def test_merging_two_names_merges_their_ratings_and_statistics(
+    fresh_server: Callable[..., Server],
+) -> None:
+    """Bo also wrote himself "Bob": once merged, his games are one player's, rated as if
+    every record had said "Bo"."""
+    split, whole = fresh_server(), fresh_server(own_store=True)
+    for i in range(6):
+        record = league_record(i)
+        split_record = record.replace(b'"Bo"', b'"Bob"') if i % 2 else record
+        assert split.as_user(TOKENS["ana"]).upload(split_record).status == 201
+        assert whole.as_user(TOKENS["ana"]).upload(record).status == 201
+    assert {"Bo", "Bob"} <= {name for name, *_ in ratings_of(split)}
+    merge = {"alias": "Bob", "into": "Bo"}
+    refused = split.client.request("POST", "/api/players/merges", json_body=merge)
+    assert refused.status == 401
+    merged = split.client.request("POST", "/api/players/merges", json_body=merge,
+                                  token=TOKENS["bo"])  # fmt: skip
+    assert merged.status == 201 and merged.json == {**merge, "player": "Bo", "merged": True}
+    assert ratings_of(split) == ratings_of(whole)
+    again = split.client.request("POST", "/api/players/merges", json_body=merge,
+                                 token=TOKENS["bo"])  # fmt: skip
+    assert again.status == 200 and again.json["merged"] is False
+    by_alias = split.client.get("/api/games", query={"player": "BOB"}).json
+    assert by_alias["total"] == whole.client.get("/api/games", query={"player": "bo"}).json["total"]
+    profile = split.client.get("/api/players/Bob").json
+    assert profile["games"] == whole.client.get("/api/players/Bo").json["games"]
+    for bad in ({"alias": "Bo"}, {"alias": " ", "into": "Bo"}, {"alias": "a\x00", "into": "B"}):
+        said = split.client.request("POST", "/api/players/merges", json_body=bad,
+                                    token=TOKENS["bo"])  # fmt: skip
+        assert said.status == 400, bad

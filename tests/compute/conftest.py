@@ -21,7 +21,7 @@ from domain.wolves.records import write_record
 from services.config import Settings
 from services.library import analyses_url
 from tests.analysis.conftest import fixture_record
-from tests.store.test_cli import HOWL
+from tests.store.conftest import HOWL
 
 WORKERS = 2
 ROOT = Path(__file__).resolve().parents[2]

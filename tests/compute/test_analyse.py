@@ -34,7 +34,7 @@ from tests.compute.conftest import (
 )
 from tests.compute.tasks import break_reviews
 from tests.games import FIXTURES
-from tests.store.test_cli import HOWL
+from tests.store.conftest import HOWL
 
 GAMES = ("2p-03-heuristic", "2p-04-heuristic", "2p-02-heuristic", "2p-00-heuristic")
 """The four shortest two-player fixture games (52 to 77 actions), reviewed whole."""

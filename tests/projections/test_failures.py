@@ -84,7 +84,7 @@ def test_metadata_of_a_failed_game_changes_nothing(store: Store) -> None:
         models.catch_up(library)
         assert models.summary(poison) is None and models.failure_count() == 1
         with models.db.reading() as conn:
-            for table in tables.LIVE.tables[:-1]:
+            for table in tables.LIVE.game_tables[:-1]:
                 count = models.db.execute(conn, f"SELECT COUNT(*) FROM {table}").fetchone()[0]
                 assert count == 0, table
 

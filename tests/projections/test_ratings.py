@@ -4,15 +4,18 @@ league, and always as a rating from scratch would be."""
 
 from __future__ import annotations
 
+from datetime import date
 from uuid import UUID
 
 import pytest
 
 from domain.ratings import League, Played, Rated
 from domain.store import GameLibrary
+from domain.store.players import merge
 from projections import ratings
 from projections.readmodels import ReadModels
 from tests.api.test_ratings import league_record
+from tests.projections.conftest import Store, everything
 
 SEASON = ratings.Season("moonlight")
 
@@ -57,3 +60,40 @@ def test_games_added_are_rated_on_and_a_game_gone_private_rates_anew(
         shrunk = models.ratings(SEASON)
         assert played == ids[1:] + more and shrunk["games"] == 8
         assert shrunk == from_scratch(models)
+
+
+def test_a_merge_withdrawal_or_new_day_rates_anew_and_a_rebuild_agrees(
+    store: Store, played: list[str]
+) -> None:
+    """Bo also wrote himself "Bob": merged, then more of his games come in under both names;
+    a game is withdrawn and another re-dated. The league kept is rated anew at each change,
+    and the read models followed one change at a time equal those rebuilt from the log."""
+    with store.library() as library, store.models() as models:
+
+        def bob(i: int) -> bytes:
+            return league_record(i).replace(b'"Bo"', b'"Bob"' if i % 2 else b'"Bo"')
+
+        ids = [library.upload(bob(i)).game_id for i in (0, 3, 6, 9)]
+        models.catch_up(library)
+        names = {p["name"] for p in models.ratings(SEASON)["players"]}
+        assert {"Bo", "Bob"} <= names
+        merge(library, "bob", "Bo", "ana")
+        models.catch_up(library)
+        played.clear()
+        merged = models.ratings(SEASON)
+        assert len(played) == 4  # rated anew under one player
+        bo = next(p for p in merged["players"] if p["name"] == "Bo")
+        assert bo["games"] == 4 and "Bob" not in {p["name"] for p in merged["players"]}
+        ids += [library.upload(bob(i)).game_id for i in (12, 15)]  # Bob after the merge
+        library.withdraw(ids[0])
+        library.change(ids[1], {"played_on": date(2020, 1, 1)})
+        models.catch_up(library)
+        now = models.ratings(SEASON)
+        assert next(p for p in now["players"] if p["name"] == "Bo")["games"] == 5
+        assert now == from_scratch(models)
+        rated = models.player_rating("BOB", SEASON)
+        assert rated is not None and rated["history"][0]["game_id"] == str(ids[1])
+        live = everything(models)
+        models.rebuild(library)
+        assert everything(models) == live
+        assert models.ratings(SEASON) == now

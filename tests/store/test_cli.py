@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import uuid
 from pathlib import Path
 
@@ -17,24 +16,8 @@ from domain.wolves.components import RULES_VERSION
 from domain.wolves.positions import to_position
 from domain.wolves.records import canonical_json, read_record
 from domain.wolves.replay import replay
-from tests.store.conftest import record_bytes
+from tests.store.conftest import HOWL, howl, record_bytes
 from tests.store.test_old_rules import store_old_game
-
-HOWL = str(Path(sys.executable).with_name("howl"))
-
-
-@pytest.fixture
-def env(store_url: str) -> dict[str, str]:
-    """The environment of a ``howl`` process using a store of its own."""
-    schema = f"cli_{uuid.uuid4().hex[:12]}"
-    return {**os.environ, "HOWL_DATABASE_URL": store_url, "HOWL_DATABASE_SCHEMA": schema}
-
-
-def howl(env: dict[str, str], *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-    """Run ``howl ARGS…`` to the end."""
-    return subprocess.run(
-        [HOWL, *args], input=stdin, capture_output=True, env=env, timeout=300, check=False
-    )
 
 
 def test_the_default_store_is_the_users_wherever_a_command_runs(tmp_path: Path) -> None:

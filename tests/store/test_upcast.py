@@ -13,6 +13,7 @@ from eventsourcing.utils import get_topic
 
 from domain.store import Game, GameLibrary
 from domain.store.branches import Branch, branch_info, branch_state_at
+from domain.store.players import Players
 from domain.store.uploads import stored_events
 from tests.store.conftest import record_bytes
 from tests.store.test_old_rules import OLD, store_old_game, version_1
@@ -25,13 +26,35 @@ def stored_state(library: GameLibrary, game_id: UUID, version: int) -> dict[str,
 
 
 def test_every_event_class_has_a_version_and_a_stable_name() -> None:
-    events = (Game.Uploaded, Game.Happened, Game.Retitled, Game.Retagged, Game.VisibilityChanged)
-    assert [cls.class_version for cls in events] == [2, 1, 1, 1, 1]
-    assert (Game.class_version, Branch.Branched.class_version) == (2, 2)
+    events = (Game.Uploaded, Game.Happened, Game.Retitled, Game.Retagged, Game.VisibilityChanged,
+              Game.Redated, Game.Withdrawn, Players.Merged)  # fmt: skip
+    assert [cls.class_version for cls in events] == [2, 1, 1, 1, 1, 1, 1, 1]
+    assert (Game.class_version, Branch.Branched.class_version) == (3, 2)
     assert [get_topic(cls) for cls in events] == [
         "howl/game/uploaded", "howl/game/happened", "howl/game/retitled", "howl/game/retagged",
-        "howl/game/visibility_changed",
+        "howl/game/visibility_changed", "howl/game/redated", "howl/game/withdrawn",
+        "howl/players/merged",
     ]  # fmt: skip
+
+
+def test_a_version_2_snapshot_is_of_a_game_neither_redated_nor_withdrawn(
+    library: GameLibrary,
+) -> None:
+    """A snapshot the store took before games could be re-dated or withdrawn."""
+    game_id = store_old_game(library)
+    game: Game = library.repository.get(game_id)
+    taken = library.mapper.to_stored_event(Game.Snapshot.take(game))
+    doc = json.loads(taken.state)
+    for added in ("redated", "played_on", "withdrawn"):
+        del doc["state"][added]
+    doc["state"]["class_version"] = 2
+    assert library.snapshots is not None
+    library.snapshots.recorder.insert_events(
+        [dataclasses.replace(taken, state=json.dumps(doc).encode())]
+    )
+    assert library.info(game_id).played_on is None
+    library.withdraw(game_id)
+    assert library.withdrawn(game_id)
 
 
 def test_a_version_1_event_is_read_as_version_2(
