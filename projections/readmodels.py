@@ -20,8 +20,9 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from domain.players import Aliases
 from domain.store.game import FIRST_GAME
-from projections import games, statistics, tables
+from projections import aliases, games, statistics, tables
 from projections import ratings as leagues
 from projections.db import Database
 from projections.filters import game_filters, resolve
@@ -235,6 +236,12 @@ class ReadModels:
     def game_rating(self, game_id: UUID, season: leagues.Season) -> dict[str, Any] | None:
         """A game as ``season``'s league rated it; None when the league has not that game."""
         return leagues.game(self._db(), str(game_id), season)
+
+    def aliases(self) -> Aliases:
+        """The players' merged names (:mod:`projections.aliases`)."""
+        db = self._db()
+        with db.reading() as conn:
+            return aliases.load(db, conn, tables.LIVE)
 
     def most_played(self) -> str:
         """The game with the most finished public games (the store's first game, with none)."""

@@ -13,7 +13,6 @@ from api.openapi import ApiBlueprint
 from api.problems import Problem
 from api.rating_schemas import GameRating, GameRatingQuery, HeadToHead, Leaderboard, RatingQuery
 from api.routes.stats import refuse_long_names
-from domain.players import name_key
 from projections.ratings import Season
 from projections.readmodels import ReadModels
 from services.shared import services
@@ -51,11 +50,12 @@ def head_to_head(query: dict[str, Any], name: str, other: str) -> Response:
     against the other and average place in their games together, the rating gap, and those
     games."""
     refuse_long_names(name=name, other=other)
-    if name_key(name) == name_key(other):
-        message = "Name two players: these are one."
+    models = services().fresh()
+    players = models.aliases()
+    if players.player(name) == players.player(other):
+        message = "Name two players: these are one (their names match, or were merged)."
         raise Problem(400, "invalid_parameters", f"Invalid parameters: other: {message}",
                       errors={"path": {"other": [message]}})  # fmt: skip
-    models = services().fresh()
     found = models.head_to_head(name, other, season(models, query))
     if found is None:
         raise Problem(404, "unknown_player",

@@ -15,7 +15,6 @@ from dashboard.inputs import choice, text
 from dashboard.pages.statistics import bots_choice
 from dashboard.palette import TERRAIN_COLORS
 from domain.games import ruleset, rulesets
-from domain.players import name_key
 from domain.statistics import Statistics
 from projections.games import MAX_LIMIT
 from projections.ratings import Season
@@ -111,12 +110,13 @@ def titles(name: str, game: str | None) -> dict[str, tuple[str | None, list[str]
     """The title and the other seats' names of each game a seat of that name played (of
     ``game`` only, if named), by game id."""
     models, found, cursor = data.fresh(), {}, None
-    key = name_key(name)
+    players = models.aliases()
+    key = players.player(name)
     while True:
         page = models.list_games(game=game, player=name, cursor=cursor, limit=MAX_LIMIT)
         found.update({
             str(item["game_id"]): (item["title"], [
-                s["name"] for s in item["seats"] if name_key(s["name"]) != key
+                s["name"] for s in item["seats"] if players.player(s["name"]) != key
             ]) for item in page.items
         })  # fmt: skip
         cursor = page.next_cursor

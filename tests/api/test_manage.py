@@ -4,12 +4,14 @@ another token is refused (403), no token too (401), and a bad change says where.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
 import pytest
 
+from services.withdrawals import POLL_SECONDS
 from tests.api.conftest import TOKENS, Server, record_of
 from tests.api.test_ratings import league_record
 
@@ -190,9 +192,25 @@ def test_merging_two_names_merges_their_ratings_and_statistics(
     assert again.status == 200 and again.json["merged"] is False
     by_alias = split.client.get("/api/games", query={"player": "BOB"}).json
     assert by_alias["total"] == whole.client.get("/api/games", query={"player": "bo"}).json["total"]
+    assert split.client.get("/api/players/Bob/vs/Bo").status == 400  # one player now
     profile = split.client.get("/api/players/Bob").json
     assert profile["games"] == whole.client.get("/api/players/Bo").json["games"]
     for bad in ({"alias": "Bo"}, {"alias": " ", "into": "Bo"}, {"alias": "a\x00", "into": "B"}):
         said = split.client.request("POST", "/api/players/merges", json_body=bad,
                                     token=TOKENS["bo"])  # fmt: skip
         assert said.status == 400, bad
+
+
+def test_a_game_withdrawn_by_another_process_leaves_this_ones_cached_answers(
+    owned: tuple[Server, str],
+) -> None:
+    server, game_id = owned
+    path = f"/api/games/{game_id}/states/2"
+    assert server.client.get(path).status == 200
+    assert server.client.get(path).status == 200  # now answered from the server's cache
+    with server.library() as library:  # as another server process would
+        library.withdraw(UUID(game_id))
+    time.sleep(POLL_SECONDS + 0.2)
+    server.client.get("/api/health")  # the poll runs before a GET is answered
+    gone = server.client.get(path)
+    assert (gone.status, gone.json["title"]) == (410, "Withdrawn game")
