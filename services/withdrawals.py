@@ -4,6 +4,7 @@ answers it keeps about those games."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -13,6 +14,8 @@ from services.bodies import BodyCache
 
 POLL_SECONDS = 1.0
 """Longest a process may still answer from its cache about a game withdrawn elsewhere."""
+
+log = logging.getLogger(__name__)
 
 
 class Withdrawals:
@@ -40,5 +43,7 @@ class Withdrawals:
                 ):
                     self.cache.forget(str(n.originator_id))
             self._seen = end
+        except Exception:  # the store does not answer: the request says so itself
+            log.warning("could not read the store's withdrawals", exc_info=True)
         finally:
             self._lock.release()
