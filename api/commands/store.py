@@ -28,7 +28,7 @@ from api.commands.configured import (
 from domain.documents import canonical_json
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
-from domain.store import GameLibrary, UnknownGame
+from domain.store import GameLibrary, UnknownGame, WithdrawnGame
 from domain.store.comments import TooManyComments, annotate, exported_record
 from domain.store.purge import NotWithdrawn, purge
 from domain.store.uploads import PreparedGame, prepare_record
@@ -131,8 +131,11 @@ def checked_records(
 
 def store_checked(library: GameLibrary, ready: Checked) -> bool:
     """Store a prepared game unless it is stored already, and its annotations as comments
-    (those it has not, as an upload does); True when the game was new."""
+    (those it has not, as an upload does); True when the game was new. A game its uploader
+    withdrew is not stored again (``WithdrawnGame``)."""
     game = ready.game
+    if library.exists(game.game_id) and library.withdrawn(game.game_id):
+        raise WithdrawnGame(game.game_id)
     created = not library.exists(game.game_id) and library.add(game).created
     if ready.notes is not None:
         annotate(library, game.game_id, ready.notes, None)
@@ -173,7 +176,7 @@ def import_records(paths: tuple[str, ...], jobs: int, scheduler: str | None) -> 
             else:
                 try:
                     created = store_checked(library, game)
-                except TooManyComments as exc:  # the game is stored, its comments are not
+                except (TooManyComments, WithdrawnGame) as exc:  # comments it cannot take
                     tally.failed.append(source.label)
                     out.print(f"{escape(source.label)}: {escape(str(exc))}")
                     progress.advance(task)

@@ -36,6 +36,8 @@ def test_only_a_withdrawn_game_is_purged_and_then_it_may_be_stored_again(
     with open_store(env) as library:
         library.withdraw(game_id)
         assert len(streams_of(library, game_id)) == 3  # the game, its comments, the comment
+    again = howl(env, "import", "-", stdin=record)
+    assert again.returncode == 1 and b"was withdrawn by its uploader" in again.stdout
     purged = howl(env, "purge", str(game_id), "--yes")
     assert purged.returncode == 0, purged.stderr.decode()
     assert b"purged game" in purged.stdout and b"in 3 streams" in purged.stdout
