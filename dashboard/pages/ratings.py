@@ -9,10 +9,10 @@ from urllib.parse import quote
 
 from dash import Dash, Input, Output, dcc, html
 
-from dashboard import data
+from dashboard import data, query
 from dashboard.inputs import choice, day, search_box, text
 from dashboard.pages.player import FONT, GAMES, GRAPH_CONFIG
-from dashboard.pages.statistics import bots_choice, date_filter
+from dashboard.pages.statistics import BOTS, bots_choice, date_filter
 from domain.store.game import MAX_TAGS
 from projections.ratings import Season
 
@@ -23,9 +23,34 @@ DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 """Each leader's line: a colour and a dash, so that lines differ without colour too."""
 
 
-def layout() -> html.Div:
-    """The ratings page: its filters (the most played game chosen) and the leaderboard."""
-    game = data.fresh().most_played()
+FILTERS = ("game", "since", "until", "tag", "bots")
+"""The ratings page's filters (``ratings-<name>``), as its address's query string names them."""
+
+
+def season(game: Any, since: Any, until: Any, tag: Any, bots: Any) -> Season:
+    """The league the filters ask for (one of the wrong type is left out; no game or an
+    unknown one: the most played)."""
+    chosen = choice(game, GAMES) or data.fresh().most_played()
+    return Season(chosen, day(since), day(until), text(tag, MAX_TAGS),
+                  isinstance(bots, list) and BOTS in bots)  # fmt: skip
+
+
+def address(game: Any, since: Any, until: Any, tag: Any, bots: Any) -> str:
+    """The query string of the filters the page applies."""
+    league = season(game, since, until, tag, bots)
+    return query.write({
+        "game": league.game, "since": league.since, "until": league.until, "tag": league.tag,
+        "bots": BOTS if league.bots else None,
+    })  # fmt: skip
+
+
+def layout(search: Any = None) -> html.Div:
+    """The ratings page with the filters its address's query string names (``search``: one
+    it cannot use is left out; no game: the most played) and their leaderboard."""
+    asked = query.read(search)
+    league = season(asked.get("game"), asked.get("since"), asked.get("until"), asked.get("tag"),
+                    [asked.get("bots")])  # fmt: skip
+    game = league.game
     return html.Div([
         html.H2("Ratings"),
         html.P("Each game's players rated game by game in the order the games were played "
@@ -35,12 +60,12 @@ def layout() -> html.Div:
         html.Div([
             dcc.Dropdown(id="ratings-game", value=game, clearable=False, className="filter",
                          options=[{"label": t, "value": n} for n, t in GAMES.items()]),
-            date_filter("ratings-since", "season from"),
-            date_filter("ratings-until", "season until"),
-            *search_box("ratings-tag", "games with this tag", "tag"),
-            bots_choice("ratings-bots"),
+            date_filter("ratings-since", "season from", league.since),
+            date_filter("ratings-until", "season until", league.until),
+            *search_box("ratings-tag", "games with this tag", "tag", league.tag),
+            bots_choice("ratings-bots", league.bots),
         ], className="stats-filters"),
-        dcc.Loading(html.Div(board(game), id="ratings-body"), type="dot"),
+        dcc.Loading(html.Div(leaderboard(league), id="ratings-body"), type="dot"),
     ], id="ratings")  # fmt: skip
 
 
@@ -70,13 +95,15 @@ def history_figure(leaders: list[dict[str, Any]], season: Season) -> dict[str, A
 def board(game: Any, since: Any = None, until: Any = None, tag: Any = None,
           bots: Any = None) -> html.Div | html.P:  # fmt: skip
     """The leaderboard of the filters (one of the wrong type is left out)."""
-    chosen = choice(game, GAMES) or data.fresh().most_played()
-    season = Season(chosen, day(since), day(until), text(tag, MAX_TAGS),
-                    isinstance(bots, list) and "include" in bots)  # fmt: skip
-    found = data.fresh().ratings(season)
+    return leaderboard(season(game, since, until, tag, bots))
+
+
+def leaderboard(league: Season) -> html.Div | html.P:
+    """The leaderboard of a league, with a chart of its leaders' ratings."""
+    found = data.fresh().ratings(league)
     if not found["players"]:
-        return html.P(f"No ratings yet: no finished {GAMES[chosen]} game with two players or "
-                      "more matches these filters.", className="placeholder")  # fmt: skip
+        return html.P(f"No ratings yet: no finished {GAMES[league.game]} game with two players "
+                      "or more matches these filters.", className="placeholder")  # fmt: skip
     rows = []
     for rank, p in enumerate(found["players"], 1):
         href = f"/player/{quote(p['name'], safe='')}"
@@ -85,7 +112,7 @@ def board(game: Any, since: Any = None, until: Any = None, tag: Any = None,
             html.Td(f"{p['rating']:.1f}"), html.Td(f"{p['mu']:.1f} ± {p['sigma']:.1f}"),
             html.Td(str(p["games"])), html.Td(str(p["wins"])),
         ]))  # fmt: skip
-    chart = html.Div(dcc.Graph(figure=history_figure(found["players"][:CHARTED], season),
+    chart = html.Div(dcc.Graph(figure=history_figure(found["players"][:CHARTED], league),
                                config=GRAPH_CONFIG), className="card")  # fmt: skip
     return html.Div([
         html.P(f"{found['games']} games rated, {len(found['players'])} players.",
@@ -100,13 +127,10 @@ def board(game: Any, since: Any = None, until: Any = None, tag: Any = None,
 
 
 def register(app: Dash) -> None:
-    """The ratings page's callback: the leaderboard of the filters chosen."""
+    """The ratings page's callbacks: the leaderboard of the filters chosen, and the page's
+    address that names them."""
+    filters = [Input(f"ratings-{name}", "value") for name in FILTERS]
+    app.callback(Output("ratings-body", "children"), *filters, prevent_initial_call=True)(board)
     app.callback(
-        Output("ratings-body", "children"),
-        Input("ratings-game", "value"),
-        Input("ratings-since", "value"),
-        Input("ratings-until", "value"),
-        Input("ratings-tag", "value"),
-        Input("ratings-bots", "value"),
-        prevent_initial_call=True,
-    )(board)
+        Output("url", "search", allow_duplicate=True), *filters, prevent_initial_call=True
+    )(address)
