@@ -73,8 +73,8 @@ def layout(search: Any = None) -> html.Div:
     """The library page with the filters its address's query string names (``search``: one
     it cannot use is left out); its table fills in from the read models."""
     asked = query.read(search)
-    asked["players"] = query.number(asked.get("players"), SEATS)  # type: ignore[assignment]
-    shown = chosen(**{name: asked.get(name) for name in FILTERS})
+    counted = {"players": query.number(asked.get("players"), SEATS)}
+    shown = chosen(**{**{name: asked.get(name) for name in FILTERS}, **counted})
     return html.Div(
         [
             html.H2("Library"),
@@ -272,10 +272,10 @@ says it, and the area and the last upload's answer are emptied."""
 
 def upload(contents: Any, filename: Any, token: Any) -> tuple[Any, Any, Any, Any]:
     """Store an uploaded record as the token's name, then open its replay (without the
-    library's query string); or show why it
-    was refused (no token, an unknown one) or rejected, or link the game when it is already
-    stored. The upload area is emptied either way, so dropping the same file again (say,
-    once a token is entered) is a new upload. Whatever the file's name, its content decides."""
+    library's query string); or show why it was refused (no token, an unknown one) or
+    rejected, or link the game when it is already stored. The upload area is emptied
+    either way, so dropping the same file again (say, once a token is entered) is a new
+    upload. Whatever the file's name, its content decides."""
     if not isinstance(contents, str) or not contents:
         return no_update, no_update, no_update, no_update
     shown, path = _upload(contents, filename, token)
