@@ -63,18 +63,37 @@ def chosen(
     }  # fmt: skip
 
 
-def address(*values: Any) -> str:
-    """The query string of the filters (in :data:`FILTERS`' order) the library applies."""
-    shown = chosen(*values)
+def address(
+    game: Any, player: Any, attribute: Any, players: Any, q: Any, tag: Any, winner: Any,
+    sort: Any, search: Any,
+) -> Any:  # fmt: skip
+    """The query string of the filters the library applies; left as it is (``search``) when
+    it names them already (the page just opened from it, or the back button went to it)."""
+    shown = chosen(game, player, attribute, players, q, tag, winner, sort)
+    if shown == named(search):
+        return no_update
     return query.write({**shown, "sort": None if shown["sort"] == DEFAULT_SORT else shown["sort"]})
+
+
+def named(search: Any) -> dict[str, Any]:
+    """The filters an address's query string (``search``) names, as the library applies them
+    (one it cannot use: None)."""
+    asked = query.read(search)
+    counted = {"players": query.number(asked.get("players"), SEATS)}
+    return chosen(**{**{name: asked.get(name) for name in FILTERS}, **counted})
+
+
+def follow(search: Any, *values: Any) -> tuple[Any, ...]:
+    """The filters (in :data:`FILTERS`' order) the address names once it changed under them
+    (the browser's back and forward buttons); those shown already are left as they are."""
+    wanted, shown = named(search), chosen(*values)
+    return tuple(no_update if wanted[n] == shown[n] else wanted[n] for n in FILTERS)
 
 
 def layout(search: Any = None) -> html.Div:
     """The library page with the filters its address's query string names (``search``: one
     it cannot use is left out); its table fills in from the read models."""
-    asked = query.read(search)
-    counted = {"players": query.number(asked.get("players"), SEATS)}
-    shown = chosen(**{**{name: asked.get(name) for name in FILTERS}, **counted})
+    shown = named(search)
     return html.Div(
         [
             html.H2("Library"),
@@ -426,5 +445,12 @@ def register(app: Dash) -> None:
     app.callback(
         Output("url", "search", allow_duplicate=True),
         *(Input(f"library-{name}", "value") for name in FILTERS),
+        State("url", "search"),
         prevent_initial_call=True,
     )(address)
+    app.callback(
+        *(Output(f"library-{name}", "value", allow_duplicate=True) for name in FILTERS),
+        Input("url", "search"),
+        *(State(f"library-{name}", "value") for name in FILTERS),
+        prevent_initial_call=True,
+    )(follow)

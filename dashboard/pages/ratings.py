@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from dash import Dash, Input, Output, dcc, html
+from dash import Dash, Input, Output, State, dcc, html, no_update
 
 from dashboard import data, query
 from dashboard.inputs import choice, day, search_box, text
@@ -35,21 +35,43 @@ def season(game: Any, since: Any, until: Any, tag: Any, bots: Any) -> Season:
                   isinstance(bots, list) and BOTS in bots)  # fmt: skip
 
 
-def address(game: Any, since: Any, until: Any, tag: Any, bots: Any) -> str:
-    """The query string of the filters the page applies."""
+def address(game: Any, since: Any, until: Any, tag: Any, bots: Any, search: Any) -> Any:
+    """The query string of the filters the page applies; left as it is when it names them
+    already (the page just opened from it, or the back button went to it)."""
     league = season(game, since, until, tag, bots)
+    if league == named(search):
+        return no_update
     return query.write({
         "game": league.game, "since": league.since, "until": league.until, "tag": league.tag,
         "bots": BOTS if league.bots else None,
     })  # fmt: skip
 
 
+def named(search: Any) -> Season:
+    """The league an address's query string (``search``) names (one value it cannot use is
+    left out; no game: the most played)."""
+    asked = query.read(search)
+    game, since, until, tag, bots = (asked.get(name) for name in FILTERS)
+    return season(game, since, until, tag, [bots])
+
+
+def values(league: Season) -> tuple[Any, ...]:
+    """The filters' values (in :data:`FILTERS`' order) that choose ``league``."""
+    since, until = (d.isoformat() if d else None for d in (league.since, league.until))
+    return league.game, since, until, league.tag, [BOTS] if league.bots else []
+
+
+def follow(search: Any, *shown: Any) -> tuple[Any, ...]:
+    """The filters the address names once it changed under them (the browser's back and
+    forward buttons); those shown already are left as they are."""
+    wanted, now = values(named(search)), values(season(*shown))
+    return tuple(no_update if w == n else w for w, n in zip(wanted, now, strict=True))
+
+
 def layout(search: Any = None) -> html.Div:
     """The ratings page with the filters its address's query string names (``search``: one
     it cannot use is left out; no game: the most played) and their leaderboard."""
-    asked = query.read(search)
-    league = season(asked.get("game"), asked.get("since"), asked.get("until"), asked.get("tag"),
-                    [asked.get("bots")])  # fmt: skip
+    league = named(search)
     game = league.game
     return html.Div([
         html.H2("Ratings"),
@@ -132,5 +154,12 @@ def register(app: Dash) -> None:
     filters = [Input(f"ratings-{name}", "value") for name in FILTERS]
     app.callback(Output("ratings-body", "children"), *filters, prevent_initial_call=True)(board)
     app.callback(
-        Output("url", "search", allow_duplicate=True), *filters, prevent_initial_call=True
-    )(address)
+        Output("url", "search", allow_duplicate=True), *filters, State("url", "search"),
+        prevent_initial_call=True,
+    )(address)  # fmt: skip
+    app.callback(
+        *(Output(f"ratings-{name}", "value") for name in FILTERS),
+        Input("url", "search"),
+        *(State(f"ratings-{name}", "value") for name in FILTERS),
+        prevent_initial_call=True,
+    )(follow)

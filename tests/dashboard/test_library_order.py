@@ -1,6 +1,7 @@
 """The library in Chromium: the Players and Winner headings sort every game (not only the page
 shown) as ``GET /api/games`` does, by keyboard; the filters and the sort are kept in the page's
-address, so a reload shows the same games, and values it cannot use are left out; at a
+address, so a reload shows the same games and the back button the games before, and values
+it cannot use are left out; at a
 phone's width and a desktop's nothing is wider than the window."""
 
 from __future__ import annotations
@@ -95,6 +96,13 @@ def test_players_and_winner_sort_every_game_and_the_address_keeps_the_view(
     page.reload()
     expect(page.locator("#library-tag")).to_have_value("club")
     expect(page.locator("#library-sort")).to_contain_text("Winner ↑")
+    expect(page.locator("#library-count")).to_have_text(f"1–{GAMES // 2} of {GAMES // 2}")
+    assert shown_ids(page) == chosen
+    page.go_back()  # to the sort before the tag
+    expect(page.locator("#library-tag")).to_have_value("")
+    expect(page.locator("#library-count")).to_have_text(f"1–{PAGE_SIZE} of {GAMES}")
+    page.go_forward()
+    expect(page.locator("#library-tag")).to_have_value("club")
     expect(page.locator("#library-count")).to_have_text(f"1–{GAMES // 2} of {GAMES // 2}")
     assert shown_ids(page) == chosen
 

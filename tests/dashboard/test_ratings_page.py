@@ -66,6 +66,11 @@ def test_the_address_keeps_the_filters(page: Page, live_server: LiveServer) -> N
     expect(page.locator("#ratings-tag")).to_have_value("club")
     expect(page.locator("#ratings-since")).to_have_value("2000-01-01")
     expect(summary).to_have_text("3 games rated, 4 players.")
+    page.go_back()
+    expect(page.locator("#ratings-since")).to_have_value("")
+    page.go_back()
+    expect(page.locator("#ratings-tag")).to_have_value("")
+    expect(summary).to_have_text("6 games rated, 4 players.")
 
     page.goto(live_server.url + "/ratings?game=chess&since=yesterday&until=2026-13-01&tag=club")
     expect(summary).to_have_text("3 games rated, 4 players.")
