@@ -229,7 +229,9 @@ class _ListFilters(StatsFilters):
         load_default="-uploaded_at",
         validate=validate.OneOf([f"{d}{c}" for c in sort_names() for d in ("", "-")]),
         metadata={"description": "a column, `-` first for descending (`top_score` is also "
-                  "`top_` and a game's name for its score: `top_vp`)"},
+                  "`top_` and a game's name for its score: `top_vp`; `names`: the seats' "
+                  "names in seat order, `winner`: the winners', a game without one first; "
+                  "names' case and accents ignored)"},
     )  # fmt: skip
     cursor = fields.String(
         validate=validate.Length(1, 4000),

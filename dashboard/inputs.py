@@ -71,15 +71,19 @@ def texts(value: Any, limit: int, default: list[str | None]) -> list[str | None]
     return value
 
 
-def search_box(id_: str, label: str, placeholder: str | None = None) -> list[Any]:
-    """A search field (``placeholder``: the label, by default) and its label for screen
-    readers; what is typed applies after a pause (:data:`DEBOUNCE`) or on Enter."""
+def search_box(
+    id_: str, label: str, placeholder: str | None = None, value: str | None = None
+) -> list[Any]:
+    """A search field (``placeholder``: the label, by default) holding ``value``, and its
+    label for screen readers; what is typed applies after a pause (:data:`DEBOUNCE`) or on
+    Enter."""
     return [
         html.Label(label, htmlFor=id_, className="sr-only"),
         dcc.Input(
             id=id_,
             type="search",
             placeholder=placeholder or label,
+            value=value,
             debounce=DEBOUNCE,
             className="filter",
         ),  # fmt: skip

@@ -28,8 +28,14 @@ SORTS = {
     "turns": "g.turns",
     "actions": "g.actions",
     "top_score": "g.top_score",
+    "names": "g.names_key",
+    "winner": "g.winner_key",
 }
-"""What the game list can be sorted by (``-`` in front: descending)."""
+"""What the game list can be sorted by (``-`` in front: descending): ``names`` is the seats'
+names in seat order, ``winner`` the winners' (a game without one first), each name's case
+and accents ignored (:func:`~projections.summaries.names_key`)."""
+TEXT_SORTS = ("uploaded_at", "title", "names", "winner")
+"""The sorts by a text column."""
 
 MAX_LIMIT = 500
 BRIEF = ("seat", "name", "color", "total", "place")
@@ -133,10 +139,10 @@ def encode_cursor(sort: str, value: Any, game_id: str) -> str:
 
 def _sort_value(key: str, value: Any) -> bool:
     """Whether ``value`` is one the ``key`` column could hold (so the query cannot fail)."""
-    if key in ("uploaded_at", "title"):
+    if key in TEXT_SORTS:
         if not isinstance(value, str) or len(value) > MAX_TEXT_CURSOR or "\x00" in value:
             return False
-        if key == "title":
+        if key != "uploaded_at":
             return True
         try:
             return datetime.fromisoformat(value).tzinfo is not None

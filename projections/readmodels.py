@@ -233,9 +233,13 @@ class ReadModels:
         """Two players' games together in ``season``'s league; None unless both are rated."""
         return leagues.head_to_head(self._db(), a, b, season)
 
-    def game_rating(self, game_id: UUID, season: leagues.Season) -> dict[str, Any] | None:
-        """A game as ``season``'s league rated it; None when the league has not that game."""
-        return leagues.game(self._db(), str(game_id), season)
+    def game_rating(self, game_id: UUID, bots: bool = False) -> dict[str, Any] | None:
+        """A game as its game's league (with the seats bots played, ``bots``) rated it; None
+        when the league has not that game (unknown, unfinished or private)."""
+        summary = self.summary(game_id)
+        if summary is None:
+            return None
+        return leagues.game(self._db(), str(game_id), leagues.Season(summary["game"], bots=bots))
 
     def aliases(self) -> Aliases:
         """The players' merged names (:mod:`projections.aliases`)."""

@@ -32,8 +32,10 @@ SEAT_GAME_COLUMNS = ("game", "players", "finished", "visibility", "uploaded_at",
 """Game columns copied onto each seat's row, so statistics filter seats without a join."""
 GAME_COLUMNS = (
     "game_id", "game", *META_COLUMNS, "players", "turns", "actions", "events", "finished",
-    "end_reason", "top_score", "winners", "version",
+    "end_reason", "top_score", "winners", "names_key", "winner_key", "version",
 )  # fmt: skip
+"""A game's row; ``names_key`` and ``winner_key`` are what the game list sorts by: its seats'
+names, and its winners' (none: empty), as :func:`names_key` joins them."""
 SEAT_COLUMNS = (
     "game_id", "seat", "name", "name_key", "color", "total", "place", "won", "started", "bot",
     *SEAT_GAME_COLUMNS,
@@ -41,6 +43,21 @@ SEAT_COLUMNS = (
 """A seat's row; ``bot`` is 1 for a seat a computer played (``players[i].bot``)."""
 
 Row = dict[str, Any]
+
+
+MAX_NAMES_KEY = 200
+"""Most characters of :func:`names_key` kept (a page's cursor carries it)."""
+
+
+def names_key(names: Sequence[str]) -> str:
+    """Names as the game list sorts them: each one's :func:`name_key`, in seat order, joined
+    by a separator that sorts before any character a name has (so ``ana`` before ``ana b``),
+    cut to :data:`MAX_NAMES_KEY` characters.
+
+    >>> names_key(["Zoë", "ana"]) < names_key(["zoe", "Bo"]), names_key([])
+    (True, '')
+    """
+    return "\x1f".join(name_key(name) for name in names)[:MAX_NAMES_KEY]
 
 
 def own_columns(statistics: Statistics) -> tuple[str, ...]:
@@ -114,7 +131,10 @@ def rows(
     its seats' in the game's own table. ``identity`` holds the game's id, version and
     metadata columns."""
     game, seats, extras = summarize(rules, start, steps, end)
-    game.update(identity, winners=json.dumps(game["winners"]))
+    ordered = sorted(seats, key=itemgetter("seat"))
+    game.update(identity, winners=json.dumps(game["winners"]),
+                names_key=names_key([s["name"] for s in ordered]),
+                winner_key=names_key([s["name"] for s in ordered if s["won"]]))  # fmt: skip
     shared = {column: game[column] for column in ("game_id", *SEAT_GAME_COLUMNS)}
     generic = [{**seat, **shared} for seat in seats]
     own = itemgetter(*own_columns(rules.statistics))

@@ -24,7 +24,7 @@ from domain.ruleset import Ruleset
 from projections.db import READ_GATE, Database
 from projections.summaries import SEAT_COLUMNS, own_columns
 
-VERSION = 11
+VERSION = 12
 TRACKER = "readmodels"
 """The tracking row of these read models."""
 
@@ -199,6 +199,8 @@ def ddl(layout: Layout) -> list[str]:
             end_reason TEXT,
             top_score INTEGER NOT NULL,
             winners TEXT NOT NULL,
+            names_key TEXT NOT NULL,
+            winner_key TEXT NOT NULL,
             version INTEGER NOT NULL
         )""",
         f"CREATE TABLE {s} ({_columns_sql(_seat_columns())}, PRIMARY KEY (game_id, seat))",
@@ -221,6 +223,8 @@ def ddl(layout: Layout) -> list[str]:
         f"CREATE INDEX ix_{tag}_players ON {g} (players, finished, visibility)",
         f"CREATE INDEX ix_{tag}_game ON {g} (game, uploaded_at)",
         f"CREATE INDEX ix_{tag}_played_at ON {g} (played_at, game_id)",
+        f"CREATE INDEX ix_{tag}_names ON {g} (names_key, game_id)",
+        f"CREATE INDEX ix_{tag}_winner ON {g} (winner_key, game_id)",
         f"CREATE INDEX ix_{tag}_name_key ON {s} (name_key)",
         *(statement for rules in rulesets() for statement in _extras_ddl(rules, layout, tag)),
     ]

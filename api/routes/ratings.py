@@ -71,13 +71,7 @@ def game_rating(query: dict[str, Any], game_id: UUID) -> Response:
     """A game as its game's league (every finished public game of it) rated it: each seat's
     rating before and after, its change, and the place and chance to win the ratings
     predicted before it. A game not in the league (unfinished, private, unknown) is a 404."""
-    models = services().fresh()
-    summary = models.summary(game_id)
-    found = None
-    if summary is not None:
-        found = models.game_rating(
-            game_id, Season(summary["game"], bots=query["bots"] == "include")
-        )
+    found = services().fresh().game_rating(game_id, bots=query["bots"] == "include")
     if found is None:
         raise Problem(404, "unrated_game", f"No rated game {game_id}: ratings take the finished "
                       "public games.")  # fmt: skip

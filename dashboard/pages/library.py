@@ -12,7 +12,7 @@ from urllib.parse import quote
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 from flask import current_app
 
-from dashboard import data
+from dashboard import data, query
 from dashboard.inputs import MAX_TEXT, choice, integer, search_box, text, texts
 from dashboard.palette import TERRAIN_COLORS, player_color
 from dashboard.token import refused
@@ -36,8 +36,8 @@ ATTRIBUTES = {
 """The seat attribute filters (``terrain=tundra``): each game's seat attribute and value."""
 ATTRIBUTE_LABELS = ", ".join(label for label, _ in seat_attributes().values())
 COLUMNS = (  # (label, sort key or None)
-    ("Game", "title"), ("Played", None), ("Players", None),
-    (ATTRIBUTE_LABELS.capitalize() or "—", None), ("Seats", "players"), ("Winner", None),
+    ("Game", "title"), ("Played", None), ("Players", "names"),
+    (ATTRIBUTE_LABELS.capitalize() or "—", None), ("Seats", "players"), ("Winner", "winner"),
     ("Top score", "top_score"), ("Actions", "actions"), ("Uploaded", "uploaded_at"),
 )  # fmt: skip
 SORTS = {key: label for label, key in COLUMNS if key}
@@ -45,10 +45,55 @@ ORDERS = tuple(f"{sign}{key}" for key in SORTS for sign in ("-", ""))
 DEFAULT_SORT = "-uploaded_at"
 MAX_PAGES = 10_000
 """Most pages deep the library's cursor stack may go."""
+FILTERS = ("game", "player", "attribute", "players", "q", "tag", "winner", "sort")
+"""The library's filters (``library-<name>``), as its address's query string names them."""
 
 
-def layout() -> html.Div:
-    """The library page; its table fills in from the read models."""
+def chosen(
+    game: Any, player: Any, attribute: Any, players: Any, q: Any, tag: Any, winner: Any,
+    sort: Any,
+) -> dict[str, Any]:  # fmt: skip
+    """The filters as the library applies them: one of the wrong type or out of range is
+    None (the sort: the default)."""
+    return {
+        "game": choice(game, GAMES), "player": text(player),
+        "attribute": choice(attribute, ATTRIBUTES), "players": integer(players, SEATS),
+        "q": text(q), "tag": text(tag, MAX_TAGS), "winner": text(winner),
+        "sort": choice(sort, ORDERS, DEFAULT_SORT),
+    }  # fmt: skip
+
+
+def address(
+    game: Any, player: Any, attribute: Any, players: Any, q: Any, tag: Any, winner: Any,
+    sort: Any, search: Any,
+) -> Any:  # fmt: skip
+    """The query string of the filters the library applies; left as it is (``search``) when
+    it names them already (the page just opened from it, or the back button went to it)."""
+    shown = chosen(game, player, attribute, players, q, tag, winner, sort)
+    if shown == named(search):
+        return no_update
+    return query.write({**shown, "sort": None if shown["sort"] == DEFAULT_SORT else shown["sort"]})
+
+
+def named(search: Any) -> dict[str, Any]:
+    """The filters an address's query string (``search``) names, as the library applies them
+    (one it cannot use: None)."""
+    asked = query.read(search)
+    counted = {"players": query.number(asked.get("players"), SEATS)}
+    return chosen(**{**{name: asked.get(name) for name in FILTERS}, **counted})
+
+
+def follow(search: Any, *values: Any) -> tuple[Any, ...]:
+    """The filters (in :data:`FILTERS`' order) the address names once it changed under them
+    (the browser's back and forward buttons); those shown already are left as they are."""
+    wanted, shown = named(search), chosen(*values)
+    return tuple(no_update if wanted[n] == shown[n] else wanted[n] for n in FILTERS)
+
+
+def layout(search: Any = None) -> html.Div:
+    """The library page with the filters its address's query string names (``search``: one
+    it cannot use is left out); its table fills in from the read models."""
+    shown = named(search)
     return html.Div(
         [
             html.H2("Library"),
@@ -71,13 +116,15 @@ def layout() -> html.Div:
                 [
                     dcc.Dropdown(
                         id="library-game",
+                        value=shown["game"],
                         placeholder="any game",
                         options=[{"label": title, "value": name} for name, title in GAMES.items()],
                         className="filter",
                     ),
-                    *search_box("library-player", "player"),
+                    *search_box("library-player", "player", value=shown["player"]),
                     dcc.Dropdown(
                         id="library-attribute",
+                        value=shown["attribute"],
                         placeholder=ATTRIBUTE_LABELS or "—",
                         options=[
                             {"label": value, "value": key} for key, (_, value) in ATTRIBUTES.items()
@@ -86,16 +133,17 @@ def layout() -> html.Div:
                     ),
                     dcc.Dropdown(
                         id="library-players",
+                        value=shown["players"],
                         placeholder="seats",
                         options=[{"label": f"{n} players", "value": n} for n in SEATS],
                         className="filter",
                     ),
-                    *search_box("library-q", "title or player"),
-                    *search_box("library-tag", "tag"),
-                    *search_box("library-winner", "winner"),
+                    *search_box("library-q", "title or player", value=shown["q"]),
+                    *search_box("library-tag", "tag", value=shown["tag"]),
+                    *search_box("library-winner", "winner", value=shown["winner"]),
                     dcc.Dropdown(
                         id="library-sort",
-                        value=DEFAULT_SORT,
+                        value=shown["sort"],
                         clearable=False,
                         options=[
                             {"label": f"{label} {arrow}", "value": f"{sign}{key}"}
@@ -195,8 +243,11 @@ def table(items: list[dict[str, Any]], sort: str) -> html.Table:
             heads.append(html.Th(label))
             continue
         arrow = (" ↓" if sort.startswith("-") else " ↑") if column == key else ""
-        heads.append(html.Th(html.Button(label + arrow, id={"sort": column}, n_clicks=0,
-                                         className="sort-head")))  # fmt: skip
+        head = html.Th(html.Button(label + arrow, id={"sort": column}, n_clicks=0,
+                                   className="sort-head"))  # fmt: skip
+        if column == key:
+            setattr(head, "aria-sort", "descending" if sort.startswith("-") else "ascending")
+        heads.append(head)
     return html.Table([html.Thead(html.Tr(heads)), html.Tbody([_row(i) for i in items])],
                       className="games")  # fmt: skip
 
@@ -238,15 +289,16 @@ would be refused before any callback could say so): a file within the limit goes
 says it, and the area and the last upload's answer are emptied."""
 
 
-def upload(contents: Any, filename: Any, token: Any) -> tuple[Any, Any, Any]:
-    """Store an uploaded record as the token's name, then open its replay; or show why it
-    was refused (no token, an unknown one) or rejected, or link the game when it is already
-    stored. The upload area is emptied either way, so dropping the same file again (say,
-    once a token is entered) is a new upload. Whatever the file's name, its content decides."""
+def upload(contents: Any, filename: Any, token: Any) -> tuple[Any, Any, Any, Any]:
+    """Store an uploaded record as the token's name, then open its replay (without the
+    library's query string); or show why it was refused (no token, an unknown one) or
+    rejected, or link the game when it is already stored. The upload area is emptied
+    either way, so dropping the same file again (say, once a token is entered) is a new
+    upload. Whatever the file's name, its content decides."""
     if not isinstance(contents, str) or not contents:
-        return no_update, no_update, no_update
+        return no_update, no_update, no_update, no_update
     shown, path = _upload(contents, filename, token)
-    return shown, path, None
+    return shown, path, no_update if path is no_update else "", None
 
 
 def _upload(contents: str, filename: Any, token: Any) -> tuple[Any, Any]:
@@ -292,10 +344,8 @@ def refresh(
     with the private games of the token's name among them. A filter of the wrong type or
     out of range is left out; an unusable cursor starts over, and a seat attribute another
     game than the chosen one has matches nothing."""
-    player, winner, game = text(player), text(winner), choice(game, GAMES)
-    q, tag = text(q), text(tag, MAX_TAGS)
-    attribute, players = choice(attribute, ATTRIBUTES), integer(players, SEATS)
-    sort = choice(sort, ORDERS, DEFAULT_SORT)
+    filters = chosen(game, player, attribute, players, q, tag, winner, sort)
+    sort, attribute = filters.pop("sort"), filters.pop("attribute")
     cursors, next_cursor = texts(cursors, MAX_PAGES, [None]), text(next_cursor, 10_000)
     trigger = ctx.triggered_id
     if trigger == "library-next-page" and next_cursor and len(cursors) < MAX_PAGES:
@@ -306,8 +356,8 @@ def refresh(
         cursors = [None]
     models = data.fresh()
     seat = dict([ATTRIBUTES[attribute]]) if attribute else {}
-    filters = {"game": game, "player": player, "players": players, "winner": winner, "q": q,
-               "tag": tag, "viewer": data.reader(token), **seat}  # fmt: skip
+    asked = any(filters.values()) or attribute
+    filters.update(seat, viewer=data.reader(token))
     try:
         try:
             page = models.list_games(**filters, sort=sort, cursor=cursors[-1], limit=PAGE_SIZE)
@@ -316,7 +366,7 @@ def refresh(
             page = models.list_games(**filters, sort=sort, limit=PAGE_SIZE)
     except ValueError:  # the chosen game has no such seat attribute
         page = GamePage()
-    if not page.total and not any((game, player, attribute, players, winner, q, tag)):
+    if not page.total and not asked:
         body: Any = html.P("No games yet.", className="placeholder")
     elif not page.items:
         body = html.P("No games match these filters.", className="placeholder")
@@ -358,6 +408,7 @@ def register(app: Dash) -> None:
     app.callback(
         Output("library-upload-result", "children"),
         Output("url", "pathname"),
+        Output("url", "search", allow_duplicate=True),
         Output("library-upload", "contents"),
         Input("library-upload-checked", "data"),
         State("library-upload", "filename"),
@@ -391,3 +442,15 @@ def register(app: Dash) -> None:
         State("library-sort", "value"),
         prevent_initial_call=True,
     )(sort_by)
+    app.callback(
+        Output("url", "search", allow_duplicate=True),
+        *(Input(f"library-{name}", "value") for name in FILTERS),
+        State("url", "search"),
+        prevent_initial_call=True,
+    )(address)
+    app.callback(
+        *(Output(f"library-{name}", "value", allow_duplicate=True) for name in FILTERS),
+        Input("url", "search"),
+        *(State(f"library-{name}", "value") for name in FILTERS),
+        prevent_initial_call=True,
+    )(follow)

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from dash import Dash, Input, Output, dcc, html
+from dash import Dash, Input, Output, State, dcc, html, no_update
 
-from dashboard import data
+from dashboard import data, query
 from dashboard.inputs import choice, day, search_box, text
 from dashboard.pages.player import FONT, GAMES, GRAPH_CONFIG
-from dashboard.pages.statistics import bots_choice, date_filter
+from dashboard.pages.statistics import BOTS, bots_choice, date_filter
 from domain.store.game import MAX_TAGS
 from projections.ratings import Season
 
@@ -23,9 +23,56 @@ DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 """Each leader's line: a colour and a dash, so that lines differ without colour too."""
 
 
-def layout() -> html.Div:
-    """The ratings page: its filters (the most played game chosen) and the leaderboard."""
-    game = data.fresh().most_played()
+FILTERS = ("game", "since", "until", "tag", "bots")
+"""The ratings page's filters (``ratings-<name>``), as its address's query string names them."""
+
+
+def season(game: Any, since: Any, until: Any, tag: Any, bots: Any) -> Season:
+    """The league the filters ask for (one of the wrong type is left out; no game or an
+    unknown one: the most played)."""
+    chosen = choice(game, GAMES) or data.fresh().most_played()
+    return Season(chosen, day(since), day(until), text(tag, MAX_TAGS),
+                  isinstance(bots, list) and BOTS in bots)  # fmt: skip
+
+
+def address(game: Any, since: Any, until: Any, tag: Any, bots: Any, search: Any) -> Any:
+    """The query string of the filters the page applies; left as it is when it names them
+    already (the page just opened from it, or the back button went to it)."""
+    league = season(game, since, until, tag, bots)
+    if league == named(search):
+        return no_update
+    return query.write({
+        "game": league.game, "since": league.since, "until": league.until, "tag": league.tag,
+        "bots": BOTS if league.bots else None,
+    })  # fmt: skip
+
+
+def named(search: Any) -> Season:
+    """The league an address's query string (``search``) names (one value it cannot use is
+    left out; no game: the most played)."""
+    asked = query.read(search)
+    game, since, until, tag, bots = (asked.get(name) for name in FILTERS)
+    return season(game, since, until, tag, [bots])
+
+
+def values(league: Season) -> tuple[Any, ...]:
+    """The filters' values (in :data:`FILTERS`' order) that choose ``league``."""
+    since, until = (d.isoformat() if d else None for d in (league.since, league.until))
+    return league.game, since, until, league.tag, [BOTS] if league.bots else []
+
+
+def follow(search: Any, *shown: Any) -> tuple[Any, ...]:
+    """The filters the address names once it changed under them (the browser's back and
+    forward buttons); those shown already are left as they are."""
+    wanted, now = values(named(search)), values(season(*shown))
+    return tuple(no_update if w == n else w for w, n in zip(wanted, now, strict=True))
+
+
+def layout(search: Any = None) -> html.Div:
+    """The ratings page with the filters its address's query string names (``search``: one
+    it cannot use is left out; no game: the most played) and their leaderboard."""
+    league = named(search)
+    game = league.game
     return html.Div([
         html.H2("Ratings"),
         html.P("Each game's players rated game by game in the order the games were played "
@@ -35,12 +82,12 @@ def layout() -> html.Div:
         html.Div([
             dcc.Dropdown(id="ratings-game", value=game, clearable=False, className="filter",
                          options=[{"label": t, "value": n} for n, t in GAMES.items()]),
-            date_filter("ratings-since", "season from"),
-            date_filter("ratings-until", "season until"),
-            *search_box("ratings-tag", "games with this tag", "tag"),
-            bots_choice("ratings-bots"),
+            date_filter("ratings-since", "season from", league.since),
+            date_filter("ratings-until", "season until", league.until),
+            *search_box("ratings-tag", "games with this tag", "tag", league.tag),
+            bots_choice("ratings-bots", league.bots),
         ], className="stats-filters"),
-        dcc.Loading(html.Div(board(game), id="ratings-body"), type="dot"),
+        dcc.Loading(html.Div(leaderboard(league), id="ratings-body"), type="dot"),
     ], id="ratings")  # fmt: skip
 
 
@@ -70,13 +117,15 @@ def history_figure(leaders: list[dict[str, Any]], season: Season) -> dict[str, A
 def board(game: Any, since: Any = None, until: Any = None, tag: Any = None,
           bots: Any = None) -> html.Div | html.P:  # fmt: skip
     """The leaderboard of the filters (one of the wrong type is left out)."""
-    chosen = choice(game, GAMES) or data.fresh().most_played()
-    season = Season(chosen, day(since), day(until), text(tag, MAX_TAGS),
-                    isinstance(bots, list) and "include" in bots)  # fmt: skip
-    found = data.fresh().ratings(season)
+    return leaderboard(season(game, since, until, tag, bots))
+
+
+def leaderboard(league: Season) -> html.Div | html.P:
+    """The leaderboard of a league, with a chart of its leaders' ratings."""
+    found = data.fresh().ratings(league)
     if not found["players"]:
-        return html.P(f"No ratings yet: no finished {GAMES[chosen]} game with two players or "
-                      "more matches these filters.", className="placeholder")  # fmt: skip
+        return html.P(f"No ratings yet: no finished {GAMES[league.game]} game with two players "
+                      "or more matches these filters.", className="placeholder")  # fmt: skip
     rows = []
     for rank, p in enumerate(found["players"], 1):
         href = f"/player/{quote(p['name'], safe='')}"
@@ -85,7 +134,7 @@ def board(game: Any, since: Any = None, until: Any = None, tag: Any = None,
             html.Td(f"{p['rating']:.1f}"), html.Td(f"{p['mu']:.1f} ± {p['sigma']:.1f}"),
             html.Td(str(p["games"])), html.Td(str(p["wins"])),
         ]))  # fmt: skip
-    chart = html.Div(dcc.Graph(figure=history_figure(found["players"][:CHARTED], season),
+    chart = html.Div(dcc.Graph(figure=history_figure(found["players"][:CHARTED], league),
                                config=GRAPH_CONFIG), className="card")  # fmt: skip
     return html.Div([
         html.P(f"{found['games']} games rated, {len(found['players'])} players.",
@@ -100,13 +149,17 @@ def board(game: Any, since: Any = None, until: Any = None, tag: Any = None,
 
 
 def register(app: Dash) -> None:
-    """The ratings page's callback: the leaderboard of the filters chosen."""
+    """The ratings page's callbacks: the leaderboard of the filters chosen, and the page's
+    address that names them."""
+    filters = [Input(f"ratings-{name}", "value") for name in FILTERS]
+    app.callback(Output("ratings-body", "children"), *filters, prevent_initial_call=True)(board)
     app.callback(
-        Output("ratings-body", "children"),
-        Input("ratings-game", "value"),
-        Input("ratings-since", "value"),
-        Input("ratings-until", "value"),
-        Input("ratings-tag", "value"),
-        Input("ratings-bots", "value"),
+        Output("url", "search", allow_duplicate=True), *filters, State("url", "search"),
         prevent_initial_call=True,
-    )(board)
+    )(address)  # fmt: skip
+    app.callback(
+        *(Output(f"ratings-{name}", "value") for name in FILTERS),
+        Input("url", "search"),
+        *(State(f"ratings-{name}", "value") for name in FILTERS),
+        prevent_initial_call=True,
+    )(follow)

@@ -1,7 +1,8 @@
 """``/replay/<id>?step=N``: one stored game, step by step, for every game.
 
 The page is a frame (step controls, slider, score and margin charts with the milestones
-the board view marks, step log, the analysis for a game the review knows) around the
+the board view marks, step log, the game's rating changes, the analysis for a game the
+review knows) around the
 game's board view (:mod:`dashboard.boards`): its board, its panels and its charts. The
 whole game is loaded once into ``replay-data`` and its review into ``replay-analysis``;
 ``assets/replay.js`` switches steps and has the view's script draw each one. Only the
@@ -19,7 +20,7 @@ from uuid import UUID
 
 from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from dashboard import analysis, boards, charts, data, explore, share
+from dashboard import analysis, boards, charts, data, explore, game_rating, share
 from dashboard.game import Game, load, log_entry, payload, rules_of
 from dashboard.inputs import text
 from dashboard.table_parts import Labelled
@@ -255,6 +256,7 @@ def layout(game_id: str, search: str | None = None) -> html.Div:
                     html.Div(
                         [
                             *view.panels(game),
+                            *game_rating.panel(gid),
                             *review,
                             *explore.lines(),
                             html.H3("Steps"),

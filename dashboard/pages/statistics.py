@@ -12,6 +12,7 @@ model's ``small_sample_below`` are drawn hatched and pale, and every bar says it
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 from urllib.parse import quote
 
@@ -98,9 +99,10 @@ def layout() -> html.Div:
     )
 
 
-def date_filter(id_: str, label: str) -> html.Label:
-    """A date filter with its label above it."""
-    box = dcc.Input(id=id_, type="date", className="date", debounce=True)  # type: ignore[arg-type]
+def date_filter(id_: str, label: str, value: date | None = None) -> html.Label:
+    """A date filter (showing ``value``) with its label above it."""
+    box = dcc.Input(id=id_, type="date", className="date", debounce=True,  # type: ignore[arg-type]
+                    value=value.isoformat() if value else None)  # fmt: skip
     return html.Label([label, box], className="filter date-filter", htmlFor=id_)
 
 
@@ -274,11 +276,15 @@ def _figures(stats: dict[str, Any]) -> list[html.Div]:
     return cards
 
 
-def bots_choice(component_id: str) -> dcc.Checklist:
-    """The checkbox that counts the seats bots played (left out by default)."""
+BOTS = "include"
+"""The value of the bots checkbox ticked."""
+
+
+def bots_choice(component_id: str, ticked: bool = False) -> dcc.Checklist:
+    """The checkbox that counts the seats bots played (left out unless ``ticked``)."""
     return dcc.Checklist(
-        id=component_id, value=[], className="filter bots-choice",
-        options=[{"label": "Count bots' seats", "value": "include"}],
+        id=component_id, value=[BOTS] if ticked else [], className="filter bots-choice",
+        options=[{"label": "Count bots' seats", "value": BOTS}],
     )  # fmt: skip
 
 
@@ -293,7 +299,7 @@ def body(
         stats = data.fresh().stats(
             game=game, players=integer(players, range(SEATS.start, SEATS.stop)),
             option=choice(option, offered), player=text(player), since=day(since),
-            until=day(until), bots=isinstance(bots, list) and "include" in bots,
+            until=day(until), bots=isinstance(bots, list) and BOTS in bots,
         )  # fmt: skip
     except ValueError as err:  # options of another game than the one chosen
         return html.P(f"No statistics: {err}.", className="placeholder")

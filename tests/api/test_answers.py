@@ -105,6 +105,7 @@ UUID0 = "00000000-0000-0000-0000-000000000000"
      ("players", cursor_of(["players", 2**63, UUID0])),
      ("players", cursor_of(["players", True, UUID0])),
      ("title", cursor_of(["title", None, UUID0])),
+     ("winner", cursor_of(["winner", 3, UUID0])),
      ("title", cursor_of(["title", "a", 7])),
      ("title", cursor_of(["-uploaded_at", "a", UUID0])),
      ("title", cursor_of({"not": "a list"})),

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
+from operator import itemgetter
 from typing import Any
 
 import pytest
 
+from projections.summaries import names_key
 from tests.api.client import Client
 from tests.api.conftest import PRIVATE_GAME, SHARED_GAMES, TOKENS, Shared, record_of
 
@@ -79,6 +81,20 @@ def test_filters(shared: Shared) -> None:
         winners = shared.client.get(f"/api/games/{item['game_id']}").json["winners"]
         for winner in winners:
             assert item["game_id"] in ids(winner=winner)
+
+
+def test_sorted_by_names_and_winner_over_every_page(shared: Shared) -> None:
+    seated = itemgetter("seat")
+    for sort, of in (
+        ("names", lambda i: names_key([s["name"] for s in sorted(i["seats"], key=seated)])),
+        ("winner", lambda i: names_key(i["winners"])),
+    ):
+        ascending, total = all_pages(shared.client, sort=sort, limit=2)
+        assert len(ascending) == total == len(public_names())
+        keys = [of(i) for i in ascending]
+        assert keys == sorted(keys)
+        descending, _ = all_pages(shared.client, sort=f"-{sort}", limit=3)
+        assert [i["game_id"] for i in descending] == [i["game_id"] for i in reversed(ascending)]
 
 
 @pytest.mark.parametrize(

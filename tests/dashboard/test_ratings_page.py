@@ -47,3 +47,34 @@ def test_the_leaderboard_and_its_way_to_a_player(page: Page, live_server: LiveSe
     expect(met).to_have_count(len(LOSERS))
     expect(met.first.locator("td").nth(2)).to_have_text("4")  # won every game against them
     expect(page.locator("#player-body .card .js-plotly-plot").first).to_be_visible()
+
+
+def test_the_address_keeps_the_filters(page: Page, live_server: LiveServer) -> None:
+    with GameLibrary.open(live_server.settings.database_url) as library:
+        for i in range(6):
+            library.upload(league_record(i), tags=["club"] if i % 2 == 0 else [])
+    summary = page.locator("#ratings-summary")
+    page.goto(live_server.url + "/ratings")
+    expect(summary).to_have_text("6 games rated, 4 players.")
+    page.locator("#ratings-tag").fill("club")
+    page.locator("#ratings-tag").press("Enter")
+    expect(summary).to_have_text("3 games rated, 4 players.")
+    page.locator("#ratings-since").fill("2000-01-01")
+    page.locator("#ratings-since").press("Enter")
+    expect(page).to_have_url(f"{live_server.url}/ratings?game=moonlight&since=2000-01-01&tag=club")
+    page.reload()
+    expect(page.locator("#ratings-tag")).to_have_value("club")
+    expect(page.locator("#ratings-since")).to_have_value("2000-01-01")
+    expect(summary).to_have_text("3 games rated, 4 players.")
+    page.go_back()
+    expect(page.locator("#ratings-since")).to_have_value("")
+    page.go_back()
+    expect(page.locator("#ratings-tag")).to_have_value("")
+    expect(summary).to_have_text("6 games rated, 4 players.")
+
+    page.goto(live_server.url + "/ratings?game=chess&since=yesterday&until=2026-13-01&tag=club")
+    expect(summary).to_have_text("3 games rated, 4 players.")
+    expect(page.locator("#ratings-since")).to_have_value("")
+    page.goto(live_server.url + "/ratings?tag=club&until=2000-01-01")
+    expect(page.locator("#ratings-body")).to_contain_text("No ratings yet")
+    expect(page.locator("#ratings-until")).to_have_value("2000-01-01")

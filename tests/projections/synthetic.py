@@ -21,6 +21,7 @@ from projections.summaries import (
     SEAT_COLUMNS,
     SEAT_GAME_COLUMNS,
     name_key,
+    names_key,
     own_columns,
 )
 from projections.tables import timestamp
@@ -68,6 +69,7 @@ def rows(game: Played) -> Rows:
         "turns": game.turns, "actions": game.actions or game.turns * 2, "events": game.turns * 3,
         "finished": int(game.finished), "end_reason": "full_moon" if game.finished else None,
         "top_score": max(s.total for s in game.seats), "winners": json.dumps(winners),
+        "names_key": names_key([s.name for s in game.seats]), "winner_key": names_key(winners),
         "version": 1,
     }  # fmt: skip
     options = {"opt_random_terrain": 0, "opt_big_map": 0, "opt_auto_push": 0,
