@@ -269,6 +269,7 @@ def test_starting_needs_the_token_uploads_need(
     expect(page.locator("#new-result")).to_contain_text("Starting a game needs a token.")
     page.fill("#auth-input", "not-the-token")
     page.click("#auth-use")
+    expect(page.locator("#auth-status .auth-bad")).to_have_attribute("data-status", "403")
     page.get_by_role("button", name="Start the draft").click()
     expect(page.locator("#new-result")).to_contain_text("This token is not accepted here.")
     assert _tables(server) == []
