@@ -34,8 +34,6 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import compress
-from operator import is_not
 from typing import Any
 
 from domain.hexes import Hex
@@ -222,8 +220,10 @@ class WolvesFollower:
             patches: dict[str, list[list[Any]]] = {}
             if numbers:
                 if "control" in numbers:
-                    control = self._control
-                    patches["control"] = [[i, control[i]] for i in sorted(set(self._reread))]
+                    control, reread = self._control, self._reread
+                    if len(reread) > 1:
+                        reread = sorted(set(reread))
+                    patches["control"] = [[i, control[i]] for i in reread]
                 if "vp" in numbers:
                     vp, placed = self._vp, self._placed
                     patches["vp"] = [[seat, vp[seat]] for seat in self._moved]
@@ -333,8 +333,9 @@ class WolvesFollower:
             for seat, n in counts:
                 wolves[seat] += n
                 counted.add(seat)
-        if before:
-            regions += [i for i, was in before.items() if held[i] != was and i not in regions]
+        for i, earlier in before.items():
+            if held[i] != earlier and i not in regions:
+                regions.append(i)
         return counted
 
     def _turn(self) -> int | None:
@@ -368,13 +369,11 @@ class WolvesFollower:
         ``numbers["vp"]`` (and new scores) when a seat's score or place changed."""
         boards, two, rows, wolves = self._state.boards, self._two, self._rows, self._wolves
         old = self._boards
-        seats = (
-            counted if boards is old
-            else counted.union(compress(range(len(boards)), map(is_not, boards, old)))
-        )  # fmt: skip
         changed = False
-        for seat in seats:
-            row = seat_score(boards[seat], wolves[seat], two)
+        for seat, board in enumerate(boards):
+            if board is old[seat] and seat not in counted:
+                continue
+            row = seat_score(board, wolves[seat], two)
             if row != rows[seat]:
                 rows[seat] = row
                 changed = True
@@ -390,9 +389,10 @@ class WolvesFollower:
             return False
         vp = list(self._vp)
         moved = self._moved = []
-        for seat, (row, place) in enumerate(now):
-            if seat < len(placed) and placed[seat] == (row, place):
+        for seat, item in enumerate(now):
+            if seat < len(placed) and placed[seat] == item:
                 continue
+            row, place = item
             moved.append(seat)
             if seat < len(vp):
                 vp[seat] = [seat, *row, place]
