@@ -30,11 +30,11 @@ def _at(h: Sequence[int]) -> str:
 
 
 def _paying(paid: dict[str, Any]) -> str:
-    parts = []
-    if paid["tiles"]:
-        parts.append(f"{len(paid['tiles'])} {paid['terrain']}")
-    if n := paid["bonus_terrain"]:
-        parts.append(f"{n} bonus terrain {'token' if n == 1 else 'tokens'}")
+    tiles, n = paid["tiles"], paid["bonus_terrain"]
+    if not n:  # most payments: tiles only
+        return f"paying {len(tiles)} {paid['terrain']}" if tiles else "paying "
+    parts = [f"{len(tiles)} {paid['terrain']}"] if tiles else []
+    parts.append(f"{n} bonus terrain {'token' if n == 1 else 'tokens'}")
     return "paying " + " and ".join(parts)
 
 
@@ -96,6 +96,8 @@ _CONSEQUENCES: dict[str, Text] = {
     ),
 }
 """The text of each event that follows an action."""
+_TEXTS = {**_CONSEQUENCES, **_ACTIONS}
+"""The text of every event that has one."""
 
 
 def stored_label(names: Sequence[str], events: Sequence[Stored]) -> str:
@@ -113,7 +115,7 @@ def stored_label(names: Sequence[str], events: Sequence[Stored]) -> str:
         return text(names, events[0]["data"])
     parts = []
     for e in events:
-        text = _ACTIONS.get(e["type"]) or _CONSEQUENCES.get(e["type"])
+        text = _TEXTS.get(e["type"])
         if text is not None and (line := text(names, e["data"])):
             parts.append(line)
     return "; ".join(parts)

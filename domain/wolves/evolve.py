@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
 from functools import singledispatch
-from operator import attrgetter
 from typing import Any
 
 from domain.hexes import Hex
@@ -14,9 +12,7 @@ from domain.wolves import events as ev
 from domain.wolves.components import PieceKind, Track
 from domain.wolves.state import MoonlightPiece, Piece, PlayerBoard, State
 
-_BOARD_FIELDS = tuple(f.name for f in fields(PlayerBoard))
-_BOARD_VALUES = attrgetter(*_BOARD_FIELDS)
-_BOARD_INDEX = {name: i for i, name in enumerate(_BOARD_FIELDS)}
+_BOARD_INDEX = {name: i for i, name in enumerate(PlayerBoard._fields)}
 _FLIPPED, _BONUS_TERRAIN = _BOARD_INDEX["flipped"], _BOARD_INDEX["bonus_terrain"]
 
 
@@ -59,9 +55,9 @@ def handler(kind: type[ev.Event]) -> Callable[[Any, State], None]:
 
 
 def _replace(board: PlayerBoard, **changes: Any) -> PlayerBoard:
-    """``dataclasses.replace`` of a board, without its checks on every call (a board changes
-    at most events)."""
-    values = list(_BOARD_VALUES(board))
+    """``board._replace(**changes)``, without its checks on every call (a board changes at
+    most events)."""
+    values: list[Any] = list(board)
     for name, value in changes.items():
         values[_BOARD_INDEX[name]] = value
     return PlayerBoard(*values)
@@ -97,7 +93,7 @@ def _pay(state: State, seat: int, paid: ev.Paid, **changes: Any) -> None:
     """Settle a payment (W-5) with the action's other ``changes`` of the seat's board, in
     one new board; one action fewer is left."""
     board = state.boards[seat]
-    values = list(_BOARD_VALUES(board))
+    values: list[Any] = list(board)
     if paid.tiles:
         turned = list(board.flipped)
         for slot in paid.tiles:

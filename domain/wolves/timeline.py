@@ -34,8 +34,6 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import compress
-from operator import is_not
 from typing import Any
 
 from domain.hexes import Hex
@@ -65,6 +63,8 @@ BREAKDOWN = FIELDS[2:-1]
 AUTOMATON = "automaton"
 """The two-player automaton pack's key in control rows."""
 WOLF_KINDS = frozenset(("alpha", "pack"))
+_NONE: frozenset[int] = frozenset()
+"""No seat (whose wolves changed)."""
 
 _NAMED: dict[str, Callable[[Any], Iterable[Hex]]] = {
     "WolvesDrafted": lambda e: (e.hex,),
@@ -218,30 +218,33 @@ class WolvesFollower:
             changed: list[list[Any]] = []
             whole: dict[str, Any] = {}
             patches: dict[str, list[list[Any]]] = {}
-            if "control" in numbers:
-                control = self._control
-                patches["control"] = [[i, control[i]] for i in sorted(set(self._reread))]
-            if "vp" in numbers:
-                vp, placed = self._vp, self._placed
-                patches["vp"] = [[seat, vp[seat]] for seat in self._moved]
-                for seat in self._moved:
-                    row, place = placed[seat]
-                    changed.append([seat, row[0], place, list(row[1:])])
-            if "moonlight" in numbers:
-                whole["moonlight"] = numbers["moonlight"]
-            if "next_phase" in numbers:
-                whole["next_phase"] = numbers["next_phase"]
-            if "scoring" in numbers:
-                now = numbers["scoring"]
-                if now and len(now) == len(scoring):  # item by item, each as its values
-                    patches["scoring"] = [
-                        [i, [item[key] for key in was], 1] if item.keys() == was.keys()
-                        else [i, item]
-                        for i, (item, was) in enumerate(zip(now, scoring, strict=True))
-                    ]  # fmt: skip
-                else:
-                    whole["scoring"] = now
-                scoring = now
+            if numbers:
+                if "control" in numbers:
+                    control, reread = self._control, self._reread
+                    if len(reread) > 1:
+                        reread = sorted(set(reread))
+                    patches["control"] = [[i, control[i]] for i in reread]
+                if "vp" in numbers:
+                    vp, placed = self._vp, self._placed
+                    patches["vp"] = [[seat, vp[seat]] for seat in self._moved]
+                    for seat in self._moved:
+                        row, place = placed[seat]
+                        changed.append([seat, row[0], place, list(row[1:])])
+                if "moonlight" in numbers:
+                    whole["moonlight"] = numbers["moonlight"]
+                if "next_phase" in numbers:
+                    whole["next_phase"] = numbers["next_phase"]
+                if "scoring" in numbers:
+                    now = numbers["scoring"]
+                    if now and len(now) == len(scoring):  # item by item, each as its values
+                        patches["scoring"] = [
+                            [i, [item[key] for key in was], 1] if item.keys() == was.keys()
+                            else [i, item]
+                            for i, (item, was) in enumerate(zip(now, scoring, strict=True))
+                        ]  # fmt: skip
+                    else:
+                        whole["scoring"] = now
+                    scoring = now
             yield [
                 None if acted is None else acted["data"]["player"],
                 None if acted is None else ACTION_NAMES[acted["type"]],
@@ -249,7 +252,7 @@ class WolvesFollower:
                 None if state.finished else state.player,
                 state.finished,
                 changed,
-                [[m.kind, m.text, list(m.seats)] for m in marks],
+                [[m.kind, m.text, list(m.seats)] for m in marks] if marks else [],
                 whole,
                 patches,
             ]
@@ -285,7 +288,7 @@ class WolvesFollower:
                     scored.append(kept["data"])
             apply(event, state)
         numbers: dict[str, Any] = {}
-        counted = self._count(named, regions)
+        counted = self._count(named, regions) if named else _NONE
         self._reread = regions
         if regions:
             self._read_control(regions, numbers)
@@ -330,8 +333,9 @@ class WolvesFollower:
             for seat, n in counts:
                 wolves[seat] += n
                 counted.add(seat)
-        if before:
-            regions += [i for i, was in before.items() if held[i] != was and i not in regions]
+        for i, earlier in before.items():
+            if held[i] != earlier and i not in regions:
+                regions.append(i)
         return counted
 
     def _turn(self) -> int | None:
@@ -354,18 +358,22 @@ class WolvesFollower:
         """Read the control rows of the regions at indexes ``regions`` again into
         ``numbers["control"]``."""
         rows = self._control = list(self._control)
-        for i in regions:
-            rows[i] = self._control_row(i)
+        names, scoring, held = self._regions, self._state.scoring, self._held
+        for i in regions:  # as _control_row reads them
+            stack = scoring.get(names[i])
+            rows[i] = [names[i], stack[0] if stack else None, list(held[i].values())]
         numbers["control"] = rows
 
-    def _read_scores(self, numbers: dict[str, Any], counted: set[int]) -> None:
+    def _read_scores(self, numbers: dict[str, Any], counted: set[int] | frozenset[int]) -> None:
         """Score again the seats whose board or wolves on the map (``counted``) changed;
         ``numbers["vp"]`` (and new scores) when a seat's score or place changed."""
-        boards, two, rows = self._state.boards, self._two, self._rows
-        seats = counted.union(compress(range(len(boards)), map(is_not, boards, self._boards)))
+        boards, two, rows, wolves = self._state.boards, self._two, self._rows, self._wolves
+        old = self._boards
         changed = False
-        for seat in seats:
-            row = seat_score(boards[seat], self._wolves[seat], two)
+        for seat, board in enumerate(boards):
+            if board is old[seat] and seat not in counted:
+                continue
+            row = seat_score(board, wolves[seat], two)
             if row != rows[seat]:
                 rows[seat] = row
                 changed = True
@@ -381,9 +389,10 @@ class WolvesFollower:
             return False
         vp = list(self._vp)
         moved = self._moved = []
-        for seat, (row, place) in enumerate(now):
-            if seat < len(placed) and placed[seat] == (row, place):
+        for seat, item in enumerate(now):
+            if seat < len(placed) and placed[seat] == item:
                 continue
+            row, place = item
             moved.append(seat)
             if seat < len(vp):
                 vp[seat] = [seat, *row, place]

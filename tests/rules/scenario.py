@@ -15,7 +15,6 @@ Pieces are written ``"A0 P1"``: kind letter (``A`` alpha, ``P`` pack wolf, ``D``
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from functools import partial
 from typing import Any, TypeVar
 
@@ -112,14 +111,14 @@ def scenario(
     state.draft_picks = len(state.table.draft_order)
     state.player = player
     state.actions_left = actions_left
-    state.boards = tuple(replace(b, bonus_terrain=tokens, bonus_action=0) for b in state.boards)
+    state.boards = tuple(b._replace(bonus_terrain=tokens, bonus_action=0) for b in state.boards)
     return state
 
 
 def set_board(state: State, seat: int, **changes: Any) -> State:
-    """Change fields of one seat's board in place (``dataclasses.replace``); return the state."""
+    """Change fields of one seat's board in place (``PlayerBoard._replace``); return the state."""
     boards = list(state.boards)
-    boards[seat] = replace(boards[seat], **changes)
+    boards[seat] = boards[seat]._replace(**changes)
     state.boards = tuple(boards)
     return state
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -105,8 +104,7 @@ def test_scores_read_the_board_and_places_follow_w9(
 ) -> None:
     state = initial_state(random_players(n, random.Random(seed)), generate_setup(n, seed))
     state.boards = tuple(
-        replace(
-            b,
+        b._replace(
             dens=(sp, sd, hw),
             lairs=lr,
             wolves=wv,
