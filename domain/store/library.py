@@ -385,13 +385,12 @@ class GameLibrary(Application[UUID]):
             if cached is not None:
                 self._states.move_to_end(game_id)
         if cached is not None:
-            if self.recorder.select_events(game_id, desc=True, limit=1)[0].topic != (
-                Game.Withdrawn.TOPIC
-            ):
+            last = self.recorder.select_events(game_id, desc=True, limit=1)
+            if last and last[0].topic != Game.Withdrawn.TOPIC:
                 return cached
             with self._states_lock:
                 self._states.pop(game_id, None)
-            raise WithdrawnGame(game_id)
+            raise WithdrawnGame(game_id) if last else UnknownGame(game_id)  # or purged
         folded = self._fold(game_id)
         with self._states_lock:
             self._states[game_id] = folded

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
 from domain.documents import Annotation
-from domain.store import GameLibrary, StoreConfig
+from domain.store import GameLibrary, StoreConfig, UnknownGame
 from domain.store.comments import add_comments, comments_id
 from domain.store.players import aliases
 from domain.store.purge import streams_of
@@ -33,14 +35,17 @@ def test_only_a_withdrawn_game_is_purged_and_then_it_may_be_stored_again(
     refused = howl(env, "purge", str(game_id), "--yes")
     assert refused.returncode == 1 and b"is not withdrawn" in refused.stderr
     assert howl(env, "purge", str(game_id)[:8], "--yes").returncode == 2  # a whole id only
-    with open_store(env) as library:
+    with open_store(env) as library, open_store(env) as elsewhere:
+        elsewhere.state_at(game_id, 1)  # another process keeps the game's states
         library.withdraw(game_id)
         assert len(streams_of(library, game_id)) == 3  # the game, its comments, the comment
-    again = howl(env, "import", "-", stdin=record)
-    assert again.returncode == 1 and b"was withdrawn by its uploader" in again.stdout
-    purged = howl(env, "purge", str(game_id), "--yes")
-    assert purged.returncode == 0, purged.stderr.decode()
-    assert b"purged game" in purged.stdout and b"in 3 streams" in purged.stdout
+        again = howl(env, "import", "-", stdin=record)
+        assert again.returncode == 1 and b"was withdrawn by its uploader" in again.stdout
+        purged = howl(env, "purge", str(game_id), "--yes")
+        assert purged.returncode == 0, purged.stderr.decode()
+        assert b"purged game" in purged.stdout and b"in 3 streams" in purged.stdout
+        with pytest.raises(UnknownGame):
+            elsewhere.state_at(game_id, 1)
     with open_store(env) as library:
         assert not library.exists(game_id) and library.exists(kept)
         assert not library.recorder.select_events(comments_id(game_id))
