@@ -23,7 +23,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, Notification, PersistenceError
 from eventsourcing.utils import Environment, EnvType
 
-from domain.documents import played_day, written_header
+from domain.documents import PLAYED_DAYS, played_day, written_header
 from domain.games import ruleset
 from domain.ruleset import Ruleset
 from domain.store.backend import StoreConfig, prepare_store, store_env
@@ -187,10 +187,10 @@ class GameLibrary(Application[UUID]):
         if "visibility" in changes:
             check_visibility(changes["visibility"])
         day = changes.get("played_on")
-        if day is not None and played_day({"played_on": day.isoformat()}) != day:
+        if day is not None and not PLAYED_DAYS[0] <= day <= PLAYED_DAYS[1]:
             raise ValueError(f"played_on must be a day from 1970 to 9999-12-30, got {day}")
-        for attempt in range(CHANGE_TRIES):
-            game = self._game(game_id)
+
+        def apply(game: Game) -> None:
             if "played_on" in changes and day != self._played_on(game):
                 game.redate(None if day is None else day.isoformat())
             title = (changes.get("title") or "").strip() or None
@@ -201,27 +201,28 @@ class GameLibrary(Application[UUID]):
                 game.retag(list(tags))
             if "visibility" in changes and changes["visibility"] != game.visibility:
                 game.change_visibility(changes["visibility"])
+
+        self._write(game_id, apply)
+
+    def withdraw(self, game_id: UUID) -> None:
+        """Withdraw a game (:class:`WithdrawnGame` if it already is): it leaves lists,
+        statistics and ratings, and its stream stays until it is purged."""
+        self._write(game_id, Game.withdraw)
+        with self._states_lock:
+            self._states.pop(game_id, None)
+
+    def _write(self, game_id: UUID, apply: Callable[[Game], None]) -> None:
+        """``apply`` the game's new events to it and save them; a write another made to the
+        game meanwhile is read and ``apply`` run again (:data:`CHANGE_TRIES` times at most)."""
+        for attempt in range(CHANGE_TRIES):
+            game = self._game(game_id)
+            apply(game)
             try:
                 self.save(game)
                 return
             except IntegrityError:  # written meanwhile
                 if attempt + 1 == CHANGE_TRIES:
                     raise
-
-    def withdraw(self, game_id: UUID) -> None:
-        """Withdraw a game (:class:`WithdrawnGame` if it already is): it leaves lists,
-        statistics and ratings, and its stream stays until it is purged."""
-        for attempt in range(CHANGE_TRIES):
-            game = self._game(game_id)
-            game.withdraw()
-            try:
-                self.save(game)
-                break
-            except IntegrityError:  # written meanwhile
-                if attempt + 1 == CHANGE_TRIES:
-                    raise
-        with self._states_lock:
-            self._states.pop(game_id, None)
 
     def withdrawn(self, game_id: UUID) -> bool:
         """True when the game is stored and withdrawn (``UnknownGame`` when not stored)."""
@@ -366,10 +367,17 @@ class GameLibrary(Application[UUID]):
         first = list(self.events.get(game_id, lte=Game.INITIAL_VERSION))
         if not first or not isinstance(first[0], Game.Uploaded):
             raise UnknownGame(game_id)
+        self._check_shown(game_id)
+        return first[0]
+
+    def _check_shown(self, game_id: UUID) -> None:
+        """``UnknownGame`` when the game's stream is gone (purged), ``WithdrawnGame`` when its
+        last event withdrew it."""
         last = self.recorder.select_events(game_id, desc=True, limit=1)
+        if not last:
+            raise UnknownGame(game_id)
         if last[0].topic == Game.Withdrawn.TOPIC:
             raise WithdrawnGame(game_id)
-        return first[0]
 
     @staticmethod
     def _step(states: list[Any], step: int | None) -> int:
@@ -385,12 +393,13 @@ class GameLibrary(Application[UUID]):
             if cached is not None:
                 self._states.move_to_end(game_id)
         if cached is not None:
-            last = self.recorder.select_events(game_id, desc=True, limit=1)
-            if last and last[0].topic != Game.Withdrawn.TOPIC:
-                return cached
-            with self._states_lock:
-                self._states.pop(game_id, None)
-            raise WithdrawnGame(game_id) if last else UnknownGame(game_id)  # or purged
+            try:
+                self._check_shown(game_id)
+            except UnknownGame:
+                with self._states_lock:
+                    self._states.pop(game_id, None)
+                raise
+            return cached
         folded = self._fold(game_id)
         with self._states_lock:
             self._states[game_id] = folded
