@@ -89,7 +89,8 @@ def id_prefix(text: str) -> str | None:
 
 def game_by_prefix(library: GameLibrary, text: str) -> UUID:
     """The one stored game whose id begins with ``text`` (:func:`id_prefix`). A 404
-    :class:`Refusal` ``unknown_game`` when none does, a 409 ``ambiguous_id`` listing the
+    :class:`Refusal` ``unknown_game`` when none does (a 410 ``withdrawn_game`` when only a
+    withdrawn game does), a 409 ``ambiguous_id`` listing the
     ``matches`` (at most ``MAX_MATCHES``) when several do."""
     prefix = id_prefix(text)
     if prefix is None:
@@ -97,6 +98,10 @@ def game_by_prefix(library: GameLibrary, text: str) -> UUID:
                       f"{MIN_PREFIX} or more hex digits.")  # fmt: skip
     found = [game_id for game_id in library.game_ids() if game_id.hex.startswith(prefix)]
     if not found:
+        gone = [game_id for game_id in library.withdrawn_ids() if game_id.hex.startswith(prefix)]
+        if len(gone) == 1:
+            raise Refusal(410, "withdrawn_game", f"Game {gone[0]} was withdrawn by its "
+                          "uploader; it is no longer shown.")  # fmt: skip
         raise Refusal(404, "unknown_game", f"No stored game's id begins with {text}.")
     if len(found) > 1:
         shown = [str(game_id) for game_id in found[:MAX_MATCHES]]

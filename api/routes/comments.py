@@ -27,7 +27,7 @@ WRITE: dict[str, Any] = {"security": [{"bearer": []}]}
 
 @blp.route("/games/<uuid:game_id>/comments", methods=["GET"])
 @blp.response(200, CommentList, description=f"Cache-Control: `{NO_STORE}`.")
-@blp.problems(404)
+@blp.problems(404, 410)
 def game_comments(game_id: UUID) -> Response:
     """The game's comments, by step, then in the order they were made."""
     return json_response({"comments": comments.list_comments(game_id)}, cache_control=NO_STORE)
@@ -37,7 +37,7 @@ def game_comments(game_id: UUID) -> Response:
 @blp.arguments(CommentRequest)
 @blp.response(201, Comment, description="The comment made; `Location` names it.",
               headers={"Location": {"schema": {"type": "string"}}})  # fmt: skip
-@blp.problems(400, 401, 403, 404, 409, 413, 503)
+@blp.problems(400, 401, 403, 404, 409, 410, 413, 503)
 @blp.doc(**WRITE)
 def add_comment(body: dict[str, Any], game_id: UUID) -> Response:
     """Comment on the position after `step` actions (0: the start), as the token's name.
@@ -52,15 +52,16 @@ def add_comment(body: dict[str, Any], game_id: UUID) -> Response:
 
 @blp.route("/comments/<uuid:comment_id>", methods=["GET"])
 @blp.response(200, Comment, description=f"Cache-Control: `{NO_STORE}`.")
-@blp.problems(404)
+@blp.problems(404, 410)
 def comment(comment_id: UUID) -> Response:
-    """One comment (a removed one is gone: 404 `unknown_comment`)."""
+    """One comment (a removed one is gone: 404 `unknown_comment`; one on a withdrawn game:
+    410 `withdrawn_game`)."""
     return json_response(comments.find(comment_id), cache_control=NO_STORE)
 
 
 @blp.route("/comments/<uuid:comment_id>", methods=["DELETE"])
 @blp.response(204, description="Removed: it leaves the game's comments and its record export.")
-@blp.problems(401, 403, 404, 503)
+@blp.problems(401, 403, 404, 410, 503)
 @blp.doc(**WRITE)
 def remove_comment(comment_id: UUID) -> Response:
     """Remove a comment: only its author may (403 `not_author` for another token)."""

@@ -13,6 +13,7 @@ from api.openapi import ApiBlueprint
 from api.problems import Problem
 from api.rating_schemas import GameRating, GameRatingQuery, HeadToHead, Leaderboard, RatingQuery
 from api.routes.stats import refuse_long_names
+from domain.store import WithdrawnGame
 from projections.ratings import Season
 from projections.readmodels import ReadModels
 from services.shared import services
@@ -66,12 +67,16 @@ def head_to_head(query: dict[str, Any], name: str, other: str) -> Response:
 @blp.route("/games/<uuid:game_id>/ratings")
 @blp.arguments(GameRatingQuery, location="query")
 @blp.response(200, GameRating, description=f"The game as rated. Cache-Control: `{NO_CACHE}`.")
-@blp.problems(404)
+@blp.problems(404, 410)
 def game_rating(query: dict[str, Any], game_id: UUID) -> Response:
     """A game as its game's league (every finished public game of it) rated it: each seat's
     rating before and after, its change, and the place and chance to win the ratings
-    predicted before it. A game not in the league (unfinished, private, unknown) is a 404."""
-    found = services().fresh().game_rating(game_id, bots=query["bots"] == "include")
+    predicted before it. A game not in the league (unfinished, private, unknown) is a 404, a
+    withdrawn one a 410."""
+    svc = services()
+    found = svc.fresh().game_rating(game_id, bots=query["bots"] == "include")
+    if found is None and svc.library.exists(game_id) and svc.library.withdrawn(game_id):
+        raise WithdrawnGame(game_id)
     if found is None:
         raise Problem(404, "unrated_game", f"No rated game {game_id}: ratings take the finished "
                       "public games.")  # fmt: skip

@@ -34,7 +34,7 @@ from domain.documents import (
     note_problem,
     read_annotations,
 )
-from domain.store.library import GameLibrary
+from domain.store.library import GameLibrary, WithdrawnGame
 
 COMMENTS_NAMESPACE = uuid.UUID("3d0c8e57-1a6b-5f42-9c1e-7b2f4a6d8e93")
 MAX_COMMENTS = 500
@@ -298,10 +298,13 @@ def _unknown(comments: Comments, notes: list[Annotation]) -> list[Annotation]:
 
 
 def _filed(library: GameLibrary, comment_id: UUID) -> tuple[Comments, Comment]:
-    """The comments holding the live comment ``comment_id``, and it; ``UnknownComment``."""
+    """The comments holding the live comment ``comment_id``, and it; ``UnknownComment``, or
+    ``WithdrawnGame`` when its game was withdrawn."""
     first = list(library.events.get(comment_id, lte=CommentFiled.INITIAL_VERSION))
     if not first or not isinstance(first[0], CommentFiled.Filed):
         raise UnknownComment(comment_id)
+    if library.withdrawn(first[0].game_id):
+        raise WithdrawnGame(first[0].game_id)
     comments = _load(library, first[0].game_id)
     found = None if comments is None else comments.get(comment_id)
     if comments is None or found is None:

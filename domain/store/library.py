@@ -238,9 +238,13 @@ class GameLibrary(Application[UUID]):
         """True when a game with this id is stored."""
         return bool(self.recorder.select_events(game_id, limit=1))
 
+    def withdrawn_ids(self) -> set[UUID]:
+        """The id of every withdrawn game still stored."""
+        return {cast(UUID, n.originator_id) for n in self.notifications(Game.Withdrawn.TOPIC)}
+
     def game_ids(self) -> Iterator[UUID]:
         """The id of every stored game not withdrawn, in upload order."""
-        gone = {cast(UUID, n.originator_id) for n in self.notifications(Game.Withdrawn.TOPIC)}
+        gone = self.withdrawn_ids()
         for n in self.notifications(Game.Uploaded.TOPIC):
             if n.originator_id not in gone:
                 yield cast(UUID, n.originator_id)
@@ -249,7 +253,7 @@ class GameLibrary(Application[UUID]):
         """Every stored game's upload (its ruleset's name, record, metadata and timestamp),
         in upload order, withdrawn games left out: two reads of the log, no game's stream
         replayed."""
-        gone = {cast(UUID, n.originator_id) for n in self.notifications(Game.Withdrawn.TOPIC)}
+        gone = self.withdrawn_ids()
         for n in self.notifications(Game.Uploaded.TOPIC):
             if n.originator_id not in gone:
                 yield cast(Game.Uploaded, self.mapper.to_domain_event(n))

@@ -126,6 +126,32 @@ def test_a_withdrawn_game_leaves_lists_statistics_and_ratings_and_answers_410(
         assert library.withdrawn(UUID(game_id))  # its stream stays
 
 
+def test_a_withdrawn_games_comments_rating_and_short_id_answer_410(
+    owned: tuple[Server, str],
+) -> None:
+    server, game_id = owned
+    ana = server.as_user(TOKENS["ana"])
+    made = ana.request(
+        "POST", f"/api/games/{game_id}/comments", json_body={"step": 2, "text": "bold"}
+    )
+    assert made.status == 201, made.body
+    comment = f"/api/comments/{made.json['comment_id']}"
+    assert server.client.get(f"/api/games/{game_id}/ratings").status == 200
+    assert server.client.get(f"/api/games/{game_id[:8]}", check=False).status == 308
+    assert delete(server, game_id, TOKENS["ana"]).status == 204
+    reads = [f"/api/games/{game_id}/comments", comment, f"/api/games/{game_id}/ratings",
+             f"/api/games/{game_id[:8]}"]  # fmt: skip
+    for path in reads:
+        gone = server.client.get(path)
+        assert (gone.status, gone.json["title"]) == (410, "Withdrawn game"), path
+    removed = server.client.request("DELETE", comment, token=TOKENS["ana"])
+    assert (removed.status, removed.json["title"]) == (410, "Withdrawn game")
+    added = ana.request(
+        "POST", f"/api/games/{game_id}/comments", json_body={"step": 1, "text": "x"}
+    )
+    assert (added.status, added.json["title"]) == (410, "Withdrawn game")
+
+
 def ratings_of(server: Server) -> list[tuple[str, float, float, int]]:
     board = server.client.get("/api/ratings", query={"game": "moonlight"}).json
     return [(p["name"], p["mu"], p["sigma"], p["games"]) for p in board["players"]]
