@@ -36,6 +36,7 @@ from services.library import (
     store_config,
 )
 from services.refusals import Refusal
+from services.streams import Streams
 from services.withdrawals import Withdrawals
 
 if TYPE_CHECKING:
@@ -114,8 +115,8 @@ class Services:
         self._library: GameLibrary | None = None
         self._read_models: ReadModels | None = None
         self._open_lock = threading.Lock()
-        self.streams = 0
-        """Bumped to end the event streams being served (each ends at its next poll)."""
+        self.streams = Streams()
+        """The event streams being served (ended before the library is closed)."""
         self.ingest = ingest_pool(settings.ingest_processes)
         self.catch_ups = CatchUps(self._catch_up)
         self._pool_settings = replace(settings, api_tokens={})
@@ -261,9 +262,9 @@ class Services:
                 log.info("analysis worker started (%s)", self.analysis_settings.key)
 
     def end_streams(self) -> None:
-        """End the event streams being served: each ends at its next poll, before the
-        library they read is closed."""
-        self.streams += 1
+        """End the event streams being served, once their reads in progress are done: each
+        ends at its next poll, and none reads the library once this returns."""
+        self.streams.end()
 
     def close(self) -> None:
         """End the event streams and the bots' mover (after its move in progress), stop the

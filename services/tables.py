@@ -329,24 +329,25 @@ def watch(
     when the store stops answering (a watcher reconnects), the variation is deleted or the
     service ends its streams (``Services.end_streams``)."""
     svc = _svc(svc)
-    library, table_id, streams = svc.library, table_uuid(table_id), svc.streams
+    library, table_id, era = svc.library, table_uuid(table_id), svc.streams.era()
     view = store.load_table(library, table_id)
     bots.kick(svc, view)
     yield document(view, record=False)
     seen, quiet_since = view.version, time.monotonic()
     while True:
         time.sleep(POLL_SECONDS)
-        if svc.streams != streams:  # the service is closing its library
-            return
-        try:
-            version = store.table_version(library, table_id)
-            changed = version is not None and version != seen
-            view = store.load_table(library, table_id) if changed else view
-        except PersistenceError as exc:
-            log.warning("stopped watching table %s: %s", table_id, exc)
-            return
-        except VariationDeleted:
-            return
+        with svc.streams.reading(era) as going:
+            if not going:  # the service is closing its library
+                return
+            try:
+                version = store.table_version(library, table_id)
+                changed = version is not None and version != seen
+                view = store.load_table(library, table_id) if changed else view
+            except PersistenceError as exc:
+                log.warning("stopped watching table %s: %s", table_id, exc)
+                return
+            except VariationDeleted:
+                return
         if changed:
             seen, quiet_since = view.version, time.monotonic()
             bots.kick(svc, view)
