@@ -30,6 +30,10 @@ from domain.wolves.state import Piece, State
 
 def payment(state: State, seat: int, cost: int, terrain: Terrain) -> Pay | None:
     """The engine's canonical payment for ``cost`` of ``terrain``, or None if unaffordable."""
+    board = state.boards[seat]
+    showing = sum(state.showing(seat, slot) == terrain for slot in range(len(board.flipped)))
+    if showing + board.bonus_terrain < cost:  # the common refusal, without building its message
+        return None
     try:
         paid = settle(state, seat, Pay(), cost, terrain, "W-6")
     except IllegalAction:

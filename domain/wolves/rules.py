@@ -172,9 +172,9 @@ def check_destination(
     if not here or here[0].player == seat:
         return None
     other = here[0]
-    owner = seat_name(state, other.player)
     if box.RANK[kind] <= box.RANK[other.kind]:
         article = "an" if kind == "alpha" else "a"
+        owner = seat_name(state, other.player)
         raise IllegalAction(
             "W-6", f"{article} {kind} may not end on {fmt(h)} with {owner}'s {other.kind}"
         )
