@@ -83,6 +83,7 @@ def stored_games(url: str) -> dict[str, int]:
         return {str(game_id): count for game_id, count in rows}
 
 
+@pytest.mark.alone
 def test_stopping_postgresql_mid_import_keeps_whole_games(
     pg_url: str, cluster: Cluster, tmp_path: Path
 ) -> None:
