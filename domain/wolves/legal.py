@@ -24,20 +24,15 @@ from domain.wolves.actions import (
     WolfStep,
 )
 from domain.wolves.components import Terrain, WolfKind
-from domain.wolves.rules import IllegalAction, check_destination, decide, settle
+from domain.wolves.rules import IllegalAction, check_destination, decide, settle, tiles_showing
 from domain.wolves.state import Piece, State
 
 
 def payment(state: State, seat: int, cost: int, terrain: Terrain) -> Pay | None:
     """The engine's canonical payment for ``cost`` of ``terrain``, or None if unaffordable."""
-    board = state.boards[seat]
-    showing = sum(state.showing(seat, slot) == terrain for slot in range(len(board.flipped)))
-    if showing + board.bonus_terrain < cost:  # the common refusal, without building its message
-        return None
-    try:
-        paid = settle(state, seat, Pay(), cost, terrain, "W-6")
-    except IllegalAction:
-        return None
+    if tiles_showing(state, seat, terrain) + state.boards[seat].bonus_terrain < cost:
+        return None  # checked here: settle's refusal would build a message for nothing
+    paid = settle(state, seat, Pay(), cost, terrain, "W-6")
     return Pay(paid.tiles, paid.bonus_terrain)
 
 

@@ -109,6 +109,12 @@ def _check_not_over(state: State) -> None:
 # --- payment (W-6) -----------------------------------------------------------------------
 
 
+def tiles_showing(state: State, seat: int, terrain: Terrain) -> int:
+    """How many of a seat's tile slots show ``terrain``."""
+    slots = range(len(state.boards[seat].flipped))
+    return sum(state.showing(seat, slot) == terrain for slot in slots)
+
+
 def settle(state: State, seat: int, pay: Pay, cost: int, terrain: Terrain, rule: str) -> ev.Paid:
     """The payment the engine settles on: the asked tiles and tokens, completed if short.
 
@@ -148,7 +154,7 @@ def settle(state: State, seat: int, pay: Pay, cost: int, terrain: Terrain, rule:
         raise IllegalAction(
             rule,
             f"cannot pay {cost} {terrain}: {seat_name(state, seat)} shows {terrain} on "
-            f"{sum(state.showing(seat, s) == terrain for s in range(6))} tiles and holds "
+            f"{tiles_showing(state, seat, terrain)} tiles and holds "
             f"{board.bonus_terrain} bonus terrain tokens",
         )
     return ev.Paid(tuple(tiles), tokens, terrain)
