@@ -33,9 +33,18 @@
     if (!g) { return; }
     s = clamp(s, g);
     if (s === R.step) { return; }
-    R.step = s;
     R.push = !!push;
-    window.dash_clientside.set_props("replay-slider", {value: s});
+    paint(s, g, {});
+  }
+
+  /* Step s drawn now, its step and label written, then the slider moved to it (``slider``:
+     more of its props), so a step shows without waiting for Dash's callbacks, which then
+     find it drawn. */
+  function paint(s, g, slider) {
+    var set = window.dash_clientside.set_props, out = drawStep(s, g);
+    set("replay-step", {children: out[0]});
+    set("replay-label", {children: out[1]});
+    set("replay-slider", Object.assign(slider, {value: s}));
   }
 
   /* The game's board view in the browser (a view that draws nothing when it has none). */
@@ -214,12 +223,23 @@
     else { window.history.replaceState(null, "", url); }
   }
 
+  /* The slider's callback: step ``value`` shown, unless it already is. */
   function render(value, g) {
     var nu = window.dash_clientside.no_update;
     if (!g) { return [nu, nu]; }
+    if (g === R.game && R.drawn && R.drawn.line === R.line && R.drawn.step === clamp(value || 0, g)) {
+      return [nu, nu];
+    }
+    return drawStep(value, g);
+  }
+
+  /* Step ``value`` of the game or line shown drawn: board, cursors, log, advice and URL;
+     its step and label texts returned. */
+  function drawStep(value, g) {
     if (R.game !== g && R.onGame) { R.game = g; R.onGame(g); }
     var s = clamp(value || 0, g);
     R.game = g; R.last = end(g); R.step = s; R.path = window.location.pathname;
+    R.drawn = {step: s, line: R.line};
     var out = ["Step " + s + " / " + R.last + (R.line ? " · " + R.line.name : ""),
       own(s) ? R.line.label(s) : g.labels[s]];
     if (!R.held) {
@@ -253,11 +273,14 @@
     return data ? data.key : null;
   }
 
+  var PRESSES = ["replay-play", "replay-first", "replay-last", "replay-prev", "replay-next"];
   function navigate(first, prev, next, last, play, tick, value, playing, g) {
     var nu = window.dash_clientside.no_update;
     var ctx = window.dash_clientside.callback_context;
     if (!g || !ctx.triggered.length) { return [nu, nu, nu]; }
-    var id = ctx.triggered[0].prop_id.split(".")[0];
+    /* a press and a tick may arrive in one call: the press wins (a pause is never lost) */
+    var ids = ctx.triggered.map(function (t) { return t.prop_id.split(".")[0]; });
+    var id = PRESSES.filter(function (p) { return ids.indexOf(p) >= 0; })[0] || ids[0];
     var s = value || 0, stop = nu, label = nu;
     if (id === "replay-first") { s = 0; R.push = true; }
     else if (id === "replay-prev") { s -= 1; }
@@ -280,15 +303,11 @@
      ``marks``; drawn now, even when the slider's value does not change;
      ``replace``: the URL replaces its history entry rather than adding one. */
   function show(line, s, marks, replace) {
-    var g = R.game, set = window.dash_clientside.set_props;
+    var g = R.game;
     if (!g) { return; }
     R.line = line;
-    s = clamp(s, g);
     R.push = !replace;
-    set("replay-slider", {max: end(g), marks: marks, value: s});
-    var out = render(s, g);
-    set("replay-step", {children: out[0]});
-    set("replay-label", {children: out[1]});
+    paint(clamp(s, g), g, {max: end(g), marks: marks});
   }
 
   /* A speed button pressed: the tick's interval, and the button shown pressed. */
@@ -347,7 +366,7 @@
     var s = m ? parseInt(m[1], 10) : 0;
     var line = /[?&]line=([0-9a-fA-F-]{36})/.exec(window.location.search);
     if ((line ? line[1] : null) !== (R.line ? R.line.vid : null) && R.onLine) { R.onLine(line ? line[1] : null, s); return; }
-    if (s !== R.step) { R.step = clamp(s, R.game); R.push = false; window.dash_clientside.set_props("replay-slider", {value: R.step}); }
+    setStep(s, false);
   });
 
   window.addEventListener("resize", function () {
