@@ -21,6 +21,9 @@
   var R = window.howlReplay = Object.assign(window.howlReplay || {},  // its hooks may be set first
     {step: 0, last: 0, game: null, push: false, path: null, review: null, line: null, held: false});
   var MARKS = {inaccuracy: "?!", mistake: "?", blunder: "??"};
+  /* Moving the slider costs Dash tens of ms: a step by key, click or history moves it this
+     many ms after the last one, the board, texts, charts and log at once. */
+  var SLIDER_LAG = 120;
   window.howlBoards = window.howlBoards || {};
 
   /* The last step of the line shown. */
@@ -34,17 +37,21 @@
     s = clamp(s, g);
     if (s === R.step) { return; }
     R.push = !!push;
-    paint(s, g, {});
+    paint(s, g);
+    window.clearTimeout(R.sliding);
+    R.sliding = window.setTimeout(function () {  /* the slider follows once the steps pause */
+      if (document.getElementById("replay-slider")) {
+        window.dash_clientside.set_props("replay-slider", {value: R.step});
+      }
+    }, SLIDER_LAG);
   }
 
-  /* Step s drawn now, its step and label written, then the slider moved to it (``slider``:
-     more of its props), so a step shows without waiting for Dash's callbacks, which then
-     find it drawn. */
-  function paint(s, g, slider) {
+  /* Step s drawn now and its step and label written, without waiting for Dash's callbacks
+     (the slider's then finds it drawn). */
+  function paint(s, g) {
     var set = window.dash_clientside.set_props, out = drawStep(s, g);
     set("replay-step", {children: out[0]});
     set("replay-label", {children: out[1]});
-    set("replay-slider", Object.assign(slider, {value: s}));
   }
 
   /* The game's board view in the browser (a view that draws nothing when it has none). */
@@ -281,7 +288,7 @@
     /* a press and a tick may arrive in one call: the press wins (a pause is never lost) */
     var ids = ctx.triggered.map(function (t) { return t.prop_id.split(".")[0]; });
     var id = PRESSES.filter(function (p) { return ids.indexOf(p) >= 0; })[0] || ids[0];
-    var s = value || 0, stop = nu, label = nu;
+    var s = R.game === g ? R.step : value || 0, stop = nu, label = nu;  /* R.step leads the slider */
     if (id === "replay-first") { s = 0; R.push = true; }
     else if (id === "replay-prev") { s -= 1; }
     else if (id === "replay-next") { s += 1; }
@@ -289,13 +296,16 @@
     else if (id === "replay-play") {
       var start = playing;  /* the interval is disabled: start playing */
       if (start && s >= end(g)) { s = 0; }
-      return [s === value ? nu : s, !start, start ? "Pause" : "Play"];
+      stop = !start;
+      label = start ? "Pause" : "Play";
     }
     else if (id === "replay-tick") {
       s += 1;
       if (s >= end(g)) { stop = true; label = "Play"; }
     }
     s = clamp(s, g);
+    window.clearTimeout(R.sliding);  /* the slider is moved here */
+    if (R.game === g && s !== R.step) { paint(s, g); }  /* even where the slider lags */
     return [s === value ? nu : s, stop, label];
   }
 
@@ -307,7 +317,10 @@
     if (!g) { return; }
     R.line = line;
     R.push = !replace;
-    paint(clamp(s, g), g, {max: end(g), marks: marks});
+    s = clamp(s, g);
+    paint(s, g);
+    window.clearTimeout(R.sliding);
+    window.dash_clientside.set_props("replay-slider", {max: end(g), marks: marks, value: s});
   }
 
   /* A speed button pressed: the tick's interval, and the button shown pressed. */

@@ -97,6 +97,33 @@ def test_the_step_log_takes_the_focus_and_steps_by_keys(
     expect(thumb).to_have_attribute("aria-label", "step")
 
 
+def test_the_slider_follows_the_keys_and_a_button_steps_from_the_step_shown(
+    page: Page, live_server: LiveServer
+) -> None:
+    """Steps by key show at once and the slider follows when they pause; a step button
+    pressed before it has followed steps from the step shown, not from the slider's."""
+    opened(page, live_server)
+    page.locator("#replay h2").click()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.locator("#replay-prev").click()
+    step_shown(page, 6)
+    expect(page.locator("#replay-board svg[data-step='6']")).to_be_attached()
+    thumb = page.locator("#replay-slider [role=slider]")
+    expect(thumb).to_have_attribute("aria-valuenow", "6")
+    page.locator("#replay h2").click()
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")
+    last = int(page.locator("#replay-step").inner_text().split()[-1])
+    step_shown(page, last - 1)
+    expect(thumb).to_have_attribute("aria-valuenow", str(last - 1))
+    page.keyboard.press("ArrowRight")
+    page.locator("#replay-first").click()
+    step_shown(page, 0)
+    expect(thumb).to_have_attribute("aria-valuenow", "0")
+    expect(page).to_have_url(re.compile(r"\?step=0$"))
+
+
 def test_question_mark_lists_the_shortcuts_and_gives_the_focus_back(
     page: Page, live_server: LiveServer
 ) -> None:
