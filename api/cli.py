@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from api import __version__
+from services.config import ConfigError
 
 COMMANDS = {
     "serve": "api.serve:serve",
@@ -56,6 +57,13 @@ class LazyGroup(click.Group):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a setting that cannot be used is one line, not a traceback."""
+        try:
+            return super().invoke(ctx)
+        except ConfigError as exc:
+            raise click.ClickException(str(exc)) from None
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         """The command called ``name``, imported on demand."""

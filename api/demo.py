@@ -7,7 +7,7 @@ from rich.progress import track
 
 from api.commands.simulate import simulate_one, strongest
 from domain.games import ruleset
-from services.config import Settings
+from services.config import DEMO_UPLOADER, Settings
 from services.library import open_library, open_read_models
 
 DEMO_GAMES = {"the-wolves": 12, "moonlight": 4}
@@ -33,7 +33,7 @@ def seed_demo(settings: Settings) -> int:
             return 0
         for game, i, players, kind in track(jobs, description="seeding demo games"):
             data, _ = simulate_one(i, players, DEMO_SEED, kind, game=game)
-            library.upload(data, uploaded_by="demo", tags=("demo",))
+            library.upload(data, uploaded_by=DEMO_UPLOADER, tags=("demo",))
         with open_read_models(settings) as models:
             models.catch_up(library)
     return len(jobs)

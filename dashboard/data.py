@@ -10,6 +10,7 @@ from dashboard.game import rules_of
 from domain.store import GameLibrary, UnknownGame, UploadResult
 from projections.readmodels import ReadModels
 from projections.timeline import timeline
+from services.config import DASHBOARD_UPLOADER
 from services.refusals import Refusal
 from services.shared import services
 from services.tokens import token_name
@@ -18,9 +19,6 @@ from services.uploads import read_upload
 if TYPE_CHECKING:
     from domain.ruleset import ReviewSettings
 
-UPLOADER = "dashboard"
-"""The uploader stored with records dropped on the dashboard when no API tokens are
-configured (it then asks for no token)."""
 MAX_TOKEN = 1_000
 """Longest token the dashboard sends on (no configured token is longer)."""
 
@@ -45,7 +43,7 @@ def writer(token: object, doing: str) -> str:
     token", "This token is not accepted here.") for a missing or unknown token."""
     tokens = services().settings.api_tokens
     if not tokens:
-        return UPLOADER
+        return DASHBOARD_UPLOADER
     if not isinstance(token, str) or not token.strip():
         raise WriteRefused(401, "missing_token", f"{doing} needs a token.")
     if len(token) > MAX_TOKEN:

@@ -61,6 +61,19 @@ TOKEN_NAME = re.compile(r"[\w.-]{1,64}")
 """What a token's name may be (it is who uploads and writes: shown on pages, kept in events)."""
 
 
+class ConfigError(ValueError):
+    """A setting of the environment that cannot be used; the message names its variable."""
+
+
+DASHBOARD_UPLOADER = "dashboard"
+"""The uploader stored with records dropped on the dashboard when no API tokens are
+configured (it then asks for no token)."""
+DEMO_UPLOADER = "demo"
+"""The uploader of the demo games."""
+RESERVED_NAMES = frozenset((DASHBOARD_UPLOADER, DEMO_UPLOADER))
+"""Uploaders the service stores itself: no token is named so (it would own their games)."""
+
+
 def parse_api_tokens(text: str) -> Mapping[str, str]:
     """Parse ``name:token`` pairs separated by commas into a read-only name → token map.
 
@@ -72,12 +85,17 @@ def parse_api_tokens(text: str) -> Mapping[str, str]:
         name, sep, token = item.partition(":")
         name, token = name.strip(), token.strip()
         if not sep or not TOKEN_NAME.fullmatch(name) or not token or " " in token:
-            raise ValueError(
+            raise ConfigError(
                 f"HOWL_API_TOKENS entry {item!r} is not of the form name:token (a name of "
                 "letters, digits, '.', '_' or '-', at most 64; a token without spaces)"
             )
         if name in tokens:
-            raise ValueError(f"HOWL_API_TOKENS names {name!r} twice")
+            raise ConfigError(f"HOWL_API_TOKENS names {name!r} twice")
+        if name in RESERVED_NAMES:
+            raise ConfigError(
+                f"HOWL_API_TOKENS names {name!r}, the uploader of games the service stores "
+                "itself: give the token another name"
+            )
         tokens[name] = token
     return MappingProxyType(tokens)
 
@@ -91,7 +109,7 @@ def _switch_env(env: Mapping[str, str], name: str, default: bool) -> bool:
         return True
     if raw in ("off", "0", "false", "no"):
         return False
-    raise ValueError(f"{name} must be on or off, got {raw!r}")
+    raise ConfigError(f"{name} must be on or off, got {raw!r}")
 
 
 def _int_env(env: Mapping[str, str], name: str, default: int, minimum: int) -> int:
@@ -101,9 +119,9 @@ def _int_env(env: Mapping[str, str], name: str, default: int, minimum: int) -> i
     try:
         value = int(raw)
     except ValueError:
-        raise ValueError(f"{name} must be an integer, got {raw!r}") from None
+        raise ConfigError(f"{name} must be an integer, got {raw!r}") from None
     if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+        raise ConfigError(f"{name} must be at least {minimum}, got {value}")
     return value
 
 

@@ -6,7 +6,9 @@ import os
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from api.cli import main
 from services.config import Settings, parse_api_tokens
 
 
@@ -53,7 +55,17 @@ def test_values_from_the_environment() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["alice", "alice:", ":tok", "alice:a,alice:b", '{"ana": "walk-token"}', "a b:tok"]
+    "text",
+    [
+        "alice",
+        "alice:",
+        ":tok",
+        "alice:a,alice:b",
+        '{"ana": "walk-token"}',
+        "a b:tok",
+        "dashboard:tok",
+        "ana:a,demo:d",
+    ],  # the last two: uploaders the service stores itself
 )
 def test_malformed_tokens_are_refused(text: str) -> None:
     with pytest.raises(ValueError, match="HOWL_API_TOKENS"):
@@ -67,3 +79,22 @@ def test_malformed_numbers_are_refused() -> None:
         Settings.from_env({"HOWL_THREADS": "0"})
     with pytest.raises(ValueError, match="HOWL_ANALYSIS"):
         Settings.from_env({"HOWL_ANALYSIS": "sometimes"})
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        ("HOWL_PORT", "eighty", "HOWL_PORT must be an integer, got 'eighty'"),
+        ("HOWL_API_TOKENS", "dashboard:tok", "HOWL_API_TOKENS names 'dashboard'"),
+    ],
+)
+def test_a_command_says_a_bad_setting_in_one_line(
+    variable: str, value: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOWL_DATABASE_URL", f"sqlite:///{tmp_path}/howl.sqlite3")
+    monkeypatch.setenv(variable, value)
+    result = CliRunner().invoke(main, ["tables"])
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: {said}")
+    assert "Traceback" not in result.output and len(result.output.splitlines()) == 1
+    assert not (tmp_path / "howl.sqlite3").exists()  # nothing opened
