@@ -12,6 +12,7 @@
   if (!meta || window.Plotly) { return; }
   var url = meta.getAttribute("content");
   var LATER_MS = 500;
+  var RETRY_MS = [2000, 10000];
   var SHOWN = 0.25;  /* of a chart's box in view: it is looked at */
   var CHARTS = ".chart, .card";  /* the boxes the pages put their charts in */
 
@@ -24,12 +25,19 @@
     document.head.appendChild(link);
   }
 
-  function run(resolve, reject) {
+  /* Run the build, then resolve; one that fails to load is asked for again after each of
+     RETRY_MS, then left: the charts stay undrawn and the rest of the page works on (a
+     rejected promise would have Dash mount the page anew, over and over). */
+  function run(resolve, tries) {
     var script = document.createElement("script");
     script.src = url;
     script.async = true;
     script.onload = function () { resolve(); };
-    script.onerror = function (e) { reject(e); };
+    script.onerror = function () {
+      script.remove();
+      if (tries >= RETRY_MS.length) { window.console.warn("Howl: the charts' plotly.js did not load"); return; }
+      window.setTimeout(function () { run(resolve, tries + 1); }, RETRY_MS[tries]);
+    };
     document.body.appendChild(script);
   }
 
@@ -58,9 +66,9 @@
   window.Plotly = {
     then: function (resolve, reject) {
       if (!loading) {
-        loading = new Promise(function (done, failed) {
+        loading = new Promise(function (done) {
           fetchAhead();
-          whenWanted(function () { run(done, failed); });
+          whenWanted(function () { run(done, 0); });
         });
       }
       return loading.then(resolve, reject);

@@ -19,7 +19,8 @@
 (function () {
   "use strict";
   var R = window.howlReplay = Object.assign(window.howlReplay || {},  // its hooks may be set first
-    {step: 0, last: 0, game: null, push: false, path: null, review: null, line: null, held: false});
+    {step: 0, last: 0, game: null, push: false, path: null, review: null, line: null, held: false,
+     slider: null, echoes: []});
   var MARKS = {inaccuracy: "?!", mistake: "?", blunder: "??"};
   /* Moving the slider costs Dash tens of ms: a step by key, click or history moves it this
      many ms after the last one, the board, texts, charts and log at once. */
@@ -40,10 +41,23 @@
     paint(s, g);
     window.clearTimeout(R.sliding);
     R.sliding = window.setTimeout(function () {  /* the slider follows once the steps pause */
-      if (document.getElementById("replay-slider")) {
-        window.dash_clientside.set_props("replay-slider", {value: R.step});
+      if (document.getElementById("replay-slider") && R.step !== R.slider) {
+        slide({value: R.step});
       }
     }, SLIDER_LAG);
+  }
+
+  /* The slider moved here to the step drawn (``props``, with its value): its callback then
+     hears the echo, which must not draw that step again over a newer one. */
+  function slide(props) {
+    if (props.value !== R.slider) { issued(props.value); }  /* else it hears nothing */
+    window.dash_clientside.set_props("replay-slider", props);
+  }
+
+  /* The slider is being moved to step s by this script: an echo to come (R.echoes). */
+  function issued(s) {
+    R.slider = s;
+    R.echoes.push(s);
   }
 
   /* Step s drawn now and its step and label written, without waiting for Dash's callbacks
@@ -234,7 +248,10 @@
   function render(value, g) {
     var nu = window.dash_clientside.no_update;
     if (!g) { return [nu, nu]; }
-    if (g === R.game && R.drawn && R.drawn.line === R.line && R.drawn.step === clamp(value || 0, g)) {
+    var echo = R.echoes.indexOf(value);
+    R.slider = value;
+    R.echoes.splice(0, echo + 1);  /* an echo: it and those before it are heard */
+    if (g === R.game && (echo >= 0 || R.drawn && R.drawn.line === R.line && R.drawn.step === clamp(value || 0, g))) {
       return [nu, nu];
     }
     return drawStep(value, g);
@@ -306,7 +323,9 @@
     s = clamp(s, g);
     window.clearTimeout(R.sliding);  /* the slider is moved here */
     if (R.game === g && s !== R.step) { paint(s, g); }  /* even where the slider lags */
-    return [s === value ? nu : s, stop, label];
+    if (s === value) { return [nu, stop, label]; }
+    if (R.game === g) { issued(s); }
+    return [s, stop, label];
   }
 
   /* Show ``line`` (null: the game's own) at step s, the slider running over its steps with
@@ -320,7 +339,7 @@
     s = clamp(s, g);
     paint(s, g);
     window.clearTimeout(R.sliding);
-    window.dash_clientside.set_props("replay-slider", {max: end(g), marks: marks, value: s});
+    slide({max: end(g), marks: marks, value: s});
   }
 
   /* A speed button pressed: the tick's interval, and the button shown pressed. */

@@ -98,8 +98,9 @@ DRAWN = """() => ({
 def test_the_replays_map_is_drawn_before_plotly_is_loaded(
     page: Page, live_server: LiveServer
 ) -> None:
-    """With every plotly script held back, the map shows every hex in its terrain's colour
-    and every piece of the step on its hex, in its seat's colour and kind, and → steps."""
+    """With plotly.js failing to load (asked for again, in vain), the map shows every hex in
+    its terrain's colour and every piece of the step on its hex, in its seat's colour and
+    kind, → steps, and the page is mounted once (not anew on each failure)."""
     record = (FIXTURES / "3p-00-heuristic.json").read_bytes()
     with GameLibrary.open(live_server.settings.database_url) as library:
         game_id = str(library.upload(record).game_id)
@@ -109,9 +110,10 @@ def test_the_replays_map_is_drawn_before_plotly_is_loaded(
         held.append(route.request.url)
         route.abort()
 
-    page.route(re.compile(r"plotly[^/]*\.js"), hold)
+    page.route(re.compile(r"plotly(?!-build)[^/]*\.js"), hold)  # plotly.js, not its loader
     page.goto(f"{live_server.url}/replay/{game_id}?step=30")
     expect(page.locator("#replay-board svg[data-step='30'] .piece").first).to_be_attached()
+    page.evaluate("() => { window.__mounted = document.getElementById('replay'); }")
     drawn = page.evaluate(DRAWN)
     for _ in range(100):  # the charts ask for plotly, in vain
         if held:
@@ -137,3 +139,6 @@ def test_the_replays_map_is_drawn_before_plotly_is_loaded(
     assert shown == held_pieces
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-board svg[data-step='31']")).to_be_attached()
+    page.wait_for_timeout(2_500)  # past the loader's first retry of plotly.js, failed too
+    assert len(held) >= 2
+    assert page.evaluate("() => window.__mounted === document.getElementById('replay')")
