@@ -1,6 +1,8 @@
 /* Howl replay, the frame every game shares: step changes happen here, in the browser, from
    data loaded once (dashboard/game.py). The charts' cursors, the step log and the URL follow
-   the slider's value, and the game's board view draws the step: its script registers in
+   the step shown (the slider's value, or a step taken by key, click or history, which is
+   drawn at once and which the slider follows), and the game's board view draws the step:
+   its script registers in
    window.howlBoards under the view's name (dashboard/boards/__init__.py) with
    draw(game, step) and, optionally, resize(game, step). The log is plain HTML written into
    an empty container (Dash components per entry would cost seconds to mount for a long
