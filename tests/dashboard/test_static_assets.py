@@ -139,6 +139,9 @@ def test_the_replays_map_is_drawn_before_plotly_is_loaded(
     assert shown == held_pieces
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-board svg[data-step='31']")).to_be_attached()
-    page.wait_for_timeout(2_500)  # past the loader's first retry of plotly.js, failed too
+    for _ in range(200):  # the loader asks for plotly.js again (2 s after), in vain too
+        if len(held) >= 2:
+            break
+        page.wait_for_timeout(50)
     assert len(held) >= 2
     assert page.evaluate("() => window.__mounted === document.getElementById('replay')")
