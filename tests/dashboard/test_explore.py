@@ -373,7 +373,8 @@ def test_an_open_dashboard_explores_without_a_token(
     assert doc["variation"]["author"] == "dashboard"
     page.click("#explore-back")
     page.locator(f'#explore-lines [data-line="{vid}"]').click()
-    page.fill("#explore-name", "Open line")
+    expect(page.locator("#replay-step")).to_contain_text(f"· Variation at step {STEP}")
+    page.fill("#explore-name", "Open line")  # once the line is shown: it names the input anew
     page.click("#explore-rename")
     expect(page.locator(f'#explore-lines [data-line="{vid}"]')).to_have_text("Open line")
 
