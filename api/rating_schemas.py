@@ -7,6 +7,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.schemas import MAX_TAG, DateOrDateTime, check_game, plain_text
+from projections.statistics import RECENT_GAMES
 
 
 def _bots() -> fields.String:
@@ -80,6 +81,9 @@ class RatingStep(RatingChange):
     """One rated game of a player, first played first."""
 
     game_id = fields.UUID(required=True)
+    number = fields.Integer(
+        required=True, metadata={"description": "which of their rated games (1: first)"}
+    )
     played_at = fields.DateTime(required=True, metadata={"description": PLAYED_AT})
     players = fields.Integer(required=True)
 
@@ -99,7 +103,10 @@ class PlayerRating(Rated):
     opponents (up to 10)."""
 
     game = fields.String(required=True)
-    history = fields.List(fields.Nested(RatingStep), required=True)
+    history = fields.List(
+        fields.Nested(RatingStep), required=True,
+        metadata={"description": f"their last {RECENT_GAMES} rated games (`games`: all)"},
+    )  # fmt: skip
     opponents = fields.List(fields.Nested(Opponent), required=True)
 
 

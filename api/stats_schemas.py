@@ -13,6 +13,7 @@ from api.rating_schemas import PlayerRating
 from api.schemas import Open, StatsFilters, check_game
 from domain.games import rulesets
 from domain.statistics import Breakdown, Mix, RatesWhen
+from projections.statistics import RECENT_GAMES
 
 
 def _number() -> fields.Float:
@@ -203,6 +204,9 @@ class TrendPoint(Open):
 
     game_id = fields.UUID(required=True)
     game = fields.String(required=True)
+    number = fields.Integer(
+        required=True, metadata={"description": "which of their games of that game (1: first)"}
+    )
     uploaded_at = fields.DateTime(required=True)
     played_at = fields.DateTime(
         required=True, metadata={"description": "its record's meta.played_on, else its upload"}
@@ -221,7 +225,10 @@ class PlayerProfile(TopPlayer):
 
     game = fields.String(required=True, allow_none=True)
     by_game = fields.List(fields.Nested(GameCount), required=True)
-    trend = fields.List(fields.Nested(TrendPoint), required=True)
+    trend = fields.List(
+        fields.Nested(TrendPoint), required=True,
+        metadata={"description": f"their last {RECENT_GAMES} games (`games` counts them all)"},
+    )  # fmt: skip
     ratings = fields.List(
         fields.Nested(PlayerRating), required=True,
         metadata={"description": "their rating in each game's league they were rated in"},

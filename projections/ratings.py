@@ -23,6 +23,7 @@ from domain.ratings import Change, League, Played, Rated, Rating, Seat
 from projections.aliases import marks, player_key, shown_names
 from projections.db import Database
 from projections.filters import game_filters, moment, storable
+from projections.statistics import RECENT_GAMES
 from projections.tables import FAILURES, SEATS, position
 
 KEPT = 16
@@ -177,7 +178,8 @@ def _change(change: Change) -> dict[str, Any]:
 
 
 def player(db: Database, name: str, season: Season) -> dict[str, Any] | None:
-    """A player's rating in ``season``'s league, its history game by game and the opponents
+    """A player's rating in ``season``'s league, its history game by game (their last
+    :data:`~projections.statistics.RECENT_GAMES`, numbered among all theirs) and the opponents
     they met most (with each one's wins against them); None when no rated game has them."""
     if not storable(name):
         return None
@@ -185,13 +187,13 @@ def player(db: Database, name: str, season: Season) -> dict[str, Any] | None:
     shown = rating(db, season)
     if key not in shown.league.ratings:
         return None
-    history, met, beaten, lost = [], Counter[str](), Counter[str](), Counter[str]()
+    played: list[tuple[Rated, str, Change]] = []
+    met, beaten, lost = Counter[str](), Counter[str](), Counter[str]()
     for rated, at in shown.games:
         mine = next((c for c in rated.changes if c.player == key), None)
         if mine is None:
             continue
-        history.append({"game_id": rated.game_id, "played_at": at,
-                        "players": len(rated.changes), **_change(mine)})  # fmt: skip
+        played.append((rated, at, mine))
         for other in rated.changes:
             if other.player != key:
                 met[other.player] += 1
@@ -201,6 +203,12 @@ def player(db: Database, name: str, season: Season) -> dict[str, Any] | None:
         {"name": shown.names[o], "games": n, "wins": beaten[o], "losses": lost[o]}
         for o, n in sorted(met.items(), key=lambda item: (-item[1], item[0]))[:10]
     ]
+    first = max(len(played) - RECENT_GAMES, 0)
+    history = [
+        {"game_id": rated.game_id, "number": first + n, "played_at": at,
+         "players": len(rated.changes), **_change(mine)}
+        for n, (rated, at, mine) in enumerate(played[first:], start=1)
+    ]  # fmt: skip
     return {"game": season.game, **_player(shown, key), "history": history, "opponents": opponents}
 
 

@@ -43,6 +43,9 @@ LENGTH_BUCKET = 10
 """Width (in turns or actions) of the game-length histograms' buckets."""
 TOP_PLAYERS = 20
 TREND_WINDOW = 5
+RECENT_GAMES = 200
+"""How many of a player's games their trend and rating history show (the last ones): their
+other figures count every game, but the work of an answer does not grow with them."""
 
 Filters = dict[str, Any]
 """``game``, ``players``, ``option``, ``since``, ``until`` (see ``projections.filters``)."""
@@ -381,8 +384,9 @@ def player(
 ) -> dict[str, Any] | None:
     """A named player's record over finished public games (of ``game`` only, if named), or
     None if they have none; the seats a bot played of that name count only with ``bots``.
-    Each trend point's rolling score is over that game's last ``TREND_WINDOW`` (a game's
-    scores are not another's), as is each ``by_game`` entry's average. For one game: their
+    The trend is their last :data:`RECENT_GAMES` games, each numbered among theirs of that
+    game; a point's rolling score is over that game's last ``TREND_WINDOW`` (a game's scores
+    are not another's), as is each ``by_game`` entry's average. For one game: their
     most played seat attribute, their record per value of it, and their score under the
     game's own name too."""
     rules = resolve(game)
@@ -403,14 +407,22 @@ def player(
     totals: dict[str, int] = defaultdict(int)
     trend: list[dict[str, Any]] = []
     recent: dict[str, list[int]] = defaultdict(list)  # per game: scores of one kind only
-    for game_id, played_game, at, played_at, players, _, total, place, won, *extra in rows:
-        by_game[played_game]["games"] += 1
-        by_game[played_game]["wins"] += won
+    shown_from = len(rows) - RECENT_GAMES
+    for i, row in enumerate(rows):
+        game_id, played_game, at, played_at, players, _, total, place, won, *extra = row
+        counted = by_game[played_game]
+        counted["games"] += 1
+        counted["wins"] += won
         totals[played_game] += total
         recent[played_game] = [*recent[played_game][-(TREND_WINDOW - 1) :], total]
+        if attribute is not None:
+            values[extra[0]]["games"] += 1
+            values[extra[0]]["wins"] += won
+        if i < shown_from:
+            continue
         point = {
-            "game_id": game_id, "game": played_game, "uploaded_at": at, "played_at": played_at,
-            "players": players,
+            "game_id": game_id, "game": played_game, "number": counted["games"],
+            "uploaded_at": at, "played_at": played_at, "players": players,
             "score": total, "place": place, "won": bool(won),
             "rolling_score": sum(recent[played_game]) / len(recent[played_game]),
         }  # fmt: skip
@@ -419,8 +431,6 @@ def player(
             point[f"rolling_{own.score_name}"] = point["rolling_score"]
         if attribute is not None:
             point[attribute] = extra[0]
-            values[extra[0]]["games"] += 1
-            values[extra[0]]["wins"] += won
         trend.append(point)
     wins = sum(r[8] for r in rows)
     profile: dict[str, Any] = {

@@ -35,7 +35,7 @@ def trend_figure(
     """The score in each game (filled: won) and the rolling average, in the order played; for
     one game, coloured by the seat attribute; ``of``: the game's title, when these are a
     player's games of one game among several."""
-    xs = list(range(1, len(trend) + 1))
+    xs = [t["number"] for t in trend]
     unit, attribute = own.score_label, own.attribute if of is None else None
     hover = [
         f"game {i}: {t['score']} {unit}, place {t['place']} of {t['players']}"
@@ -106,9 +106,11 @@ def averages(found: dict[str, Any], game: str | None) -> str:
     )
 
 
-def titles(name: str, game: str | None) -> dict[str, tuple[str | None, list[str]]]:
-    """The title and the other seats' names of each game a seat of that name played (of
-    ``game`` only, if named), by game id."""
+def titles(
+    name: str, game: str | None, wanted: set[str]
+) -> dict[str, tuple[str | None, list[str]]]:
+    """The title and the other seats' names of the games ``wanted`` (ids) that a seat of that
+    name played (of ``game`` only, if named), by game id."""
     models, found, cursor = data.fresh(), {}, None
     players = models.aliases()
     key = players.player(name)
@@ -120,7 +122,7 @@ def titles(name: str, game: str | None) -> dict[str, tuple[str | None, list[str]
             ]) for item in page.items
         })  # fmt: skip
         cursor = page.next_cursor
-        if cursor is None:
+        if cursor is None or wanted <= found.keys():
             return found
 
 
@@ -128,7 +130,7 @@ def rating_figure(rated: dict[str, Any]) -> dict[str, Any]:
     """A player's rating after each of their rated games of one game, with the band of
     ``mu ± sigma`` behind it."""
     steps = rated["history"]
-    xs = list(range(1, len(steps) + 1))
+    xs = [s["number"] for s in steps]
     band = [s["mu"] + s["sigma"] for s in steps] + [s["mu"] - s["sigma"] for s in reversed(steps)]
     data = [
         {"type": "scatter", "mode": "lines", "x": xs + xs[::-1], "y": band, "fill": "toself",
@@ -192,13 +194,13 @@ def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
     unit, attribute = own.score_label, own.attribute
     column = next((c for c in own.seat_columns if c.name == attribute), None)
     rate = found["win_rate"]
-    named = titles(name, game)
+    named = titles(name, game, {str(t["game_id"]) for t in found["trend"]})
     games = []
     for i, t in enumerate(reversed(found["trend"])):
         title, others = named.get(str(t["game_id"]), (None, []))
         title = title or "Untitled game"
         games.append(html.Tr([
-            html.Td(str(len(found["trend"]) - i)),
+            html.Td(str(found["games"] - i)),
             html.Td(dcc.Link(title, href=f"/replay/{t['game_id']}", title=f"replay {title}")),
             html.Td(GAMES.get(t["game"], t["game"])),
             html.Td(str(t["played_at"])[:10]), html.Td(", ".join(others) or "—"),
@@ -224,7 +226,7 @@ def record(name: Any, game: Any, bots: Any = None) -> html.Div | html.P:
         ], className="note", id="player-summary"),
         html.Div(charts, className="stats-grid"),
         *ratings_part(name, [game] if game else [g["game"] for g in found["by_game"]], counted),
-        html.H3("Games"),
+        html.H3("Games" if len(games) == found["games"] else f"Their last {len(games)} games"),
         html.Div(html.Table([
             html.Thead(html.Tr([html.Th(h) for h in (
                 "#", "Title", "Game", "Played", "Opponents",

@@ -100,7 +100,7 @@ def history_figure(leaders: list[dict[str, Any]], season: Season) -> dict[str, A
         steps = found["history"] if found else []
         lines.append({
             "type": "scatter", "mode": "lines+markers", "name": leader["name"],
-            "x": list(range(1, len(steps) + 1)), "y": [s["rating"] for s in steps],
+            "x": [s["number"] for s in steps], "y": [s["rating"] for s in steps],
             "line": {"color": LINES[i % len(LINES)], "dash": DASHES[i % len(DASHES)], "width": 2},
             "hovertemplate": f"{leader['name']}: game %{{x}}, rating %{{y:.1f}}<extra></extra>",
         })  # fmt: skip

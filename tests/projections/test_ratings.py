@@ -97,3 +97,27 @@ def test_a_merge_withdrawal_or_new_day_rates_anew_and_a_rebuild_agrees(
         models.rebuild(library)
         assert everything(models) == live
         assert models.ratings(SEASON) == now
+
+
+def test_a_players_trend_and_history_show_their_last_games_numbered_among_all(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past :data:`~projections.statistics.RECENT_GAMES` games, a player's trend and rating
+    history are the last ones of what they would be without the bound, each numbered among
+    all of theirs (a rolling score counts the games before too); the counts cover them all."""
+    with GameLibrary.open(store_url) as library, ReadModels(store_url) as models:
+        for i in range(7):
+            library.upload(league_record(i, f"2026-03-{i + 1:02d}"))
+        models.catch_up(library)
+        whole, rated = models.player("Zoë"), models.player_rating("Zoë", SEASON)
+        assert whole is not None and rated is not None and whole["games"] == rated["games"] > 4
+        assert [t["number"] for t in whole["trend"]] == list(range(1, whole["games"] + 1))
+        assert [s["number"] for s in rated["history"]] == list(range(1, rated["games"] + 1))
+        monkeypatch.setattr(ratings, "RECENT_GAMES", 4)
+        monkeypatch.setattr("projections.statistics.RECENT_GAMES", 4)
+        recent, rated_recent = models.player("Zoë"), models.player_rating("Zoë", SEASON)
+        assert recent is not None and rated_recent is not None
+        assert recent["trend"] == whole["trend"][-4:]
+        assert rated_recent["history"] == rated["history"][-4:]
+        assert {**recent, "trend": []} == {**whole, "trend": []}
+        assert {**rated_recent, "history": []} == {**rated, "history": []}
