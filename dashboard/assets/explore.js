@@ -192,10 +192,11 @@
       drawLines();
       return;
     }
+    var was = E.line;
     E.line = lineOf(d);
     if (shownEl) { shownEl.hidden = false; }
-    var name = $("explore-name");
-    if (name) { name.value = d.name; }
+    var name = $("explore-name");  // a name being typed for this line is kept when it comes again
+    if (name && !(name === document.activeElement && was && was.vid === d.vid)) { name.value = d.name; }
     disarm();
     R().show(E.line, at === null || at === undefined ? Math.min(d.step + 1, d.steps) : at, marksOf(d));
     drawLines();
