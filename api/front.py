@@ -19,11 +19,12 @@ the request:
   app yields it, each message read in a thread of a pool of its own (one per open stream).
 
 Repeat immutable answers (:class:`~api.caching.CachedAnswers`) are given on the event loop,
-without a thread. RSGI (on uvloop, with granian's Rust tasks) rather than ASGI, and this small
-bridge rather than a library's (such as a2wsgi, which hops between the threads four times a
-request): against granian's own WSGI, ASGI cost the cached answers 40 % of their throughput,
-RSGI on asyncio 35 %, RSGI on uvloop with Rust tasks under a fifth. RSGI's path comes
-percent-decoded, bytes that are not UTF-8 replaced by U+FFFD.
+without a thread. RSGI on uvloop rather than ASGI, and this small bridge rather than a
+library's (such as a2wsgi, which hops between the threads four times a request): against
+granian's own WSGI, ASGI cost the cached answers 40 % of their throughput, RSGI on asyncio
+35 %, RSGI on uvloop under a fifth. The tasks are asyncio's: granian's Rust tasks kept every
+future they awaited, so every answer rendered in a thread stayed in memory (some 30 kB a list
+of games). RSGI's path comes percent-decoded, bytes that are not UTF-8 replaced by U+FFFD.
 """
 
 from __future__ import annotations
@@ -231,8 +232,8 @@ class Front:
 
     async def read_body(self, proto: HTTPProtocol, declared: int | None, limit: int) -> bytes:
         """The request's body (``declared`` bytes, or chunked), read within the time limit:
-        408 if it is slower, 413 as soon as it is larger than the size limit. (A task of its
-        own: granian's Rust tasks are not asyncio's, which ``asyncio.timeout`` needs.)"""
+        408 if it is slower, 413 as soon as it is larger than the size limit (read in a task
+        of its own, cancelled at the time limit)."""
         reading = asyncio.ensure_future(self.collect(proto, limit))
         done, _ = await asyncio.wait({reading}, timeout=self.seconds)
         if not done:

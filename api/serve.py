@@ -78,7 +78,7 @@ def serve_production(settings: Settings) -> None:
         port=settings.port,
         interface=Interfaces.RSGI,
         loop=Loops.uvloop,
-        task_impl=TaskImpl.rust,
+        task_impl=TaskImpl.asyncio,
         workers=settings.workers,
         websockets=False,
         workers_kill_timeout=STOP_SECONDS,

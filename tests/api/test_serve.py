@@ -10,11 +10,13 @@ import subprocess
 import threading
 import time
 from contextlib import suppress
+from http.client import HTTPConnection
 from pathlib import Path
+from urllib.parse import urlsplit
 from urllib.request import urlopen
 
 from tests.api.client import Client
-from tests.api.conftest import TOKENS, record_of
+from tests.api.conftest import FIXTURES, TOKENS, record_of
 from tests.api.contract import Contract
 from tests.api.serving import granian_workers, howl_serve, session_processes
 
@@ -44,6 +46,46 @@ def test_serve_runs_granian_workers_and_a_niced_analysis_and_stops_them_all(
         assert 10 in processes.values() and processes[proc.pid] == 0
 
         _stops_cleanly(proc)
+
+
+def test_a_worker_keeps_no_answer_it_gave(tmp_path: Path) -> None:
+    """Answers rendered in the app's threads (lists: not cached) are let go once sent: a
+    worker's memory does not grow with the requests it answers (granian's Rust tasks kept
+    every awaited answer, some 30 kB a list)."""
+    env = {
+        "HOWL_DATABASE_URL": f"sqlite:///{tmp_path / 'howl.sqlite3'}",
+        "HOWL_API_TOKENS": f"ana:{TOKENS['ana']}", "HOWL_WORKERS": "1", "HOWL_ANALYSIS": "off",
+    }  # fmt: skip
+    with howl_serve(env) as (proc, url):
+        uploads = HTTPConnection(urlsplit(url).netloc, timeout=30)
+        for path in sorted(FIXTURES.glob("*-heuristic.json")):
+            uploads.request("POST", "/api/games", path.read_bytes(), {
+                "Authorization": f"Bearer {TOKENS['ana']}", "Content-Type": "application/json",
+            })  # fmt: skip
+            answer = uploads.getresponse()
+            assert answer.read() and answer.status == 201
+        (worker,) = granian_workers(proc.pid)
+        reads = HTTPConnection(urlsplit(url).netloc, timeout=30)
+
+        def lists(times: int) -> int:
+            size = 0
+            for _ in range(times):
+                reads.request("GET", "/api/games?limit=100")
+                answer = reads.getresponse()
+                size = len(answer.read())
+                assert answer.status == 200
+            return size
+
+        size = lists(300)
+        before = _rss_kb(worker)
+        lists(3000)
+        grown = _rss_kb(worker) - before
+        assert size > 10_000 and grown < 3000 * size // 1024 // 4, (size, grown)
+
+
+def _rss_kb(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(status.split("VmRSS:")[1].split()[0])
 
 
 def _stops_cleanly(proc: subprocess.Popen[bytes]) -> None:
