@@ -85,15 +85,13 @@ def values_figure(values: list[dict[str, Any]], name: str, label: str) -> dict[s
 
 
 def trend_figures(found: dict[str, Any], game: str | None) -> list[dict[str, Any]]:
-    """A player's score trend: of the game chosen, or one chart per game they played (their
-    scores are not of one kind: VP, rounds won)."""
+    """A player's score trend: of the game chosen, or one chart per game they played among
+    their last games (their scores are not of one kind: VP, rounds won)."""
     if game is not None:
         return [trend_figure(found["trend"], _statistics(game))]
-    return [
-        trend_figure([t for t in found["trend"] if t["game"] == g["game"]],
-                     _statistics(g["game"]), GAMES.get(g["game"], g["game"]))
-        for g in found["by_game"]
-    ]  # fmt: skip
+    shown = [(g["game"], [t for t in found["trend"] if t["game"] == g["game"]])
+             for g in found["by_game"]]  # fmt: skip
+    return [trend_figure(trend, _statistics(g), GAMES.get(g, g)) for g, trend in shown if trend]
 
 
 def averages(found: dict[str, Any], game: str | None) -> str:
