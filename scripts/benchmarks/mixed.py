@@ -18,7 +18,8 @@ kept-alive connections (aiohttp, in this one process) send requests back to back
 ``mixed_read_ratio`` is the mix's read p95 over the baseline's. An answer other than 200
 (reads), 201 (new) or 200 (duplicate) is an error, and so is a connection that fails; both
 are counted (``errors``, with their statuses). The server's RSS (the sum over its processes)
-is measured before the baseline and after the mix (``server_rss_mb``).
+is measured before the baseline, after it (``warm``: its caches filled by the reads) and after
+the mix (``server_rss_mb``, with its ratio to each).
 """
 
 from __future__ import annotations
@@ -261,6 +262,7 @@ def measure(backend: str, url: str, clients_list: list[int], seconds: float) -> 
             rss_before = server_rss_mb(port)
             progress(f"mixed: {backend}: {clients} clients, {seconds:g} s of reads only")
             alone = load(port, work, clients, seconds, 0.0)
+            rss_warm = server_rss_mb(port)
             progress(f"mixed: {backend}: {clients} clients, {seconds:g} s of the mix")
             mixed = load(port, work, clients, seconds, UPLOAD_SHARE)
             rss_after = server_rss_mb(port)
@@ -276,8 +278,9 @@ def measure(backend: str, url: str, clients_list: list[int], seconds: float) -> 
                    backend=backend, baseline=round(base, 3), baseline_metric="read_only_p95_ms",
                    target=RATIO_TARGET)  # fmt: skip
             report("mixed", "server_rss_mb", rss_after, "MB", before=round(rss_before, 1),
-                   ratio=round(rss_after / rss_before, 3), clients=clients, backend=backend,
-                   seconds=round(2 * seconds))  # fmt: skip
+                   ratio=round(rss_after / rss_before, 3), warm=round(rss_warm, 1),
+                   ratio_to_warm=round(rss_after / rss_warm, 3), clients=clients,
+                   backend=backend, seconds=round(2 * seconds))  # fmt: skip
 
 
 @contextmanager
