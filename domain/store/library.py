@@ -20,7 +20,12 @@ from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, Notification, PersistenceError
+from eventsourcing.persistence import (
+    IntegrityError,
+    Notification,
+    PersistenceError,
+    Transcoder,
+)
 from eventsourcing.utils import Environment, EnvType
 
 from domain.documents import PLAYED_DAYS, played_day, written_header
@@ -28,6 +33,7 @@ from domain.games import ruleset
 from domain.ruleset import Ruleset
 from domain.store.backend import StoreConfig, prepare_store, store_env
 from domain.store.game import Game, check_visibility, clean_tags, game_id_for, record_digest
+from domain.store.transcoding import FastJSONTranscoder
 from domain.store.uploads import PreparedGame, canonical_record, prepare
 
 log = logging.getLogger(__name__)
@@ -126,6 +132,12 @@ class GameLibrary(Application[UUID]):
     def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
         """Only the given settings (plus snapshotting): never ``os.environ``."""
         return Environment(name, {"IS_SNAPSHOTTING_ENABLED": "y", **(env or {})})
+
+    def construct_transcoder(self) -> Transcoder:
+        """eventsourcing's JSON format, read with orjson (:mod:`domain.store.transcoding`)."""
+        transcoder = FastJSONTranscoder()
+        self.register_transcodings(transcoder)
+        return transcoder
 
     # --- writing ------------------------------------------------------------------------
 
