@@ -27,7 +27,7 @@ def test_every_stored_event_reads_as_with_the_json_module(library: GameLibrary) 
         library.upload(record_bytes(players, seed))
     moonlight = Path(__file__).parents[1] / "fixtures" / "moonlight" / "00-greedy.json"
     game = library.upload(moonlight.read_bytes()).game_id
-    library.retitle(game, "Über \u2603 \"quoted\" \\ title")
+    library.retitle(game, 'Über \u2603 "quoted" \\ title')
     fast, plain = _pair(library)
     stored = library.recorder.select_notifications(start=None, limit=100_000)
 
