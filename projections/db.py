@@ -8,9 +8,11 @@ use) and use the store's schema (``search_path``); SQLite gets a connection per 
 
 from __future__ import annotations
 
+import fcntl
 import re
 import sqlite3
 import threading
+import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
@@ -31,6 +33,9 @@ READ_GATE = 0x486F7772
 """The PostgreSQL advisory lock every read transaction takes shared, first: a swap of the
 read-model tables takes it exclusive, so it waits for the reads under way (holding no
 table they need) and the reads after it wait for the swap, then read the new tables."""
+TURNS = 0x486F7773
+"""The first key of the PostgreSQL advisory locks :meth:`Database.turn` takes (the second
+names the turn and the schema)."""
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -171,6 +176,32 @@ class Database:
             conn.rollback()
             conn.close()
 
+    @contextmanager
+    def turn(self, name: str) -> Iterator[None]:
+        """Hold this database's lock ``name`` while the block runs, across processes and
+        threads (the others wait their turn): a PostgreSQL advisory lock of the schema, on
+        SQLite a lock on a file beside the database (none in memory, which only this process
+        sees)."""
+        if self.postgres:
+            named = zlib.crc32(f"{self.schema}:{name}".encode()).to_bytes(4)
+            key = (TURNS, int.from_bytes(named, signed=True))
+            with self._session() as conn:
+                conn.execute("SELECT pg_advisory_lock(%s, %s)", key)
+                conn.commit()  # the lock is the session's: it outlives the transaction
+                try:
+                    yield
+                finally:
+                    conn.execute("SELECT pg_advisory_unlock(%s, %s)", key)
+                    conn.commit()
+            return
+        path = sqlite_path(self.url)
+        if path == ":memory:":
+            yield
+            return
+        with open(f"{path}.{name}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield  # closing the file releases the lock
+
     def execute(self, conn: Any, query: str, params: Sequence[Any] = ()) -> Any:
         """Run one statement on ``conn``; returns its cursor."""
         return conn.execute(self.sql(query), params)
@@ -211,6 +242,19 @@ class Database:
             if self._pool is not None:
                 self._pool.close()
                 self._pool = None
+
+    @contextmanager
+    def _session(self) -> Iterator[Any]:
+        """A PostgreSQL connection of the pool (or of its own) for the block, as it is."""
+        if self.pool_size:
+            with self._pg_pool().connection() as conn:
+                yield conn
+            return
+        conn = self._open()
+        try:
+            yield conn
+        finally:
+            conn.close()
 
     def _open(self) -> Any:
         """A new connection of its own (:func:`connect`), in the schema, made first."""

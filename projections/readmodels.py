@@ -16,6 +16,8 @@ storing something to read it back at once.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -88,6 +90,15 @@ class ReadModels:
         self._db()
         with self._lock:
             return self.runner.catch_up(library, progress)
+
+    @contextmanager
+    def catching_up(self) -> Iterator[None]:
+        """Around a catch-up of the live tables made on this process's behalf (by a pool
+        process, say): the processes that share these read models take turns, so that
+        none folds the games another is writing (each would be a wasted fold, the losing
+        runner starting again from the winner's position)."""
+        with self._db().turn("catch-up"):
+            yield
 
     def rebuild(self, library: GameLibrary, progress: Progress | None = None) -> int:
         """Project the whole log again into tables beside the live ones, then swap them in

@@ -5,15 +5,23 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 
 
 class CatchUps:
     """Runs ``catch_up`` in a thread of its own (started on first use) each time one is asked
     for; :meth:`ask` answers a ticket that :meth:`wait` waits for (a catch-up started after
-    it was asked for has finished). ``catch_up`` must not raise."""
+    it was asked for has finished). Each catch-up runs in a ``turn`` (the processes sharing
+    the read models take turns, say): it serves the tickets asked for until its turn came.
+    Neither may raise."""
 
-    def __init__(self, catch_up: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        catch_up: Callable[[], None],
+        turn: Callable[[], AbstractContextManager[object]] = nullcontext,
+    ) -> None:
         self.catch_up = catch_up
+        self.turn = turn
         self._changed = threading.Condition()
         self._asked = 0
         self._done = 0
@@ -42,8 +50,10 @@ class CatchUps:
                 self._changed.wait_for(lambda: self._asked > self._done or self._thread is not me)
                 if self._thread is not me:
                     return
-                serving = self._asked
-            self.catch_up()
+            with self.turn():
+                with self._changed:
+                    serving = self._asked
+                self.catch_up()
             with self._changed:
                 self._done = serving
                 self._changed.notify_all()

@@ -10,7 +10,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -118,7 +118,7 @@ class Services:
         self.streams = Streams()
         """The event streams being served (ended before the library is closed)."""
         self.ingest = ingest_pool(settings.ingest_processes)
-        self.catch_ups = CatchUps(self._catch_up)
+        self.catch_ups = CatchUps(self._catch_up, self._turn)
         self._pool_settings = replace(settings, api_tokens={})
         """The settings the pool catches up with (picklable, without the tokens)."""
         self._caught_up_at = float("-inf")
@@ -219,14 +219,27 @@ class Services:
         self.catch_ups.wait(self.catch_ups.ask(), CATCH_UP_SECONDS if timeout is None else timeout)
         return self.read_models
 
+    @contextmanager
+    def _turn(self) -> Iterator[None]:
+        """This process's turn to catch up the read models it shares with the other server
+        processes (:meth:`ReadModels.catching_up`); a turn that cannot be taken (the
+        database is down, say) is logged, and the catch-up goes on beside the others."""
+        with ExitStack() as stack:
+            try:
+                stack.enter_context(self.read_models.catching_up())
+            except Exception:
+                log.exception("could not take this process's turn to catch up")
+            yield
+
     def _catch_up(self) -> None:
-        """One catch-up, in the catch-up thread: in the ingest pool (in this thread for a
-        store in memory, which only this process sees)."""
+        """One catch-up, in the catch-up thread, in this process's turn: in the ingest pool
+        (in this thread for a store in memory, which only this process sees), unless
+        another process's turn projected the whole log already."""
         started = time.monotonic()
         try:
             if self.settings.database_url.endswith(":memory:"):
                 self.read_models.catch_up(self.library)
-            else:
+            elif self.read_models.position() < (self.library.recorder.max_notification_id() or 0):
                 rulesets = tuple(games.rulesets())
                 failed = self.ingest.run(caught_up, rulesets, self._pool_settings)
                 if failed is not None:

@@ -1,10 +1,15 @@
 """One way to the read models' database (``projections.db``): the read models and the
 ``analyses`` table reach the store's own database, in its schema, through the same
-:class:`~projections.db.Database`, pooled or a connection per use."""
+:class:`~projections.db.Database`, pooled or a connection per use; its turns exclude one
+another across processes."""
 
 from __future__ import annotations
 
+import multiprocessing
+import time
 import uuid
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from domain.wolves.analysis.review import Settings as AnalysisSettings
 from projections.analysis import Analyses
@@ -44,3 +49,27 @@ def test_reading_a_review_waits_for_no_writer(sqlite_url: str) -> None:
     with Database(sqlite_url).connect():  # a writer holds SQLite's write lock meanwhile
         status = analyses.status(game, AnalysisSettings().key)
     assert status["status"] == "queued"
+
+
+def _hold_turn(url: str, schema: str, name: str, held: Any, seconds: float) -> float:
+    """Take the turn ``name`` in this (child) process, say so, hold it; when it let go."""
+    with Database(url, schema).turn(name):
+        held.set()
+        time.sleep(seconds)
+        return time.monotonic()
+
+
+def test_a_turn_waits_for_another_process_to_end_its_own(store: Store) -> None:
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager, ProcessPoolExecutor(1, context) as other:
+        held = manager.Event()
+        released = other.submit(_hold_turn, store.url, store.schema, "catch-up", held, 0.5)
+        assert held.wait(30)
+        db = Database(store.url, store.schema)
+        with db.turn("another"):  # another name: not waited for
+            assert not released.done()
+        with db.turn("catch-up"):
+            taken = time.monotonic()
+        assert taken >= released.result()  # monotonic clocks are the machine's, shared
+        with db.turn("catch-up"):  # let go for good
+            pass
