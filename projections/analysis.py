@@ -12,8 +12,10 @@ The same SQL runs on SQLite and PostgreSQL through :class:`projections.db.Databa
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -49,6 +51,24 @@ _NEXT_SEQ = f"(SELECT COALESCE(MAX(seq), 0) + 1 FROM {TABLE})"
 """The next queue number (from the ``seq`` index, not a scan)."""
 _made: set[str] = set()
 _made_lock = threading.Lock()
+POOLED = 4
+"""Databases whose connections a process keeps in a pool for this table (the least recently
+used one's are closed): a server has one, whose reviews' status is read on many requests."""
+_pooled: OrderedDict[tuple[int, str], Database] = OrderedDict()
+
+
+def _database(url: str) -> Database:
+    """This process's connections to the database at ``url`` for this table: pooled on
+    PostgreSQL (a connection there costs the server a process), one per use on SQLite."""
+    if not url.startswith("postgres"):
+        return Database(url, schema=None, pool_size=0)
+    key = (os.getpid(), url)  # a pool does not survive a fork
+    with _made_lock:
+        found = _pooled.pop(key, None) or Database(url, schema=None, pool_size=2)
+        _pooled[key] = found
+        while len(_pooled) > POOLED:
+            _pooled.popitem(last=False)[1].close()
+    return found
 
 
 def default_settings(**values: int) -> ReviewSettings:
@@ -96,12 +116,12 @@ def _json(result: dict[str, Any]) -> str:
 
 
 class Analyses:
-    """The ``analyses`` table of the database at ``url`` (created on first use; a
-    connection per use, in the schema the URL names)."""
+    """The ``analyses`` table of the database at ``url`` (created on first use; in the
+    schema the URL names)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.db = Database(url, schema=None, pool_size=0)
+        self.db = _database(url)
 
     @contextmanager
     def _connection(self, read: bool = False) -> Iterator[Any]:
