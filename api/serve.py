@@ -28,8 +28,9 @@ STOP_SECONDS = 30
 RESPAWN_SECONDS = 0.5
 """Pause between replacing workers when granian respawns them on purpose (a crashed worker
 is replaced at once)."""
-ANALYSIS_NICENESS = 10
-"""How much lower the reviews' CPU priority is than the API's."""
+ANALYSIS_NICENESS = 19
+"""How much lower the reviews' CPU priority is than the API's where the idle scheduling
+class is not offered."""
 
 
 def _log_to_stderr() -> None:
@@ -37,17 +38,27 @@ def _log_to_stderr() -> None:
 
 
 def run_analysis(settings: Settings) -> None:
-    """Review queued games (``HOWL_ANALYSIS``) at a lower CPU priority than the API, until
+    """Review queued games (``HOWL_ANALYSIS``) on the CPU time the API leaves idle, until
     terminated or the server is gone."""
     _log_to_stderr()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C stops the server, which stops us
     signal.signal(signal.SIGTERM, lambda *_: _stop_reviewing())
-    os.nice(ANALYSIS_NICENESS)
+    background()
     start_reviews(settings)
     server = os.getppid()
     while os.getppid() == server:
         time.sleep(1)
     _stop_reviewing()
+
+
+def background() -> None:
+    """Run this process, and the processes it starts, only on CPU time nothing else wants:
+    Linux's idle scheduling class (a review under a club night's load waits for it to
+    pass, rather than slow every answer down), else the lowest priority."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        os.nice(ANALYSIS_NICENESS)
 
 
 def _stop_reviewing() -> NoReturn:

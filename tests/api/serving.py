@@ -26,6 +26,12 @@ def session_processes(sid: int) -> dict[int, int]:
     return found
 
 
+def scheduled_idle(pid: int) -> bool:
+    """Whether process ``pid`` runs in Linux's idle scheduling class (its stat's policy)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[38]) == os.SCHED_IDLE
+
+
 def granian_workers(server: int) -> set[int]:
     """The granian worker processes of the ``howl serve`` process ``server``: its children
     running the same command (not multiprocessing's helpers)."""
