@@ -1,6 +1,6 @@
 """The CPU work of uploads and catch-ups, off the processes serving requests.
 
-Reading a record, replaying it and encoding its events (:func:`checked_upload`), and catching
+Reading a record, replaying it and encoding its stream (:func:`checked_upload`), and catching
 the read models up (:func:`caught_up`: reading the log, folding the games, writing their
 rows), run in one pool of ``HOWL_INGEST_PROCESSES`` processes per server process, shared by
 its threads (forked from a server that imported the rules once). A thread that hands work to
@@ -28,7 +28,7 @@ from uuid import UUID
 from domain import games
 from domain.ruleset import Ruleset
 from domain.store import GameLibrary, game_id_for, record_digest
-from domain.store.uploads import PreparedGame, canonical_record, prepare
+from domain.store.uploads import EncodedGame, canonical_record, encode, prepare
 from projections.readmodels import ReadModels
 from services.config import Settings
 from services.library import open_library, open_read_models
@@ -83,11 +83,11 @@ def _know(rulesets: Sequence[Ruleset]) -> None:
 
 def checked_upload(
     rulesets: Sequence[Ruleset], doc: Mapping[str, Any], fields: Mapping[str, Any], seconds: int
-) -> tuple[UUID | None, PreparedGame | Failed]:
+) -> tuple[UUID | None, EncodedGame | Failed]:
     """A record read, replayed with its game's rules (one of ``rulesets``, within ``seconds``
-    of CPU time, see :func:`~services.uploads.work_budget`) and made ready for the store,
-    under the id it is stored as; or the error that stopped it (with no id when the record
-    does not read)."""
+    of CPU time, see :func:`~services.uploads.work_budget`) and encoded as the store keeps
+    it, under the id it is stored as; or the error that stopped it (with no id when the
+    record does not read)."""
     _know(rulesets)
     try:
         rules, record, canonical = canonical_record(doc)
@@ -95,7 +95,8 @@ def checked_upload(
         return None, Failed.of(exc)
     game_id = game_id_for(record_digest(canonical))
     try:
-        return game_id, prepare(rules, record, canonical, check=work_budget(seconds), **fields)
+        prepared = prepare(rules, record, canonical, check=work_budget(seconds), **fields)
+        return game_id, encode(prepared)
     except Exception as exc:
         return game_id, Failed.of(exc)
 

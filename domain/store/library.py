@@ -20,12 +20,7 @@ from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import (
-    IntegrityError,
-    Notification,
-    PersistenceError,
-    Transcoder,
-)
+from eventsourcing.persistence import IntegrityError, Mapper, Notification, PersistenceError
 from eventsourcing.utils import Environment, EnvType
 
 from domain.documents import PLAYED_DAYS, played_day, written_header
@@ -33,8 +28,8 @@ from domain.games import ruleset
 from domain.ruleset import Ruleset
 from domain.store.backend import StoreConfig, prepare_store, store_env
 from domain.store.game import Game, check_visibility, clean_tags, game_id_for, record_digest
-from domain.store.transcoding import FastJSONTranscoder
-from domain.store.uploads import PreparedGame, canonical_record, prepare
+from domain.store.transcoding import store_mapper
+from domain.store.uploads import EncodedGame, PreparedGame, canonical_record, encode, prepare
 
 log = logging.getLogger(__name__)
 
@@ -133,11 +128,10 @@ class GameLibrary(Application[UUID]):
         """Only the given settings (plus snapshotting): never ``os.environ``."""
         return Environment(name, {"IS_SNAPSHOTTING_ENABLED": "y", **(env or {})})
 
-    def construct_transcoder(self) -> Transcoder:
-        """eventsourcing's JSON format, read with orjson (:mod:`domain.store.transcoding`)."""
-        transcoder = FastJSONTranscoder()
-        self.register_transcodings(transcoder)
-        return transcoder
+    def construct_mapper(self) -> Mapper[UUID]:
+        """The store's own (:func:`~domain.store.transcoding.store_mapper`): a game encoded
+        in the process that checked it is stored as this library would encode it."""
+        return store_mapper()
 
     # --- writing ------------------------------------------------------------------------
 
@@ -169,15 +163,20 @@ class GameLibrary(Application[UUID]):
         prepared = prepare(rules, rec, canonical, uploaded_by, title, tags, visibility, check)
         return self.add(prepared)
 
-    def add(self, game: PreparedGame) -> UploadResult:
-        """Save a prepared game in one transaction (``created=False`` if it is stored)."""
-        aggregate = game.aggregate()
+    def add(self, game: PreparedGame | EncodedGame) -> UploadResult:
+        """Save a prepared game (encoded here unless it was already) in one transaction,
+        then its snapshot (``created=False`` if it is stored)."""
+        encoded = game if isinstance(game, EncodedGame) else encode(game)
         try:
-            self.save(aggregate)
+            self.recorder.insert_events(list(encoded.events))
         except IntegrityError:  # stored meanwhile by a concurrent upload
-            return UploadResult(game.game_id, created=False)
-        self._snapshot(aggregate)
-        return UploadResult(game.game_id, created=True)
+            return UploadResult(encoded.game_id, created=False)
+        assert self.snapshots is not None
+        try:
+            self.snapshots.recorder.insert_events([encoded.snapshot])
+        except PersistenceError as exc:  # the game is stored; a snapshot only saves time
+            log.warning("no snapshot of game %s: %s", encoded.game_id, exc)
+        return UploadResult(encoded.game_id, created=True)
 
     def retitle(self, game_id: UUID, title: str | None) -> None:
         """Change a game's title (None or blank: no title)."""
@@ -368,14 +367,6 @@ class GameLibrary(Application[UUID]):
         if game.redated:
             return None if game.played_on is None else date.fromisoformat(game.played_on)
         return played_day(written_header(self._uploaded(game.id).record).get("meta") or {})
-
-    def _snapshot(self, game: Game) -> None:
-        """Snapshot a just-saved game, so reading its metadata skips its domain events."""
-        assert self.snapshots is not None
-        try:
-            self.snapshots.put([Game.Snapshot.take(game)])
-        except PersistenceError as exc:  # the game is stored; a snapshot only saves time
-            log.warning("no snapshot of game %s: %s", game.id, exc)
 
     def _uploaded(self, game_id: UUID) -> Game.Uploaded:
         """The game's first event (``UnknownGame``, or ``WithdrawnGame`` when its last event

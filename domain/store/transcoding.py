@@ -1,11 +1,31 @@
-"""The store's transcoder: eventsourcing's JSON format, read with orjson."""
+"""The store's mapper of domain events to stored ones: eventsourcing's JSON format, read
+with orjson."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
+from uuid import UUID
 
 import orjson
-from eventsourcing.persistence import JSONTranscoder
+from eventsourcing.persistence import (
+    DatetimeAsISO,
+    DecimalAsStr,
+    JSONTranscoder,
+    Mapper,
+    UUIDAsHex,
+)
+
+
+@cache
+def store_mapper() -> Mapper[UUID]:
+    """How the store keeps its events, the same in every process: eventsourcing's JSON (its
+    UUID, Decimal and datetime transcodings, :class:`FastJSONTranscoder`), neither
+    encrypted nor compressed."""
+    transcoder = FastJSONTranscoder()
+    for transcoding in (UUIDAsHex(), DecimalAsStr(), DatetimeAsISO()):
+        transcoder.register(transcoding)
+    return Mapper(transcoder=transcoder)
 
 
 class FastJSONTranscoder(JSONTranscoder):

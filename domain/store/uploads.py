@@ -4,7 +4,8 @@ it caused.
 The record's ``"game"`` picks the ruleset (:func:`domain.games.read_record`); the ruleset
 writes its canonical bytes, replays it and encodes the events the store keeps. Preparing
 touches no store, so an import can prepare records in other processes and save them in
-one; a ``PreparedGame`` is plain data, cheap to send between processes.
+one; a ``PreparedGame`` is plain data, cheap to send between processes, and so is the
+``EncodedGame`` it is encoded to (:func:`encode`): its stream as the store keeps it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.persistence import StoredEvent as Recorded
+
 from domain import games
 from domain.replays import replay
 from domain.ruleset import GameRecord, Ruleset
 from domain.store.game import Game, check_visibility, clean_tags, game_id_for, record_digest
+from domain.store.transcoding import store_mapper
 
 StoredEvent = tuple[int, str, dict[str, Any]]
 """A domain event as the store keeps it: its action's step, its type name, its fields."""
@@ -55,6 +59,25 @@ class PreparedGame:
         for step, kind, data in self.events:
             game.happened(step, kind, data)
         return game
+
+
+@dataclass(frozen=True)
+class EncodedGame:
+    """A prepared game in the store's own form: its stream's events and its snapshot as
+    the store's mapper encodes them, for a library only to write."""
+
+    game_id: UUID
+    events: tuple[Recorded, ...]
+    snapshot: Recorded
+
+
+def encode(game: PreparedGame) -> EncodedGame:
+    """``game`` as its new ``Game`` stream and snapshot are stored (timestamped now)."""
+    mapper = store_mapper()
+    aggregate = game.aggregate()
+    events = tuple(mapper.to_stored_event(e) for e in aggregate.collect_events())
+    snapshot = mapper.to_stored_event(Game.Snapshot.take(aggregate))
+    return EncodedGame(game.game_id, events, snapshot)
 
 
 def stored_events(

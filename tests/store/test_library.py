@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import threading
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from pathlib import Path
 from uuid import UUID
 
 import pytest
@@ -17,6 +21,7 @@ from domain.store import (
     game_id_for,
     record_digest,
 )
+from domain.store.uploads import EncodedGame, encode, prepare_record
 from domain.wolves import codec
 from domain.wolves.positions import to_position
 from domain.wolves.records import InvalidRecord, read_record, write_record
@@ -212,3 +217,35 @@ def test_a_title_defaults_to_the_records(library: GameLibrary) -> None:
 
     assert library.info(untitled).title is None
     assert library.info(titled).title == "random game 115"
+
+
+def _encoded(data: bytes) -> EncodedGame:
+    return encode(prepare_record(data, uploaded_by="alice", title="Encoded elsewhere"))
+
+
+def test_a_game_encoded_in_another_process_is_stored_as_an_upload_stores_it(
+    library: GameLibrary, store_config: StoreConfig, tmp_path: Path
+) -> None:
+    data = record_bytes(4, seed=109)
+    with ProcessPoolExecutor(1, multiprocessing.get_context("spawn")) as other:
+        encoded = other.submit(_encoded, data).result()
+
+    assert library.add(encoded) == UploadResult(encoded.game_id, created=True)
+    assert library.add(encoded) == UploadResult(encoded.game_id, created=False)
+    other_store = (
+        replace(store_config, schema=f"{store_config.schema}_b")
+        if store_config.url.startswith("postgresql")
+        else StoreConfig(f"sqlite:///{tmp_path / 'beside.sqlite3'}")
+    )
+    with GameLibrary.open(other_store) as beside:
+        assert not beside.exists(encoded.game_id)
+        uploaded = beside.upload(data, uploaded_by="alice", title="Encoded elsewhere").game_id
+        assert uploaded == encoded.game_id
+        assert [(e.step, e.event) for e in library.game_events(encoded.game_id)] == [
+            (e.step, e.event) for e in beside.game_events(uploaded)
+        ]
+        mine, theirs = library.info(encoded.game_id), beside.info(uploaded)
+        assert replace(mine, uploaded_at=theirs.uploaded_at) == theirs
+    assert library.snapshots is not None  # the snapshot is stored, and read
+    assert len(list(library.snapshots.get(encoded.game_id))) == 1
+    assert library.record(encoded.game_id) == data
