@@ -191,8 +191,11 @@ class Database:
                 try:
                     yield
                 finally:
-                    conn.execute("SELECT pg_advisory_unlock(%s, %s)", key)
-                    conn.commit()
+                    try:
+                        conn.execute("SELECT pg_advisory_unlock(%s, %s)", key)
+                        conn.commit()
+                    except Exception:
+                        conn.close()  # its session ends, and the lock with it
             return
         path = sqlite_path(self.url)
         if path == ":memory:":
