@@ -31,7 +31,7 @@ from domain.ruleset import InvalidRecord
 from domain.store import GameLibrary, UnknownGame, WithdrawnGame
 from domain.store.comments import TooManyComments, annotate, exported_record
 from domain.store.purge import NotWithdrawn, purge
-from domain.store.uploads import PreparedGame, prepare_record
+from domain.store.uploads import EncodedGame, encode, prepare_record
 from projections.analysis import Analyses
 from services.library import analyses_url, open_library, open_read_models
 from services.progress import progress_bar
@@ -95,10 +95,10 @@ def read(source: Source) -> bytes | dict[str, Any]:
 
 @dataclass(frozen=True)
 class Checked:
-    """A record made ready for the store, with its ``annotations`` (``{"annotations": …}``,
-    as the reader checked them) when it has any."""
+    """A record made ready for the store (encoded as it keeps it), with its ``annotations``
+    (``{"annotations": …}``, as the reader checked them) when it has any."""
 
-    game: PreparedGame
+    game: EncodedGame
     notes: dict[str, Any] | None
 
 
@@ -107,7 +107,7 @@ def checked(data: bytes | dict[str, Any]) -> Checked | dict[str, Any]:
     if isinstance(data, dict):
         return data
     try:
-        game = prepare_record(data)
+        game = encode(prepare_record(data))
     except (InvalidRecord, RecordError) as exc:
         return error_json(exc)
     notes = json.loads(data).get("annotations") if b'"annotations"' in data else None

@@ -13,7 +13,9 @@ kept-alive connections (aiohttp, in this one process) send requests back to back
   records and analyses, in equal parts;
 - the mix (``mixed_read_p95_ms``, ``mixed_upload_p95_ms``): 85 % such reads and 15 %
   uploads, a tenth of them duplicates (a record stored before: 200) and the rest new records
-  (a fixture game under a title of its own: checked, stored and projected, 201).
+  (a fixture game under a title of its own: checked, stored and projected, 201);
+- then uploads only, of the same kinds (``upload_only_p95_ms``): what the server's upload
+  path takes with no reads beside it.
 
 ``mixed_read_ratio`` is the mix's read p95 over the baseline's. An answer other than 200
 (reads), 201 (new) or 200 (duplicate) is an error, and so is a connection that fails; both
@@ -266,7 +268,9 @@ def measure(backend: str, url: str, clients_list: list[int], seconds: float) -> 
             progress(f"mixed: {backend}: {clients} clients, {seconds:g} s of the mix")
             mixed = load(port, work, clients, seconds, UPLOAD_SHARE)
             rss_after = server_rss_mb(port)
-            for errors in (alone.errors, mixed.errors):
+            progress(f"mixed: {backend}: {clients} clients, {seconds:g} s of uploads only")
+            uploads = load(port, work, clients, seconds, 1.0)
+            for errors in (alone.errors, mixed.errors, uploads.errors):
                 if errors:
                     progress(f"mixed: {backend}: {clients} clients: errors {dict(errors)}")
             base = phase_report("read_only_p95_ms", alone, False, clients, backend)
@@ -274,6 +278,8 @@ def measure(backend: str, url: str, clients_list: list[int], seconds: float) -> 
                                 target=READ_TARGET_MS)  # fmt: skip
             phase_report("mixed_upload_p95_ms", mixed, True, clients, backend,
                          target=UPLOAD_TARGET_MS, errors_by_kind=dict(mixed.errors))  # fmt: skip
+            phase_report("upload_only_p95_ms", uploads, True, clients, backend,
+                         errors_by_kind=dict(uploads.errors))  # fmt: skip
             report("mixed", "mixed_read_ratio", read / base, "x", clients=clients,
                    backend=backend, baseline=round(base, 3), baseline_metric="read_only_p95_ms",
                    target=RATIO_TARGET)  # fmt: skip
