@@ -227,8 +227,8 @@ class Services:
         with ExitStack() as stack:
             try:
                 stack.enter_context(self.read_models.catching_up())
-            except Exception:
-                log.exception("could not take this process's turn to catch up")
+            except Exception as exc:  # a read-only folder, say: the runner needs no turn
+                log.warning("catching up without taking a turn: %s", exc)
             yield
 
     def _catch_up(self) -> None:
