@@ -63,7 +63,7 @@ def test_a_turn_waits_for_another_process_to_end_its_own(store: Store) -> None:
     context = multiprocessing.get_context("spawn")
     with context.Manager() as manager, ProcessPoolExecutor(1, context) as other:
         held = manager.Event()
-        released = other.submit(_hold_turn, store.url, store.schema, "catch-up", held, 0.5)
+        released = other.submit(_hold_turn, store.url, store.schema, "catch-up", held, 2.0)
         assert held.wait(30)
         db = Database(store.url, store.schema)
         with db.turn("another"):  # another name: not waited for
