@@ -55,6 +55,7 @@ POOLED = 4
 """Databases whose connections a process keeps in a pool for this table (the least recently
 used one's are closed): a server has one, whose reviews' status is read on many requests."""
 _pooled: OrderedDict[tuple[int, str], Database] = OrderedDict()
+_pooled_lock = threading.Lock()
 
 
 def _database(url: str) -> Database:
@@ -63,7 +64,7 @@ def _database(url: str) -> Database:
     if not url.startswith("postgres"):
         return Database(url, schema=None, pool_size=0)
     key = (os.getpid(), url)  # a pool does not survive a fork
-    with _made_lock:
+    with _pooled_lock:
         found = _pooled.pop(key, None) or Database(url, schema=None, pool_size=2)
         _pooled[key] = found
         while len(_pooled) > POOLED:

@@ -12,7 +12,6 @@ import fcntl
 import re
 import sqlite3
 import threading
-import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
@@ -35,7 +34,7 @@ read-model tables takes it exclusive, so it waits for the reads under way (holdi
 table they need) and the reads after it wait for the swap, then read the new tables."""
 TURNS = 0x486F7773
 """The first key of the PostgreSQL advisory locks :meth:`Database.turn` takes (the second
-names the turn and the schema)."""
+is the hash of the connection's schema and the turn's name)."""
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -183,16 +182,16 @@ class Database:
         SQLite a lock on a file beside the database (none in memory, which only this process
         sees)."""
         if self.postgres:
-            named = zlib.crc32(f"{self.schema}:{name}".encode()).to_bytes(4)
-            key = (TURNS, int.from_bytes(named, signed=True))
+            key = "%s, hashtext(current_schema() || %s)"
+            named = (TURNS, f":{name}")
             with self._session() as conn:
-                conn.execute("SELECT pg_advisory_lock(%s, %s)", key)
+                conn.execute(f"SELECT pg_advisory_lock({key})", named)
                 conn.commit()  # the lock is the session's: it outlives the transaction
                 try:
                     yield
                 finally:
                     try:
-                        conn.execute("SELECT pg_advisory_unlock(%s, %s)", key)
+                        conn.execute(f"SELECT pg_advisory_unlock({key})", named)
                         conn.commit()
                     except Exception:
                         conn.close()  # its session ends, and the lock with it
