@@ -33,10 +33,11 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
-from eventsourcing.persistence import JSONTranscoder, Notification, PersistenceError
+from eventsourcing.persistence import JSONTranscoder, PersistenceError
 
 from domain.players import Aliases
 from domain.store import Game, GameLibrary
+from domain.store.log import Logged, pager
 from domain.store.players import Players
 from projections import aliases, tables
 from projections.builds import Build, Projected, attempt, error_text, meta_change, reload
@@ -61,7 +62,7 @@ class PositionMoved(Exception):
     """Another runner committed a batch first: start again from its position."""
 
 
-def happened_joiner(library: GameLibrary) -> Callable[[Sequence[Notification]], bytes] | None:
+def happened_joiner(library: GameLibrary) -> Callable[[Sequence[Logged]], bytes] | None:
     """A fast reader of a run of stored ``Happened`` events (plain JSON, version 1), when it
     applies: their stored states joined into one JSON array, read later with one
     ``orjson.loads`` (in the process that folds the game) and no event objects. None when
@@ -74,29 +75,31 @@ def happened_joiner(library: GameLibrary) -> Callable[[Sequence[Notification]], 
     return lambda run: b"[" + b",".join(n.state for n in run) + b"]"
 
 
-def pages(library: GameLibrary, after: int) -> Iterator[Sequence[Notification]]:
-    """The log after position ``after`` a page at a time, each read while the last is used."""
-    fetch = partial(library.recorder.select_notifications, limit=PAGE)
+def pages(library: GameLibrary, after: int) -> Iterator[Sequence[Logged]]:
+    """The log after position ``after`` a page at a time, each read (in a thread) while the
+    last is used: one page ahead, no more (a reader further ahead takes the GIL from the
+    fold for nothing)."""
+    fetch = pager(library.recorder)
     with ThreadPoolExecutor(1) as reader:
-        ahead = reader.submit(fetch, after + 1)
+        ahead = reader.submit(fetch, after + 1, PAGE)
         while True:
             page = ahead.result()
             if len(page) == PAGE:
-                ahead = reader.submit(fetch, page[-1].id + 1)
+                ahead = reader.submit(fetch, page[-1].id + 1, PAGE)
             yield page
             if len(page) < PAGE:
                 return
 
 
-def game_of(n: Notification) -> UUID:
+def game_of(n: Logged) -> UUID:
     """The id of the game ``n`` belongs to: the library names every game by a UUID."""
     assert isinstance(n.originator_id, UUID), n.originator_id
     return n.originator_id
 
 
-def units(library: GameLibrary, after: int) -> Iterator[list[Notification]]:
+def units(library: GameLibrary, after: int) -> Iterator[list[Logged]]:
     """The notifications after position ``after``, cut into units projected whole."""
-    run: list[Notification] = []
+    run: list[Logged] = []
     game = -1  # the id (as an int) of the game whose upload ``run`` gathers
     for page in pages(library, after):
         for n in page:
@@ -155,8 +158,8 @@ class Batch:
     def take_or_fail(
         self,
         library: GameLibrary,
-        unit: Sequence[Notification],
-        join: Callable[[Sequence[Notification]], bytes] | None = None,
+        unit: Sequence[Logged],
+        join: Callable[[Sequence[Logged]], bytes] | None = None,
     ) -> None:
         """:meth:`take`; a unit that does not read is recorded as its game's failure."""
         try:
@@ -175,12 +178,12 @@ class Batch:
     def take(
         self,
         library: GameLibrary,
-        unit: Sequence[Notification],
-        join: Callable[[Sequence[Notification]], bytes] | None = None,
+        unit: Sequence[Logged],
+        join: Callable[[Sequence[Logged]], bytes] | None = None,
     ) -> None:
         """Read one unit into the batch (``join``: see :func:`happened_joiner`)."""
         builds = self.builds
-        e = library.mapper.to_domain_event(unit[0])
+        e = library.mapper.to_domain_event(unit[0].notification())
         build = builds.get(e.originator_id)
         self.positions[e.originator_id] = unit[0].id
         if isinstance(e, Game.Withdrawn):
@@ -197,7 +200,7 @@ class Batch:
                 build.version = run[-1].originator_version
             else:
                 for n in run:
-                    build.add(library.mapper.to_domain_event(n))
+                    build.add(library.mapper.to_domain_event(n.notification()))
         elif build is not None:
             build.add(e)
         elif isinstance(e, Game.Happened):  # a game already projected got an event
