@@ -6,25 +6,23 @@ from __future__ import annotations
 from rich.progress import track
 
 from api.commands.simulate import simulate_one, strongest
+from domain import games
 from domain.games import ruleset
 from services.config import DEMO_UPLOADER, Settings
 from services.library import open_library, open_read_models
 
-DEMO_GAMES = {"the-wolves": 12, "moonlight": 4}
-"""How many games of each game the demo stores, by the game's name: the one place to add a
-game to the demo once its ruleset is registered."""
 DEMO_SEED = 2022
 
 
 def seed_demo(settings: Settings) -> int:
-    """Store :data:`DEMO_GAMES` (their strongest computer players in every seat, the player
+    """Store :data:`domain.games.DEMO` (their strongest computer players in every seat, the player
     counts cycling through what each game allows) if the store holds none.
 
     Returns the number of games seeded; the read models are brought up to date after.
     """
     jobs = [
         (game, i, rules.seats[i % len(rules.seats)], strongest(rules))
-        for game, count in DEMO_GAMES.items()
+        for game, count in games.DEMO.items()
         for rules in [ruleset(game)]
         for i in range(count)
     ]

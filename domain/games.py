@@ -17,6 +17,12 @@ from domain.documents import check_header, parse, read_annotations
 from domain.ruleset import GameRecord, InvalidRecord, Ruleset
 
 _RULESETS: dict[str, Ruleset] = {}
+FIRST = "the-wolves"
+"""The first game Howl served: the game ``howl simulate`` plays unless told another, and
+that of the games stored before records named theirs (the store's upcast)."""
+DEMO = {FIRST: 12, "moonlight": 4}
+"""How many games of each game ``howl serve --demo`` stores, by name: the one place to add a
+game to the demo once its ruleset is registered."""
 
 
 class UnknownGame(InvalidRecord):

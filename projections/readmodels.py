@@ -22,8 +22,8 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from domain.games import FIRST
 from domain.players import Aliases
-from domain.store.game import FIRST_GAME
 from projections import aliases, games, statistics, tables
 from projections import ratings as leagues
 from projections.db import Database
@@ -261,7 +261,7 @@ class ReadModels:
     def most_played(self) -> str:
         """The game with the most finished public games (the store's first game, with none)."""
         counts = self.played()
-        return max(counts, key=lambda game: (counts[game], game)) if counts else FIRST_GAME
+        return max(counts, key=lambda game: (counts[game], game)) if counts else FIRST
 
     def played(self) -> dict[str, int]:
         """How many finished public games each game has (a game without any is left out)."""

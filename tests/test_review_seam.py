@@ -4,6 +4,8 @@ the registry imports a game."""
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from domain import games
@@ -47,3 +49,36 @@ def test_the_service_settings_are_the_reviews_and_read_back_by_their_key() -> No
     assert settings_from_json(stored, asked.key) == asked
     with pytest.raises(ValueError, match="no registered review has analysis settings a0-"):
         settings_from_json(stored, "a0-p2-c1-r1-s0-static-0")
+
+
+def test_only_the_registry_and_the_games_own_code_name_a_game() -> None:
+    """No code outside the games' packages, their board views and the registry names a game
+    (docstrings aside; ``className="moonlight"`` is a style, The Wolves' moon track's)."""
+    names = {rules.name for rules in games.rulesets()}
+    own = [ROOT / "domain/games.py", ROOT / "dashboard/boards", ROOT / "domain/wolves"]
+    own.append(ROOT / "domain/moonlight")
+    found = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if any(path == p or p in path.parents for p in own):
+                continue
+            tree = ast.parse(path.read_text())
+            skipped = {
+                id(node.body[0].value)
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+                and node.body
+                and isinstance(node.body[0], ast.Expr)
+            }
+            skipped |= {
+                id(node.value)
+                for node in ast.walk(tree)
+                if isinstance(node, ast.keyword) and node.arg == "className"
+            }
+            found += [
+                f"{path.relative_to(ROOT)}:{node.lineno} names {node.value!r}"
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Constant) and node.value in names
+                and id(node) not in skipped
+            ]  # fmt: skip
+    assert found == []

@@ -18,13 +18,11 @@ from rich.console import Console
 
 from api.commands.configured import on_pool, scheduler_option
 from domain import bounds
-from domain.games import ruleset
+from domain.games import FIRST, ruleset
 from domain.replays import replay
 from domain.ruleset import InvalidRecord, Ruleset
 from services.progress import progress_bar
 
-DEFAULT_GAME = "the-wolves"
-"""The game ``howl simulate`` plays when ``--game`` is not given."""
 MAX_GAMES = 1_000_000
 SEED_STRIDE = 100_003
 """Game ``i`` of a run with ``--seed S`` has the setup seed ``S * SEED_STRIDE + i``."""
@@ -100,7 +98,7 @@ def simulate_one(
     seed: int,
     kind: str,
     options: Mapping[str, Any] | None = None,
-    game: str = DEFAULT_GAME,
+    game: str = FIRST,
 ) -> tuple[bytes, Outcome]:
     """The canonical record of self-play game number ``index`` of ``game`` (``kind`` plays
     every seat) and what it produced."""
@@ -122,9 +120,7 @@ def _write(out: Path, job: Job, data: bytes) -> None:
 
 
 @click.command("simulate")
-@click.option(
-    "--game", default=DEFAULT_GAME, show_default=True, help="The game, by its record's name."
-)
+@click.option("--game", default=FIRST, show_default=True, help="The game, by its record's name.")
 @click.option(
     "--players",
     "players_text",

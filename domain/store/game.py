@@ -24,11 +24,12 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate, event
 
+from domain.games import FIRST as FIRST_GAME
+
 VISIBILITIES = ("public", "private")
-FIRST_GAME = "the-wolves"
-"""The game of every stream stored before ``Uploaded`` named its game (version 1)."""
 FIRST_GAME_END = "GameEnded"
-"""The event type that ends a game of :data:`FIRST_GAME`: how a version 1 stream, which did
+"""The event type that ends a game of :data:`~domain.games.FIRST`, the game of every stream
+stored before ``Uploaded`` named its game (version 1): how a version 1 stream, which did
 not say whether its game was finished, tells it."""
 GAME_ID_NAMESPACE = uuid.UUID("6f1c2a4e-8d1b-5d0e-9a57-3f0b8c6d2e11")
 """Namespace of the name-based (uuid5) game ids: a game's id is uuid5(namespace, sha256)."""

@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from api import demo
+from domain import games
 from domain.ruleset import Ruleset
 from services.config import Settings
 from services.library import open_library
@@ -15,8 +16,8 @@ from services.library import open_library
 def test_the_demo_seeds_each_demo_game_once(
     sqlite_url: str, takeaway: Ruleset, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert demo.DEMO_GAMES == {"the-wolves": 12, "moonlight": 4}
-    monkeypatch.setattr(demo, "DEMO_GAMES", {"the-wolves": 1, "takeaway": 3})
+    assert games.DEMO == {"the-wolves": 12, "moonlight": 4}
+    monkeypatch.setattr(games, "DEMO", {"the-wolves": 1, "takeaway": 3})
     settings = Settings(sqlite_url, analysis=False)
 
     assert demo.seed_demo(settings) == 4
