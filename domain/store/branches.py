@@ -26,10 +26,9 @@ import orjson
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError
 
-from domain.games import ruleset
+from domain.games import FIRST, ruleset
 from domain.replays import replay
 from domain.ruleset import GameRecord, Ruleset
-from domain.store.game import FIRST_GAME
 from domain.store.library import GameEvent, GameLibrary, UnknownGame
 from domain.store.uploads import stored_events
 
@@ -58,8 +57,8 @@ class Branch(Aggregate):
 
         @staticmethod
         def upcast_v1_v2(state: dict[str, Any]) -> None:
-            """Version 1 branches all leave games of :data:`~domain.store.game.FIRST_GAME`."""
-            state["game"] = FIRST_GAME
+            """Version 1 branches all leave games of :data:`~domain.games.FIRST`."""
+            state["game"] = FIRST
 
     class Happened(Aggregate.Event):
         """A domain event of the branch, by type name and JSON; ``step``: its action's index."""

@@ -55,7 +55,8 @@ def pager(recorder: Any) -> Pager:
                 conn.cursor(row_factory=factory, binary=True) as cur,
             ):
                 cur.execute(statement, (start, limit), prepare=True)
-                return cur.fetchall()
+                rows: list[Logged] = cur.fetchall()
+                return rows
 
         return postgres
     query = (
