@@ -23,6 +23,7 @@ from domain.replays import replay
 from domain.ruleset import InvalidRecord, Ruleset
 from services.progress import progress_bar
 
+DEFAULT_PLAYERS = 4
 MAX_GAMES = 1_000_000
 SEED_STRIDE = 100_003
 """Game ``i`` of a run with ``--seed S`` has the setup seed ``S * SEED_STRIDE + i``."""
@@ -50,6 +51,12 @@ def strongest(rules: Ruleset) -> str:
     plain = [name for name, make in rules.bots.items()
              if "depth" not in inspect.signature(make).parameters]  # fmt: skip
     return plain[-1]
+
+
+def default_players(rules: Ruleset) -> int:
+    """The player count ``howl simulate`` plays unless told: 4, or the nearest the game
+    allows."""
+    return min(rules.seats, key=lambda n: (abs(n - DEFAULT_PLAYERS), n))
 
 
 def parse_players(text: str, rules: Ruleset) -> list[int]:
@@ -124,9 +131,8 @@ def _write(out: Path, job: Job, data: bytes) -> None:
 @click.option(
     "--players",
     "players_text",
-    default="4",
-    show_default=True,
-    help="Player count, or a range such as 2..5 (games cycle through it).",
+    help="Player count, or a range such as 2..5 (games cycle through it). Default: 4, or the "
+    "count nearest it that the game allows (Moonlight: 2).",
 )
 @click.option("--games", default=10, show_default=True, type=click.IntRange(1, MAX_GAMES))
 @click.option(
@@ -155,7 +161,7 @@ def _write(out: Path, job: Job, data: bytes) -> None:
 @scheduler_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True)
 def simulate(
-    game: str, players_text: str, games: int, seed: int, kind: str | None,
+    game: str, players_text: str | None, games: int, seed: int, kind: str | None,
     option_items: tuple[str, ...], workers: int, scheduler: str | None, out: Path,
 ) -> None:  # fmt: skip
     """Self-play GAMES games and write one record per game into OUT (by this process: the
@@ -169,7 +175,7 @@ def simulate(
     elif kind not in rules.bots:
         known = ", ".join(rules.bots)
         raise click.BadParameter(f"{rules.title} has the players {known}", param_hint="--player")
-    counts = parse_players(players_text, rules)
+    counts = parse_players(players_text or str(default_players(rules)), rules)
     options = parse_options(option_items)
     out.mkdir(parents=True, exist_ok=True)
     jobs: list[Job] = [

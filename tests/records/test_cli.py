@@ -140,3 +140,16 @@ def test_simulate_names_a_bad_option_and_what_it_may_be(
     assert run.returncode == 2 and b"Traceback" not in run.stderr
     assert said in " ".join(run.stderr.decode().split())
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("game", "seats"), [("the-wolves", 4), ("moonlight", 2)])
+def test_simulate_plays_four_or_the_count_nearest_it_the_game_allows(
+    tmp_path: Path, game: str, seats: int
+) -> None:
+    run = howl("simulate", "--game", game, "--games", "2", "--out", str(tmp_path))
+
+    assert run.returncode == 0, run.stderr
+    written = sorted(tmp_path.iterdir())
+    assert [p.name.endswith(f"-{seats}p.json") for p in written] == [True, True]
+    assert all(len(json.loads(p.read_bytes())["players"]) == seats for p in written)
+    assert f"{seats} players: 2 games" in run.stdout.decode()
