@@ -125,11 +125,12 @@ class RatesWhen:
 @dataclass(frozen=True, slots=True)
 class Spread:
     """The distribution of the game column ``column`` over games: ``length[key]``, charted
-    as a histogram."""
+    as a histogram of bars ``width`` values wide."""
 
     key: str
     column: str
     title: str
+    width: int = 1
 
 
 Figure = RatesBy | Breakdown | Mix | RatesWhen | Spread

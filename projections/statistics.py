@@ -266,7 +266,8 @@ def _extras(
     for i, figure in enumerate(spreads):
         column = 3 + i
         answer["length"][figure.key] = _distribution(
-            _add_up((row[column], row[-1]) for row in lengths if row[column] is not None)
+            _add_up((row[column], row[-1]) for row in lengths if row[column] is not None),
+            figure.width,
         )
     for key, row in zip(keys, answer["players"], strict=True):
         row[f"average_{own.score_name}"] = row["average_score"]

@@ -36,7 +36,7 @@ ATTRIBUTES = {
 """The seat attribute filters (``terrain=tundra``): each game's seat attribute and value."""
 ATTRIBUTE_LABELS = ", ".join(label for label, _ in seat_attributes().values())
 COLUMNS = (  # (label, sort key or None)
-    ("Game", "title"), ("Played", None), ("Players", "names"),
+    ("Title", "title"), ("Game", None), ("Players", "names"),
     (ATTRIBUTE_LABELS.capitalize() or "—", None), ("Seats", "players"), ("Winner", "winner"),
     ("Top score", "top_score"), ("Actions", "actions"), ("Uploaded", "uploaded_at"),
 )  # fmt: skip

@@ -167,13 +167,22 @@ def breakdown_figure(
     )}  # fmt: skip
 
 
+def _bar(low: int, high: int) -> str:
+    """A histogram bar's label: its one value, or its range.
+
+    >>> _bar(2, 2), _bar(30, 39)
+    ('2', '30–39')
+    """
+    return str(low) if low == high else f"{low}–{high}"
+
+
 def histogram(
     spread: dict[str, Any], title: str, unit: str, counted: str = "games"
 ) -> dict[str, Any]:
     """A histogram of a count per game (or per seat: ``counted``)."""
     buckets = spread["buckets"]
     data = [{
-        "type": "bar", "x": [f"{b['from']}–{b['to']}" for b in buckets],
+        "type": "bar", "x": [_bar(b["from"], b["to"]) for b in buckets],
         "y": [b[counted] for b in buckets], "marker": {"color": BAR},
         "hovertemplate": f"%{{x}} {unit}: %{{y}} {counted}<extra></extra>",
     }]  # fmt: skip

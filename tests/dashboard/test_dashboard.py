@@ -213,6 +213,7 @@ def test_library_statistics_and_player_pages(
     page.get_by_role("button", name=re.compile("^Top score")).click()
     expect(page.locator(".sort-head", has_text="Top score ↓")).to_be_visible()
     expect(page.locator("td.game-name").first).to_have_text("The Wolves")
+    expect(page.locator("table.games thead th").nth(1)).to_have_text("Game")  # its column
     page.locator("#library-game").click()
     page.get_by_text("The Wolves", exact=True).last.click()
     expect(rows).to_have_count(6)

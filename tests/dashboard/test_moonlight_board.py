@@ -49,6 +49,11 @@ def test_step_to_a_round_scoring_and_hover_a_stack(page: Page, live_server: Live
     expect(page.locator("#ml-scoring h4")).to_contain_text("scored")
     expect(page.locator("#ml-scoring table th", has_text="threes")).to_have_count(1)
     expect(page.locator(".ml-card.row-won").first).to_be_visible()
+    rings = page.eval_on_selector_all(
+        ".ml-card.row-won",
+        "cs => cs.map(c => [getComputedStyle(c).boxShadow, getComputedStyle(c).borderTopColor])",
+    )
+    assert rings and all(colour in ring for ring, colour in rings)  # each in its winner's colour
     winner = rows[scored]["scores"]
     assert max(s["total"] for s in winner) == 1
     expect(page.locator(".ml-row-result").first).to_be_visible()

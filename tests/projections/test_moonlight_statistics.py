@@ -71,17 +71,21 @@ def test_statistics_per_game_agree_with_the_results(
         assert parts[part] == expected, part
     # card values played, per value and per seat, from the records' placements
     placed: Counter[tuple[int, str]] = Counter(
-        (a["player"], str(a["card"]))
+        (a["player"], "Lone Wolf" if a["card"] == "lone_wolf" else str(a["card"]))
         for r, _ in finished
         for a in r["actions"]
         if a["type"] == "place"
     )
     mix = {row["value"]: row["count"] for row in stats["card_values"]}
-    assert mix == {v: placed[0, v] + placed[1, v] for v in ("1", "2", "3", "4", "5", "lone_wolf")}
+    assert mix == {v: placed[0, v] + placed[1, v] for v in ("1", "2", "3", "4", "5", "Lone Wolf")}
     for row in stats["cards_played"]["by_seat"]:
         for value, mean in row["breakdown"].items():
             assert mean == pytest.approx(placed[row["seat"], value] / len(finished))
     assert stats["length"]["rounds"]["games"] == len(finished)
+    rounds = Counter(len(e["scores"][0]["rounds"]) for _, e in finished)  # one bar a count
+    assert stats["length"]["rounds"]["buckets"] == [
+        {"from": n, "to": n, "games": rounds[n]} for n in sorted(rounds)
+    ]
     assert stats["players"][0]["average_rounds_won"] == stats["players"][0]["average_score"]
     # each summary shows the seat's extras beside the generic fields
     for summary, (record, expected) in zip(summaries, corpus, strict=True):

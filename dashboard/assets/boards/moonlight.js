@@ -98,7 +98,7 @@
     box.innerHTML = "<h4>Round " + sc.round + " scored: " + who + "</h4>" +
       '<table class="ml-points"><thead><tr><th></th><th>moons</th><th>cards</th><th>threes</th>' +
       "<th>points</th><th>moons shown</th></tr></thead><tbody>" + rows + "</tbody></table>" +
-      '<p class="note">Row winners are outlined; greyed cards are ignored; ×3: a 1 in a corner.</p>';
+      '<p class="note">Cards winning their row are ringed in their colour; greyed cards are ignored; ×3: a 1 in a corner.</p>';
   }
 
   function hover(ev) {
