@@ -10,7 +10,7 @@ from types import ModuleType
 
 SUITES = (
     "engine", "store", "projections", "api", "dashboard", "analysis", "robustness", "tables",
-    "explore", "bots", "mixed", "scale", "ratings",
+    "explore", "bots", "mixed", "scale", "ratings", "coaching",
 )  # fmt: skip
 HERE = Path(__file__).resolve().parent
 # The project's packages (and tests' helpers) win over suites named like them.

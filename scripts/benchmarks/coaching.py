@@ -1,0 +1,190 @@
+"""Coaching suite: how good the review engine's choices are when they are played out.
+
+- ``reviewbot_2p_win_rate``: the review bot (the engine's choice at each decision, depth 1)
+  against ``HeuristicBot`` in two-player games, each setup played twice with the seats
+  swapped: the review bot's share of the wins (tied firsts share), its 95 % Wilson
+  interval, its mean VP edge over the other seat with a 95 % interval, and the games'
+  length against the same setups played by heuristic bots alone (``baseline_actions``),
+  with the share that ran past 300 actions and that hit the cap (stalling). Target 0.65
+  with the interval's lower bound above 0.5, and no game longer than the heuristic's.
+- ``reviewbot_4p_win_rate``: one review bot and three heuristic bots, the review bot in
+  each seat in turn; its VP edge is over the mean of the other seats. Target 0.40 and a
+  positive VP edge.
+- ``brier_first_third``, ``brier_middle_third``, ``brier_last_third``: the static
+  evaluator's Brier score over the positions of held-out heuristic games (seeds the fit
+  never saw), by the third of its game a position falls in, with the leader baseline
+  (``domain.wolves.analysis.calibration``) beside each.
+
+``scripts/bench coaching [--games2 100] [--games4 80] [--held-out 60] [--depth 1]``; the
+games are the same every run (fixed seeds), played on one process per CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import TypeVar
+
+from domain.wolves.analysis.calibration import Sample
+from domain.wolves.analysis.calibration import report as calibrated
+from domain.wolves.analysis.evaluation import StaticEvaluator, outcome
+from domain.wolves.players import MAX_ACTIONS, Bot, HeuristicBot, make_bot, seats
+from domain.wolves.rules import play
+from domain.wolves.scoring import final_scores
+from domain.wolves.setup import generate_setup
+from domain.wolves.state import State, initial_state
+from projections.statistics import wilson
+from scripts.benchmarks.common import progress, report
+
+SEED = 19_000
+"""The first setup's seed; setup ``i`` is ``SEED + i``."""
+HELD_OUT_SEED = 7_000_000
+"""Seeds of the held-out games (``scripts/fit-evaluator`` fits on small seeds)."""
+LONG = 300
+"""Actions past which a game counts as long (a heuristic game of five takes about 130)."""
+T = TypeVar("T")
+J = TypeVar("J")
+
+
+@dataclass(frozen=True)
+class Played:
+    """One game of a review bot among heuristic bots, from the review bot's seat."""
+
+    win: float
+    edge: float
+    actions: int
+    finished: bool
+
+
+def _bots(players: int, review_seat: int | None, seed: int, depth: int) -> list[Bot]:
+    """Heuristic bots, but for a review bot of ``depth`` in ``review_seat`` (None: none)."""
+    return [
+        make_bot("review", seed * 31 + s, depth)
+        if s == review_seat
+        else HeuristicBot(seed * 31 + s)
+        for s in range(players)
+    ]
+
+
+def _game(players: int, seed: int, bots: Sequence[Bot]) -> tuple[State, int]:
+    """Setup ``seed`` played to its end (or the action cap) by ``bots``: its last state
+    and its actions."""
+    state = initial_state(seats(players, seed), generate_setup(players, seed))
+    actions = 0
+    while not state.finished and actions < MAX_ACTIONS:
+        state, _ = play(state, bots[state.player].choose(state))
+        actions += 1
+    return state, actions
+
+
+def duel(job: tuple[int, int, int, int]) -> Played:
+    """Setup ``seed`` of ``players`` seats with the review bot (``depth``) in ``seat``."""
+    players, seed, seat, depth = job
+    state, actions = _game(players, seed, _bots(players, seat, seed, depth))
+    totals = {s.seat: s.total for s in final_scores(state)}
+    others = [v for s, v in totals.items() if s != seat]
+    return Played(
+        outcome(state)[seat], totals[seat] - sum(others) / len(others), actions, state.finished
+    )
+
+
+def heuristic_length(job: tuple[int, int]) -> int:
+    """Actions of setup ``seed`` of ``players`` seats played by heuristic bots alone."""
+    players, seed = job
+    return _game(players, seed, _bots(players, None, seed, 1))[1]
+
+
+def held_out(job: tuple[int, int]) -> list[tuple[int, Sample]]:
+    """Each position of a held-out heuristic game as ``(third, sample)``."""
+    players, seed = job
+    bots = _bots(players, None, seed, 1)
+    state = initial_state(seats(players, seed), generate_setup(players, seed))
+    evaluator = StaticEvaluator.load()
+    seen: list[tuple[tuple[float, ...], tuple[float, ...]]] = []
+    while not state.finished and len(seen) < MAX_ACTIONS:
+        if not state.drafting:
+            e = evaluator.evaluate(state)
+            seen.append((e.win, tuple(float(s.total) for s in final_scores(state))))
+        state, _ = play(state, bots[state.player].choose(state))
+    won = outcome(state)
+    return [(3 * i // len(seen), Sample(win, vp, won)) for i, (win, vp) in enumerate(seen)]
+
+
+def _run(fn: Callable[[J], T], jobs: list[J], what: str) -> list[T]:
+    """``fn`` over ``jobs`` on one process per CPU, in order, saying how far it got."""
+    progress(f"coaching: {what} ({len(jobs)} games)")
+    out: list[T] = []
+    step = max(1, len(jobs) // 10)
+    with ProcessPoolExecutor(os.cpu_count() or 1) as pool:
+        for done, result in enumerate(pool.map(fn, jobs), 1):
+            out.append(result)
+            if done % step == 0 and done < len(jobs):
+                progress(f"coaching: {what}: {done}/{len(jobs)}")
+    return out
+
+
+def _interval(values: Sequence[float]) -> tuple[float, float]:
+    """The 95 % interval of the mean of ``values`` (normal approximation)."""
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return round(mean - half, 3), round(mean + half, 3)
+
+
+def measure_duels(players: int, games: int, depth: int, target: float) -> None:
+    """Report ``reviewbot_<players>p_win_rate`` over ``games`` games (a whole number of
+    setups, the review bot in each seat of each; none under ``players``)."""
+    setups = games // players
+    if not setups:
+        return
+    jobs = [(players, SEED + i, seat, depth) for i in range(setups) for seat in range(players)]
+    played = _run(duel, jobs, f"review bot among heuristic bots, {players} players")
+    lengths = _run(heuristic_length, [(players, SEED + i) for i in range(setups)],
+                   f"heuristic bots alone, {players} players")  # fmt: skip
+    wins = sum(p.win for p in played)
+    low, high = wilson(wins, len(played))
+    edges = [p.edge for p in played]
+    report(
+        "coaching", f"reviewbot_{players}p_win_rate", wins / len(played), "share",
+        interval=[round(low, 3), round(high, 3)], target=target, games=len(played),
+        depth=depth, vp_edge=round(statistics.fmean(edges), 3), vp_edge_interval=_interval(edges),
+        actions=round(statistics.fmean(p.actions for p in played), 1),
+        baseline_actions=round(statistics.fmean(lengths), 1),
+        baseline_metric="heuristic_actions_per_game",
+        long_share=round(sum(p.actions > LONG for p in played) / len(played), 3),
+        capped_share=round(sum(not p.finished for p in played) / len(played), 3),
+    )  # fmt: skip
+
+
+def measure_brier(games: int) -> None:
+    """Report the evaluator's Brier score per third of the game over held-out games."""
+    jobs = [(2 + i % 4, HELD_OUT_SEED + i) for i in range(games)]
+    thirds: list[list[Sample]] = [[], [], []]
+    for positions in _run(held_out, jobs, "held-out heuristic games, 2–5 players"):
+        for third, sample in positions:
+            thirds[third].append(sample)
+    for name, samples in zip(("first", "middle", "last"), thirds, strict=True):
+        scores = calibrated(samples)["brier"]
+        report(
+            "coaching", f"brier_{name}_third", scores["static"], "brier",
+            baseline=round(scores["leader"], 4), baseline_metric="leader_brier",
+            leader_eps=scores["leader_eps"], uniform=round(scores["uniform"], 4),
+            positions=len(samples), games=games,
+        )  # fmt: skip
+
+
+def run(argv: Iterable[str] = ()) -> None:
+    """Measure and report the coaching metrics."""
+    parser = argparse.ArgumentParser(prog="scripts/bench coaching")
+    parser.add_argument("--games2", type=int, default=100, help="two-player games (0: none)")
+    parser.add_argument("--games4", type=int, default=80, help="four-player games (0: none)")
+    parser.add_argument("--held-out", type=int, default=60, help="held-out games for Brier")
+    parser.add_argument("--depth", type=int, default=1, help="the review bot's depth (1–4)")
+    args = parser.parse_args(list(argv))
+    measure_brier(args.held_out)
+    measure_duels(2, args.games2, args.depth, 0.65)
+    measure_duels(4, args.games4, args.depth, 0.40)
