@@ -162,6 +162,8 @@ def measure_duels(players: int, games: int, depth: int, target: float) -> None:
 
 def measure_brier(games: int) -> None:
     """Report the evaluator's Brier score per third of the game over held-out games."""
+    if not games:
+        return
     jobs = [(2 + i % 4, HELD_OUT_SEED + i) for i in range(games)]
     thirds: list[list[Sample]] = [[], [], []]
     for positions in _run(held_out, jobs, "held-out heuristic games, 2–5 players"):
@@ -182,7 +184,7 @@ def run(argv: Iterable[str] = ()) -> None:
     parser = argparse.ArgumentParser(prog="scripts/bench coaching")
     parser.add_argument("--games2", type=int, default=100, help="two-player games (0: none)")
     parser.add_argument("--games4", type=int, default=80, help="four-player games (0: none)")
-    parser.add_argument("--held-out", type=int, default=60, help="held-out games for Brier")
+    parser.add_argument("--held-out", type=int, default=60, help="held-out games (0: none)")
     parser.add_argument("--depth", type=int, default=1, help="the review bot's depth (1–4)")
     args = parser.parse_args(list(argv))
     measure_brier(args.held_out)

@@ -17,7 +17,8 @@ from api.cli import main
 from api.commands.simulate import strongest
 from domain.games import read_record, ruleset
 from domain.ruleset import InvalidRecord
-from domain.wolves.analysis.reviewbot import STRENGTHS, ReviewBot
+from domain.wolves.analysis.evaluation import Evaluation
+from domain.wolves.analysis.reviewbot import STRENGTHS, ReviewBot, value
 from domain.wolves.players import make_bot
 from domain.wolves.records import BOTS, SEARCHING_BOTS
 from domain.wolves.rules import play
@@ -133,3 +134,11 @@ def test_howl_simulate_names_the_review_bot_and_keeps_the_heuristic_as_its_defau
     assert strongest(WOLVES) == "heuristic" and strongest(MOONLIGHT) == "greedy"
     refused = CliRunner().invoke(main, ["simulate", "--player", "nope", "--out", str(tmp_path)])
     assert refused.exit_code == 2 and "random, heuristic, review" in refused.output
+
+
+def test_the_review_bot_weighs_win_chances_first_and_vp_margins_between_equal_ones() -> None:
+    lost, behind, closer = (0.0, 1.0), (10.0, 40.0), (25.0, 40.0)
+
+    assert value(Evaluation(lost, closer), 0) > value(Evaluation(lost, behind), 0)
+    assert value(Evaluation((0.55, 0.45), behind), 0) > value(Evaluation((0.5, 0.5), closer), 0)
+    assert value(Evaluation((0.5, 0.5), (30.0, 30.0)), 1) == 0.5  # no margin: the chance alone

@@ -5,7 +5,8 @@ At each decision it lists the mover's alternatives as the review does
 one-wolf Move and a few random multi-wolf Moves), ranks them with the static evaluator,
 scores the best few with seeded playouts (the review's search,
 :func:`~domain.wolves.analysis.playouts.playout_evaluations`) and plays the one whose
-playouts leave the mover the highest mean win probability (ties: the better static rank).
+playouts leave the mover the highest mean win probability, its expected VP margin as a
+tie-break (:func:`value`; then the better static rank).
 
 ``depth`` 1 … 4 sets how much it searches (:data:`STRENGTHS`): more candidates scored and
 more playouts each. Depth 1 answers well under a second on one core (``scripts/bench
@@ -27,8 +28,13 @@ from typing import Any, Final
 
 from domain.seat_bots import DEFAULT_DEPTH, DEPTHS
 from domain.wolves.actions import Action
-from domain.wolves.analysis.evaluation import StaticEvaluator
-from domain.wolves.analysis.playouts import combine, playout_evaluations, playout_seed
+from domain.wolves.analysis.evaluation import Evaluation, StaticEvaluator
+from domain.wolves.analysis.playouts import (
+    SearchResult,
+    combine,
+    playout_evaluations,
+    playout_seed,
+)
 from domain.wolves.analysis.review import candidates
 from domain.wolves.rules import play
 from domain.wolves.state import State
@@ -49,6 +55,8 @@ STRENGTHS: Final[dict[int, Strength]] = {
     4: Strength(candidates=6, playouts=16),
 }
 """The search at each depth (:data:`~domain.seat_bots.DEPTHS`)."""
+VP_WEIGHT: Final = 0.002
+"""The win probability a point of expected VP margin is worth in a choice: a tie-break."""
 
 
 class ReviewBot:
@@ -72,7 +80,7 @@ class ReviewBot:
             after, events = play(state, action)
             key = tuple(events)
             if key not in ranked:  # two actions that cause the same events are one
-                ranked[key] = (evaluator.evaluate(after).win[seat], -order, action, after)
+                ranked[key] = (value(evaluator.evaluate(after), seat), -order, action, after)
         top = sorted(ranked.values(), key=lambda r: (r[0], r[1]), reverse=True)
         top = top[: self.strength.candidates]
         if len(top) == 1:
@@ -80,7 +88,17 @@ class ReviewBot:
         step_seed = self.rng.randrange(2**31)
         seeds = [playout_seed(step_seed, i) for i in range(self.strength.playouts)]
         scored = [
-            (combine(playout_evaluations(after, seeds, 1, evaluator)).win[seat], -rank, action)
+            (value(combine(playout_evaluations(after, seeds, 1, evaluator)), seat), -rank, action)
             for rank, (_, _, action, after) in enumerate(top)
         ]
         return max(scored, key=lambda s: (s[0], s[1]))[2]
+
+
+def value(found: Evaluation | SearchResult, seat: int) -> float:
+    """What a position is worth to ``seat`` when choosing: its win probability, and a little
+    (:data:`VP_WEIGHT` a point) for its expected VP margin over the best other seat, so
+    that a seat whose win chance is gone (or certain) still plays for points: one that
+    chose among equal chances by their order moved its wolves about for ever
+    (``scripts/bench coaching``: 11 of 100 two-player games ran to the action cap)."""
+    margin = found.vp[seat] - max(v for s, v in enumerate(found.vp) if s != seat)
+    return found.win[seat] + VP_WEIGHT * margin
