@@ -142,6 +142,20 @@ def flagged_list(
     return items
 
 
+def _by_stage(stages: Sequence[dict[str, Any]]) -> str:
+    """A seat's accuracy per stage of the game, as the status line shows it (a review made
+    before stages were kept has none).
+
+    >>> _by_stage([{"stage": "opening", "accuracy": 91.4}, {"stage": "end", "accuracy": None}])
+    ' (opening 91 · end –)'
+    """
+    shown = [
+        f"{s['stage']} " + ("–" if s["accuracy"] is None else f"{s['accuracy']:.0f}")
+        for s in stages
+    ]
+    return f" ({' · '.join(shown)})" if shown else ""
+
+
 def status_line(status: dict[str, Any]) -> list[Any]:
     """What the page says about the game's review."""
     state = status["status"]
@@ -156,8 +170,9 @@ def status_line(status: dict[str, Any]) -> list[Any]:
     if state == "done":
         seats = status["result"].get("seats", [])
         accuracy = [
-            f"{s['name']} {s['accuracy']:.0f}" for s in seats if s.get("accuracy") is not None
-        ]
+            f"{s['name']} {s['accuracy']:.0f}{_by_stage(s.get('stages', ()))}"
+            for s in seats if s.get("accuracy") is not None
+        ]  # fmt: skip
         game = status.get("game_id")  # practice of the seats that made mistakes (practice.py)
         practise = [html.A(f"Practise {s['name']}", href=f"/practice/{game}?seat={s['seat']}",
                            className="practise") for s in seats

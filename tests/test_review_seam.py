@@ -43,7 +43,7 @@ def test_the_wolves_has_a_review_and_moonlight_none_yet() -> None:
 def test_the_service_settings_are_the_reviews_and_read_back_by_their_key() -> None:
     assert default_settings() == Settings()
     asked = default_settings(playouts=2, candidates=1)
-    assert asked == Settings(playouts=2, candidates=1) and asked.key.startswith("a1-p2-c1-r1-s0-")
+    assert asked == Settings(playouts=2, candidates=1) and asked.key.startswith("a2-p2-c1-r1-s0-")
     stored = settings_to_json(asked)
     assert stored == '{"candidates": 1, "playouts": 2, "rounds": 1, "seed": 0}'
     assert settings_from_json(stored, asked.key) == asked

@@ -82,14 +82,21 @@ def _pct(p: float) -> str:
     return f"{100 * p:.0f}%"
 
 
+def _accuracy(a: float | None) -> str:
+    return "–" if a is None else f"{a:.1f}"
+
+
 def print_review(result: ReviewResult, doc: dict[str, Any], console: Console) -> None:
     """Seats' accuracy, the costly actions with their better alternatives, turning points."""
-    seats = Table(title="Accuracy")
-    for column in ("seat", "accuracy", "mean loss", "inaccuracies", "mistakes", "blunders"):
+    seats = Table(title="Accuracy", caption="?! inaccuracies, ? mistakes, ?? blunders")
+    named = [part["stage"] for part in doc["seats"][0].get("stages", ())] if doc["seats"] else []
+    columns = ("seat", "accuracy", *named, "mean loss", "?!", "?", "??")
+    for column in columns:
         seats.add_column(column, justify="left" if column == "seat" else "right")
     for s in doc["seats"]:
+        stages = {part["stage"]: part["accuracy"] for part in s.get("stages", ())}
         seats.add_row(
-            s["name"], "–" if s["accuracy"] is None else f"{s['accuracy']:.1f}",
+            s["name"], _accuracy(s["accuracy"]), *(_accuracy(stages.get(p)) for p in named),
             "–" if s["mean_loss"] is None else _pct(s["mean_loss"]),
             str(s["inaccuracies"]), str(s["mistakes"]), str(s["blunders"]),
         )  # fmt: skip

@@ -365,7 +365,8 @@ def analysis(game_id: UUID) -> Response:
     """The game's review by the background worker: `status` (`none`, `queued`, `running`,
     `done`, `failed`), `progress` 0…1, and the `result` once done: per action the mover's win
     probability before and after, the loss and its class (`inaccuracy`, `mistake`,
-    `blunder`), turning points and accuracy per seat. `settings_key` names the settings.
+    `blunder`), turning points and accuracy per seat (over the game and per stage of it:
+    opening, middle, end). `settings_key` names the settings.
     A game Howl has no review for yet is a 409 `no_review` problem."""
     svc = services()
     _reviewable(game_id)

@@ -30,6 +30,7 @@ def test_analyse_a_record_file(tmp_path):
     assert len(doc["steps"]) == 12 and doc["settings"]["key"] == QUICK.key
     text = CliRunner().invoke(main, ["analyse", str(path), *QUICK_ARGS])
     assert text.exit_code == 0 and "Accuracy" in text.stdout
+    assert "opening" in text.stdout  # the seats' accuracy per stage of the game
 
 
 def test_analyse_a_stored_game_saves_the_review(tmp_path, sqlite_url):

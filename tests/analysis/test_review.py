@@ -102,3 +102,23 @@ def test_accuracy_formula():
     assert seat_accuracy([100, 100]) == pytest.approx(100)
     assert seat_accuracy([100, 0]) < 50  # the harmonic mean weighs the blunder
     assert seat_accuracy([]) is None
+
+
+def test_accuracy_is_given_per_stage_of_the_game_as_for_the_whole_of_it():
+    record = fixture_record("2p-00-heuristic")
+    played = replay(record)
+    scored = [played.state_at(i).phases_scored for i in range(len(record.actions))]
+    picked = [scored.index(0), scored.index(1), scored.index(2), scored.index(2) + 1]
+    done = review(record, QUICK, workers=1, indexes=picked)
+    doc = done.to_json()
+
+    assert [s["stage"] for s in doc["steps"]] == ["opening", "middle", "end", "end"]
+    for seat in doc["seats"]:
+        mine = [s for s in done.steps if s.seat == seat["seat"] and s.accuracy is not None]
+        assert [part["stage"] for part in seat["stages"]] == ["opening", "middle", "end"]
+        for part in seat["stages"]:
+            these = [s.accuracy for s in mine if s.stage == part["stage"]]
+            assert part["actions"] == len(these)
+            expected = seat_accuracy(these)
+            assert part["accuracy"] == (None if expected is None else round(expected, 1))
+        assert sum(part["actions"] for part in seat["stages"]) == seat["actions"]

@@ -48,6 +48,11 @@ def test_a_reviewed_game_shows_win_chances_marks_and_key_moments(
 
     page.goto(f"{server.url}/replay/{game_id}?step={step}")
     expect(page.locator("#analysis-status")).to_contain_text("Reviewed")
+    first = result["seats"][0]  # each seat's accuracy, and per stage of the game
+    stages = " · ".join(f"{p['stage']} {p['accuracy']:.0f}" for p in first["stages"])
+    expect(page.locator("#analysis-status")).to_contain_text(
+        f"{first['name']} {first['accuracy']:.0f} ({stages})"
+    )
     expect(page.locator("#analysis-run")).to_be_hidden()
     win = page.locator("#replay-win .js-plotly-plot")
     expect(win.locator(".scatterlayer .trace")).not_to_have_count(0)

@@ -29,7 +29,9 @@ Accuracy of an action (Lichess's formula on the same scale):
 ``103.1668 · exp(−0.04354 · D) − 3.1669`` clamped to 0…100, with ``D = 100 · loss · N / 2``
 (the counted loss in Lichess's win-percent points). A seat's accuracy is the mean of the
 arithmetic and the harmonic mean (each action at least 1) of its actions' accuracies,
-over the actions where it had a choice.
+over the actions where it had a choice: over the whole game, and per stage of it (the
+opening before the crescent phase is scored, the middle game up to the quarter's, the end
+after it), as Lichess gives it per phase.
 
 Turning points are the steps where the win probabilities moved most (total variation:
 half the sum over seats of the change), at least by the inaccuracy threshold.
@@ -58,8 +60,13 @@ from domain.wolves.replay import initial
 from domain.wolves.rules import close_turn, play
 from domain.wolves.state import State
 
-ANALYSIS_VERSION = 1
-"""Bump when a change to the review could change a stored result."""
+ANALYSIS_VERSION = 2
+"""Bump when a change to the review could change a stored result (2: each step's stage and
+each seat's accuracy per stage)."""
+Stage = Literal["opening", "middle", "end"]
+"""Where in the game an action falls: before the crescent phase is scored (the draft
+included), between the crescent and the quarter scorings, or after the quarter's (W-7)."""
+STAGES: Final[tuple[Stage, ...]] = ("opening", "middle", "end")
 Classification = Literal["blunder", "mistake", "inaccuracy"]
 """How bad a move was, worst first (Lichess's words)."""
 THRESHOLDS: Final[tuple[tuple[Classification, float], ...]] = (
@@ -90,7 +97,7 @@ class Settings:
 
     @property
     def key(self) -> str:
-        """``a1-p6-c3-r1-s0-static-1a2b3c4d``: version, settings and evaluator weights."""
+        """``a2-p6-c3-r1-s0-static-1a2b3c4d``: version, settings and evaluator weights."""
         return (
             f"a{ANALYSIS_VERSION}-p{self.playouts}-c{self.candidates}-r{self.rounds}"
             f"-s{self.seed}-{StaticEvaluator.load().version}"
@@ -132,6 +139,7 @@ class StepReview:
     classification: Classification | None
     accuracy: float | None
     """None when the mover had no choice."""
+    stage: Stage
 
     @property
     def best(self) -> Scored:
@@ -163,6 +171,7 @@ class StepReview:
             "loss_se": round(self.loss_se, 4),
             "classification": self.classification,
             "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
+            "stage": self.stage,
             "best": None if best is self.played else best.to_json(self.seat),
             "alternatives": [a.to_json(self.seat) for a in self.alternatives],
             "evaluation": self.played.evaluation.to_json(),
@@ -301,7 +310,13 @@ def review_step(
         index, seat, scored, alternatives, loss, loss_se,
         classify(loss, loss_se, n) if choice else None,
         action_accuracy(counted(loss, loss_se), n) if choice else None,
+        stage(before),
     )  # fmt: skip
+
+
+def stage(state: State) -> Stage:
+    """The stage of the game at ``state`` (:data:`Stage`)."""
+    return STAGES[min(state.phases_scored, len(STAGES) - 1)]
 
 
 # --- a whole game -----------------------------------------------------------------------------
@@ -356,15 +371,21 @@ def turning_points(steps: Sequence[StepReview], start: Evaluation, n: int) -> li
 
 
 def seat_summaries(steps: Sequence[StepReview], names: Sequence[str]) -> list[dict[str, Any]]:
-    """Per seat: accuracy, mean counted loss, and counts of inaccuracies, mistakes, blunders."""
+    """Per seat: accuracy (also per stage of the game: ``stages``), mean counted loss, and
+    counts of inaccuracies, mistakes, blunders."""
     out = []
     for seat, name in enumerate(names):
         mine = [s for s in steps if s.seat == seat and s.accuracy is not None]
-        accuracy = seat_accuracy([s.accuracy for s in mine if s.accuracy is not None])
+        accuracy = _accuracy(mine)
         counts = {c: sum(s.classification == c for s in mine) for c, _ in THRESHOLDS}
+        stages = [
+            {"stage": part, "actions": len(these), "accuracy": _accuracy(these)}
+            for part in STAGES
+            for these in [[s for s in mine if s.stage == part]]
+        ]
         out.append({
-            "seat": seat, "name": name, "actions": len(mine),
-            "accuracy": None if accuracy is None else round(accuracy, 1),
+            "seat": seat, "name": name, "actions": len(mine), "accuracy": accuracy,
+            "stages": stages,
             "mean_loss": (
                 round(sum(counted(s.loss, s.loss_se) for s in mine) / len(mine), 4)
                 if mine else None
@@ -372,6 +393,12 @@ def seat_summaries(steps: Sequence[StepReview], names: Sequence[str]) -> list[di
             **{PLURALS[c]: k for c, k in counts.items()},
         })  # fmt: skip
     return out
+
+
+def _accuracy(steps: Sequence[StepReview]) -> float | None:
+    """The accuracy of a seat's ``steps`` where it had a choice, rounded; None: no such step."""
+    found = seat_accuracy([s.accuracy for s in steps if s.accuracy is not None])
+    return None if found is None else round(found, 1)
 
 
 def review(
