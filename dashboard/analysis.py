@@ -142,18 +142,25 @@ def flagged_list(
     return items
 
 
-def _by_stage(stages: Sequence[dict[str, Any]]) -> str:
-    """A seat's accuracy per stage of the game, as the status line shows it (a review made
-    before stages were kept has none).
+def accuracy_table(seats: Sequence[dict[str, Any]]) -> html.Table | None:
+    """The seats' accuracy over the game and per stage of it (columns as the review names
+    its stages; a review made before stages were kept has none); None when no seat had a
+    choice."""
+    shown = [s for s in seats if s.get("accuracy") is not None]
+    if not shown:
+        return None
+    stages = [part["stage"] for part in shown[0].get("stages", ())]
 
-    >>> _by_stage([{"stage": "opening", "accuracy": 91.4}, {"stage": "end", "accuracy": None}])
-    ' (opening 91 · end –)'
-    """
-    shown = [
-        f"{s['stage']} " + ("–" if s["accuracy"] is None else f"{s['accuracy']:.0f}")
-        for s in stages
-    ]
-    return f" ({' · '.join(shown)})" if shown else ""
+    def cell(value: float | None) -> html.Td:
+        return html.Td("–" if value is None else f"{value:.0f}")
+
+    rows = []
+    for s in shown:
+        parts = {part["stage"]: part["accuracy"] for part in s.get("stages", ())}
+        rows.append(html.Tr([html.Th(s["name"], scope="row"), cell(s["accuracy"]),
+                             *(cell(parts.get(stage)) for stage in stages)]))  # fmt: skip
+    head = html.Tr([html.Th("Accuracy"), html.Th("game"), *(html.Th(stage) for stage in stages)])
+    return html.Table([html.Thead(head), html.Tbody(rows)], className="accuracy")
 
 
 def status_line(status: dict[str, Any]) -> list[Any]:
@@ -169,15 +176,12 @@ def status_line(status: dict[str, Any]) -> list[Any]:
         return [f"The analysis failed: {status.get('error') or 'unknown error'}."]
     if state == "done":
         seats = status["result"].get("seats", [])
-        accuracy = [
-            f"{s['name']} {s['accuracy']:.0f}{_by_stage(s.get('stages', ()))}"
-            for s in seats if s.get("accuracy") is not None
-        ]  # fmt: skip
+        table = accuracy_table(seats)
         game = status.get("game_id")  # practice of the seats that made mistakes (practice.py)
         practise = [html.A(f"Practise {s['name']}", href=f"/practice/{game}?seat={s['seat']}",
                            className="practise") for s in seats
                     if game and s["mistakes"] + s["blunders"]]  # fmt: skip
-        return ["Reviewed." + (" Accuracy: " + ", ".join(accuracy) if accuracy else ""), *practise]
+        return ["Reviewed.", *([table] if table else []), *practise]
     return ["Not analysed yet: the win chances shown are the static evaluator's estimate."]
 
 

@@ -49,9 +49,11 @@ def test_a_reviewed_game_shows_win_chances_marks_and_key_moments(
     page.goto(f"{server.url}/replay/{game_id}?step={step}")
     expect(page.locator("#analysis-status")).to_contain_text("Reviewed")
     first = result["seats"][0]  # each seat's accuracy, and per stage of the game
-    stages = " · ".join(f"{p['stage']} {p['accuracy']:.0f}" for p in first["stages"])
-    expect(page.locator("#analysis-status")).to_contain_text(
-        f"{first['name']} {first['accuracy']:.0f} ({stages})"
+    table = page.locator("#analysis-status table.accuracy")
+    expect(table.locator("thead th")).to_have_text(["Accuracy", "game", "opening", "middle", "end"])
+    shown = [first["accuracy"], *(p["accuracy"] for p in first["stages"])]
+    expect(table.locator("tbody tr").first).to_have_text(
+        "".join([first["name"], *("–" if a is None else f"{a:.0f}" for a in shown)])
     )
     expect(page.locator("#analysis-run")).to_be_hidden()
     win = page.locator("#replay-win .js-plotly-plot")
