@@ -12,14 +12,16 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 from uuid import UUID
 
-from eventsourcing.persistence import Notification
+from eventsourcing.persistence import InterfaceError, Notification, OperationalError
+from eventsourcing.utils import retry
 
 
 class Logged(NamedTuple):
     """One row of the log: a stored event and its place in the log."""
 
     id: int
-    originator_id: UUID
+    originator_id: UUID | str
+    """A UUID, or its text where the store keeps ids as text."""
     originator_version: int
     topic: str
     state: bytes
@@ -37,7 +39,9 @@ Pager = Callable[[int, int], list[Logged]]
 
 
 def pager(recorder: Any) -> Pager:
-    """The page reader of an eventsourcing application recorder (PostgreSQL or SQLite)."""
+    """The page reader of an eventsourcing application recorder (PostgreSQL or SQLite); on
+    PostgreSQL it tries again, as eventsourcing's own reader does, when the database is
+    briefly unreachable."""
     datastore = recorder.datastore
     if hasattr(datastore, "schema"):  # eventsourcing's PostgreSQL datastore
         from psycopg.rows import args_row
@@ -49,6 +53,7 @@ def pager(recorder: Any) -> Pager:
         ).format(Identifier(datastore.schema), Identifier(recorder.events_table_name))
         factory = args_row(Logged)
 
+        @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)  # as eventsourcing's
         def postgres(start: int, limit: int) -> list[Logged]:
             with (
                 datastore.get_connection() as conn,
@@ -58,7 +63,8 @@ def pager(recorder: Any) -> Pager:
                 rows: list[Logged] = cur.fetchall()
                 return rows
 
-        return postgres
+        retried: Pager = postgres
+        return retried
     query = (
         "SELECT rowid, originator_id, originator_version, topic, state "
         f"FROM {recorder.events_table_name} WHERE rowid >= ? ORDER BY rowid LIMIT ?"

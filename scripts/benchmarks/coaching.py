@@ -1,10 +1,11 @@
 """Coaching suite: how good the review engine's choices are when they are played out.
 
-- ``reviewbot_2p_win_rate``: the review bot (the engine's choice at each decision, depth 1)
-  against ``HeuristicBot`` in two-player games, each setup played twice with the seats
-  swapped: the review bot's share of the wins (tied firsts share), its 95 % Wilson
-  interval, its mean VP edge over the other seat with a 95 % interval, and the games'
-  length against the same setups played by heuristic bots alone (``baseline_actions``),
+- ``reviewbot_2p_win_rate``: the review bot (the review engine's choice at each decision,
+  depth 1) against ``HeuristicBot`` in two-player games, each setup played twice with the
+  seats swapped: the review bot's share of the wins (tied firsts share) and its mean VP
+  edge over the other seat, each with a 95 % interval over the setups (a setup's games
+  are alike), and the games' length against the same setups played by heuristic bots
+  alone (``baseline_actions``),
   with the share that ran past 300 actions and that hit the cap (stalling). Target 0.65
   with the interval's lower bound above 0.5, and no game longer than the heuristic's.
 - ``reviewbot_4p_win_rate``: one review bot and three heuristic bots, the review bot in
@@ -38,13 +39,13 @@ from domain.wolves.rules import play
 from domain.wolves.scoring import final_scores
 from domain.wolves.setup import generate_setup
 from domain.wolves.state import State, initial_state
-from projections.statistics import wilson
 from scripts.benchmarks.common import progress, report
 
 SEED = 19_000
 """The first setup's seed; setup ``i`` is ``SEED + i``."""
 HELD_OUT_SEED = 7_000_000
-"""Seeds of the held-out games (``scripts/fit-evaluator`` fits on small seeds)."""
+"""Seeds of the held-out games (``scripts/fit-evaluator`` plays seeds ``seed · 1,000,003 +
+i``: 1,000,003 to 1,000,502 by default)."""
 LONG = 300
 """Actions past which a game counts as long (a heuristic game of five takes about 130)."""
 T = TypeVar("T")
@@ -145,13 +146,16 @@ def measure_duels(players: int, games: int, depth: int, target: float) -> None:
     played = _run(duel, jobs, f"review bot among heuristic bots, {players} players")
     lengths = _run(heuristic_length, [(players, SEED + i) for i in range(setups)],
                    f"heuristic bots alone, {players} players")  # fmt: skip
-    wins = sum(p.win for p in played)
-    low, high = wilson(wins, len(played))
-    edges = [p.edge for p in played]
+    # the games of one setup are alike: the intervals are over the setups' means
+    per_setup = [played[i * players : (i + 1) * players] for i in range(setups)]
+    wins = [statistics.fmean(p.win for p in games) for games in per_setup]
+    edges = [statistics.fmean(p.edge for p in games) for games in per_setup]
+    low, high = _interval(wins)
     report(
-        "coaching", f"reviewbot_{players}p_win_rate", wins / len(played), "share",
-        interval=[round(low, 3), round(high, 3)], target=target, games=len(played),
-        depth=depth, vp_edge=round(statistics.fmean(edges), 3), vp_edge_interval=_interval(edges),
+        "coaching", f"reviewbot_{players}p_win_rate", statistics.fmean(wins), "share",
+        interval=[max(0.0, low), min(1.0, high)], target=target, games=len(played),
+        setups=setups, depth=depth, vp_edge=round(statistics.fmean(edges), 3),
+        vp_edge_interval=_interval(edges),
         actions=round(statistics.fmean(p.actions for p in played), 1),
         baseline_actions=round(statistics.fmean(lengths), 1),
         baseline_metric="heuristic_actions_per_game",
