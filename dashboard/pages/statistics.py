@@ -153,11 +153,11 @@ def breakdown_figure(
     names = [f"{name} (n={g['n']}{'*' if g['small_sample'] else ''})" for name, g in cols]
     parts = list(average["breakdown"] or {})
     data = [
-        {"type": "bar", "name": part, "x": names,
+        {"type": "bar", "name": words(part), "x": names,
          "y": [(g["breakdown"] or {}).get(part) or 0 for _, g in cols],
          "marker": {"color": PARTS_COLORS[i % len(PARTS_COLORS)],
                     "line": {"color": "#fff", "width": 0.5}},
-         "hovertemplate": f"{part}: %{{y:.1f}} {unit}<extra>%{{x}}</extra>"}
+         "hovertemplate": f"{words(part)}: %{{y:.1f}} {unit}<extra>%{{x}}</extra>"}
         for i, part in enumerate(parts)
     ]  # fmt: skip
     return {"data": data, "layout": _layout(
@@ -165,6 +165,11 @@ def breakdown_figure(
         legend={"orientation": "h", "y": -0.18, "font": {"size": 10}},
         yaxis={"title": {"text": unit}}, margin={"l": 56, "r": 16, "t": 40, "b": 70},
     )}  # fmt: skip
+
+
+def words(name: Any) -> str:
+    """A figure's category as the charts show it: ``lone_wolf`` as ``lone wolf``."""
+    return str(name).replace("_", " ")
 
 
 def _bar(low: int, high: int) -> str:
@@ -207,7 +212,7 @@ def mix_figure(mix: list[dict[str, Any]], title: str, field: str) -> dict[str, A
     """Share of each count in their sum (an action mix)."""
     mix = sorted(mix, key=lambda m: m["count"])
     data = [{
-        "type": "bar", "orientation": "h", "y": [str(m[field]).replace("_", " ") for m in mix],
+        "type": "bar", "orientation": "h", "y": [words(m[field]) for m in mix],
         "x": [m["share"] or 0 for m in mix], "marker": {"color": BAR},
         "text": [str(m["count"]) for m in mix], "textposition": "outside", "cliponaxis": False,
         "hovertemplate": "%{y}: %{x:.1%} (%{text})<extra></extra>",
@@ -280,7 +285,7 @@ def _figures(stats: dict[str, Any]) -> list[html.Div]:
         cards.append(_card(mix_figure(stats[f["key"]], f["title"], f["field"]),
                            f"stats-{f['key']}"))  # fmt: skip
     for f in kinds.get("rates_when", []):
-        cards.append(_card(rate_figure(stats[f["key"]], f["field"], f["title"], str),
+        cards.append(_card(rate_figure(stats[f["key"]], f["field"], f["title"], words),
                            f"stats-{f['key']}"))  # fmt: skip
     return cards
 

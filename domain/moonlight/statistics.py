@@ -98,7 +98,7 @@ def _label(column: str) -> str:
     return column.replace("played_", "cards played: ").replace("_", " ")
 
 
-CARDS_PLAYED = (*((str(v), f"played_{v}") for v in VALUES), ("Lone Wolf", "played_lone_wolf"))
+CARDS_PLAYED = (*((str(v), f"played_{v}") for v in VALUES), ("lone_wolf", "played_lone_wolf"))
 """Each kind of card and the seat column counting it."""
 PARTS = tuple((part, f"points_{part}") for part in POINTS)
 """Each part of the round points and the seat column summing it."""
@@ -123,7 +123,7 @@ STATISTICS = Statistics(
             "lone_wolf",
             "Win rate of the seats that played the Lone Wolf",
             "card",
-            (("Lone Wolf", "played_lone_wolf"),),
+            (("lone_wolf", "played_lone_wolf"),),
         ),
         Spread("rounds", "rounds", "Rounds per game"),
     ),

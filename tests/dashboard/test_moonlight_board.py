@@ -120,4 +120,7 @@ def test_the_statistics_page_shows_moonlight_figures(page: Page, live_server: Li
         "stats-length-rounds",
     ):  # fmt: skip
         expect(page.locator(f"#{chart} .js-plotly-plot")).to_be_visible()
+    expect(page.locator("#stats-lone_wolf .js-plotly-plot")).to_be_visible()
+    shown = page.locator("#stats-body").inner_text()
+    assert "lone wolf" in shown and "lone_wolf" not in shown  # categories in words
     assert not errors, errors
