@@ -1,7 +1,7 @@
 """Coaching suite: how good the review engine's choices are when they are played out.
 
-- ``reviewbot_2p_win_rate``: the review bot (the review engine's choice at each decision,
-  depth 1) against ``HeuristicBot`` in two-player games, each setup played twice with the
+- ``reviewbot_2p_win_rate``: the review bot (the review engine's search choosing at each
+  decision, by win chance with a little for the VP margin; depth 1) against ``HeuristicBot`` in two-player games, each setup played twice with the
   seats swapped: the review bot's share of the wins (tied firsts share) and its mean VP
   edge over the other seat, each with a 95 % interval over the setups (a setup's games
   are alike), and the games' length against the same setups played by heuristic bots

@@ -18,7 +18,7 @@ from api.commands.simulate import strongest
 from domain.games import read_record, ruleset
 from domain.ruleset import InvalidRecord
 from domain.wolves.analysis.evaluation import Evaluation
-from domain.wolves.analysis.reviewbot import STRENGTHS, ReviewBot, best_first, worth
+from domain.wolves.analysis.reviewbot import STRENGTHS, ReviewBot, value
 from domain.wolves.players import make_bot
 from domain.wolves.records import BOTS, SEARCHING_BOTS
 from domain.wolves.rules import play
@@ -136,13 +136,11 @@ def test_howl_simulate_names_the_review_bot_and_keeps_the_heuristic_as_its_defau
     assert refused.exit_code == 2 and "random, heuristic, review" in refused.output
 
 
-def test_the_review_bot_weighs_win_chances_first_and_vp_margins_between_near_ones() -> None:
-    lost, far, close = (0.001, 0.999), (10.0, 40.0), (25.0, 40.0)
-    a, b = (worth(Evaluation(lost, far), 0), "a"), (worth(Evaluation(lost, close), 0), "b")
-    assert a[0] == (0.001, -30.0) and b[0] == (0.001, -15.0)
-    assert best_first([a, b])[0] == b  # the game is lost either way: the points decide
-    likely = (worth(Evaluation((0.6, 0.4), far), 0), "likely")  # a chance 0.6 - 0.5 better
-    assert [c[1] for c in best_first([b, likely])] == ["likely", "b"]
-    near = (worth(Evaluation((0.595, 0.405), close), 0), "near")  # within NEAR of "likely"
-    assert [c[1] for c in best_first([likely, near])] == ["near", "likely"]
-    assert [c[1] for c in best_first([(b[0], 2), (b[0], 1)])] == [2, 1]  # then the tie-break
+def test_the_review_bot_values_its_win_chance_and_a_little_its_vp_margin() -> None:
+    lost, behind, closer = (0.0, 1.0), (10.0, 40.0), (25.0, 40.0)
+
+    assert value(Evaluation(lost, closer), 0) > value(Evaluation(lost, behind), 0)
+    assert value(Evaluation((0.55, 0.45), behind), 0) > value(Evaluation((0.5, 0.5), closer), 0)
+    assert value(Evaluation((0.5, 0.5), (30.0, 30.0)), 1) == 0.5  # no margin: the chance alone
+    # a blend: 0.002 a point, so 15 points of margin outweigh 0.02 of win probability
+    assert value(Evaluation((0.48, 0.52), closer), 0) > value(Evaluation((0.5, 0.5), behind), 0)
