@@ -1,13 +1,14 @@
 """Coaching suite: how good the review engine's choices are when they are played out.
 
 - ``reviewbot_2p_win_rate``: the review bot (the review engine's search choosing at each
-  decision, by win chance with a little for the VP margin; depth 1) against ``HeuristicBot`` in two-player games, each setup played twice with the
-  seats swapped: the review bot's share of the wins (tied firsts share) and its mean VP
-  edge over the other seat, each with a 95 % interval over the setups (a setup's games
-  are alike), and the games' length against the same setups played by heuristic bots
-  alone (``baseline_actions``),
-  with the share that ran past 300 actions and that hit the cap (stalling). Target 0.65
-  with the interval's lower bound above 0.5, and no game longer than the heuristic's.
+  decision, by win chance with a little for the VP margin; depth 1) against
+  ``HeuristicBot`` in two-player games, each setup played twice with the seats swapped:
+  the review bot's share of the wins (tied firsts share) and its mean VP edge over the
+  other seat, each with a 95 % interval over the setups (a setup's games are alike), and
+  the games' length against the same setups played by heuristic bots alone
+  (``baseline_actions``), with the share that ran past 300 actions and that hit the cap
+  (stalling). Target 0.65 with the interval's lower bound above 0.5, and no game longer
+  than the heuristic's.
 - ``reviewbot_4p_win_rate``: one review bot and three heuristic bots, the review bot in
   each seat in turn; its VP edge is over the mean of the other seats. Target 0.40 and a
   positive VP edge.
