@@ -219,6 +219,7 @@ def mix_figure(mix: list[dict[str, Any]], title: str, field: str) -> dict[str, A
     }]  # fmt: skip
     return {"data": data, "layout": _layout(
         title, xaxis={"tickformat": ".0%", "title": {"text": "share"}},
+        yaxis={"type": "category"},  # card values and "lone wolf": all categories, no numbers
         margin={"l": 96, "r": 48, "t": 40, "b": 48},
     )}  # fmt: skip
 

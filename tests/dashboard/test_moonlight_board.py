@@ -123,4 +123,6 @@ def test_the_statistics_page_shows_moonlight_figures(page: Page, live_server: Li
     expect(page.locator("#stats-lone_wolf .js-plotly-plot")).to_be_visible()
     shown = page.locator("#stats-body").inner_text()
     assert "lone wolf" in shown and "lone_wolf" not in shown  # categories in words
+    values = page.locator("#stats-card_values .ytick text").all_text_contents()
+    assert sorted(values) == ["1", "2", "3", "4", "5", "lone wolf"]  # a bar for every card
     assert not errors, errors
