@@ -52,8 +52,8 @@ Filters = dict[str, Any]
 Group = dict[str, Any]
 
 
-def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95 % by default; ``wins`` may be shared).
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % by default).
 
     >>> low, high = wilson(5, 10)
     >>> round(low, 4), round(high, 4)

@@ -15,22 +15,24 @@ from domain.wolves.ruleset import WOLVES
 from projections.analysis import default_settings, settings_from_json, settings_to_json
 from tests.test_layers import PACKAGES, ROOT, imports
 
+GAME_DIRS = {p.parent for p in ROOT.glob("domain/*/ruleset.py")}
+"""The games' own packages."""
+
 
 def test_only_the_games_their_board_views_and_the_registry_import_a_game() -> None:
-    game_dirs = {p.parent for p in ROOT.glob("domain/*/ruleset.py")}
-    assert {d.name for d in game_dirs} >= {"wolves", "moonlight"}
+    assert {d.name for d in GAME_DIRS} >= {"wolves", "moonlight"}
     outside = [
         path
         for package in PACKAGES
         for path in sorted((ROOT / package).rglob("*.py"))
-        if not any(d in path.parents for d in (*game_dirs, ROOT / "dashboard/boards"))
+        if not any(d in path.parents for d in (*GAME_DIRS, ROOT / "dashboard/boards"))
         and path != ROOT / "domain/games.py"
     ]
     found = [
         f"{path.relative_to(ROOT)}:{line} imports {name}"
         for path in outside
         for line, name in imports(path, ROOT)
-        if any(name.split(".")[:2] == ["domain", d.name] for d in game_dirs)
+        if any(name.split(".")[:2] == ["domain", d.name] for d in GAME_DIRS)
     ]
     assert found == []
 
@@ -55,8 +57,7 @@ def test_only_the_registry_and_the_games_own_code_name_a_game() -> None:
     """No code outside the games' packages, their board views and the registry names a game
     (docstrings aside; ``className="moonlight"`` is a style, The Wolves' moon track's)."""
     names = {rules.name for rules in games.rulesets()}
-    own = [ROOT / "domain/games.py", ROOT / "dashboard/boards", ROOT / "domain/wolves"]
-    own.append(ROOT / "domain/moonlight")
+    own = [ROOT / "domain/games.py", ROOT / "dashboard/boards", *GAME_DIRS]
     found = []
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):

@@ -24,6 +24,7 @@ from domain.ruleset import InvalidRecord, Ruleset
 from services.progress import progress_bar
 
 DEFAULT_PLAYERS = 4
+"""The seats ``howl simulate`` plays unless told (or the count nearest it the game allows)."""
 MAX_GAMES = 1_000_000
 SEED_STRIDE = 100_003
 """Game ``i`` of a run with ``--seed S`` has the setup seed ``S * SEED_STRIDE + i``."""
