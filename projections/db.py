@@ -35,6 +35,8 @@ table they need) and the reads after it wait for the swap, then read the new tab
 TURNS = 0x486F7773
 """The first key of the PostgreSQL advisory locks :meth:`Database.turn` takes (the second
 is the hash of the connection's schema and the turn's name)."""
+IN_LIST = 500
+"""Most values one ``IN (…)`` list of a statement holds."""
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -218,6 +220,14 @@ class Database:
         else:
             conn.executemany(query, rows)
 
+    def delete(self, conn: Any, table: str, column: str, values: Sequence[Any]) -> None:
+        """Delete the rows of ``table`` whose ``column`` holds one of ``values`` (a statement
+        per :data:`IN_LIST` of them, not one per value)."""
+        for at in range(0, len(values), IN_LIST):
+            chunk = values[at : at + IN_LIST]
+            marks = ", ".join("?" * len(chunk))
+            self.execute(conn, f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
+
     def insert(
         self, conn: Any, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
     ) -> None:
@@ -302,6 +312,8 @@ class Database:
 
 
 def _behind_gate(conn: Any) -> None:
-    """Begin a PostgreSQL read-only snapshot behind the :data:`READ_GATE`."""
-    conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-    conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (READ_GATE,))
+    """Begin a PostgreSQL read-only snapshot behind the :data:`READ_GATE` (one round trip)."""
+    conn.execute(
+        "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; "
+        f"SELECT pg_advisory_xact_lock_shared({READ_GATE:d})"
+    )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -38,8 +37,8 @@ TEXT_SORTS = ("uploaded_at", "title", "names", "winner")
 """The sorts by a text column."""
 
 MAX_LIMIT = 500
-BRIEF = ("seat", "name", "color", "total", "place")
-"""The seat columns a page of the game list shows (with the game's seat attribute)."""
+BRIEF = ("seat", "name", "color", "total", "place", "attribute")
+"""The seat columns a page of the game list shows (the attribute under its game's name)."""
 
 
 def sort_names() -> dict[str, str]:
@@ -67,18 +66,18 @@ class GamePage:
     total: int = 0
 
 
-def game_json(row: dict[str, Any], own: dict[str, Any] | None) -> dict[str, Any]:
-    """A game's summary as the API shows it, from its row (the ``GAME_COLUMNS``) and its
-    first seat's row of its game's own table (``own``): the game's options and other
-    columns, and its top score under the game's name for it too."""
+def game_json(row: dict[str, Any]) -> dict[str, Any]:
+    """A game's summary as the API shows it, from its row (the ``GAME_COLUMNS``): with its
+    game's options and other columns (its ``extras``), and its top score under the game's
+    name for it too."""
     stats = statistics_of(row["game"])
     options = {o.column: o for o in stats.options}
-    own = own or {}
+    own = dict(zip((c.name for c in stats.game_columns), orjson.loads(row["extras"]), strict=True))
     game = {
         "game_id": row["game_id"],
         "game": row["game"],
         "title": row["title"],
-        "tags": json.loads(row["tags"]),
+        "tags": orjson.loads(row["tags"]),
         "visibility": row["visibility"],
         "uploaded_at": row["uploaded_at"],
         "played_at": row["played_at"],
@@ -97,7 +96,7 @@ def game_json(row: dict[str, Any], own: dict[str, Any] | None) -> dict[str, Any]
         "finished": bool(row["finished"]),
         "end_reason": row["end_reason"],
         "top_score": row["top_score"],
-        "winners": json.loads(row["winners"]),
+        "winners": orjson.loads(row["winners"]),
     }  # fmt: skip
     game[f"top_{stats.score_name}"] = row["top_score"]
     return game
@@ -203,66 +202,62 @@ def list_games(db: Database, where: Where, sort: str, cursor: str | None, limit:
         ).fetchall()
         more = len(found) > limit
         rows = [dict(zip(GAME_COLUMNS, row, strict=False)) for row in found[:limit]]
-        seats = _seats(db, conn, [r["game_id"] for r in rows], BRIEF)
-        own = _own(db, conn, rows, brief=True)
+        seats = _seats(db, conn, rows, BRIEF, own=False)
     items = []
     for row in rows:
-        gid = row["game_id"]
-        item = game_json(row, own.get((gid, 0)))
+        item = game_json(row)
         attribute = statistics_of(row["game"]).attribute
-        item["seats"] = [
-            {**s, **({attribute: own[gid, s["seat"]][attribute]} if attribute else {})}
-            for s in seats.get(gid, [])
-        ]
+        item["seats"] = [_brief(seat, attribute) for seat, _ in seats.get(row["game_id"], [])]
         items.append(item)
     last = found[limit - 1] if more else None
     next_cursor = encode_cursor(sort, last[-1], last[0]) if last else None
     return GamePage(items, next_cursor, total)
 
 
+def _brief(seat: dict[str, Any], attribute: str | None) -> dict[str, Any]:
+    """A seat of a page of the game list: its attribute under its game's name for it."""
+    value = seat.pop("attribute")
+    return {**seat, attribute: value} if attribute else seat
+
+
 def _seats(
-    db: Database, conn: Any, game_ids: list[str], columns: tuple[str, ...]
-) -> dict[str, list[dict[str, Any]]]:
-    if not game_ids:
+    db: Database,
+    conn: Any,
+    games: list[dict[str, Any]],
+    columns: tuple[str, ...],
+    own: bool = True,
+) -> dict[str, list[tuple[dict[str, Any], dict[str, Any] | None]]]:
+    """The games' seats in seat order, by game id: each seat's ``columns`` and (``own``)
+    its seat columns of its game's own table (None if the game has none), in one query."""
+    if not games:
         return {}
-    marks = ", ".join("?" * len(game_ids))
+    names = {game["game_id"]: game["game"] for game in games}
+    select, joins, at = [f"s.{c}" for c in ("game_id", *columns)], [], {}
+    for index, name in enumerate(dict.fromkeys(names.values()) if own else ()):
+        wanted = statistics_of(name).seat_columns
+        if not wanted:
+            continue
+        x = f"x{index}"
+        at[name] = (len(select), tuple(c.name for c in wanted))
+        select += [f"{x}.seat", *(f"{x}.{c.name}" for c in wanted)]
+        joins.append(
+            f"LEFT JOIN {LIVE.extras(name)} {x} ON {x}.game_id = s.game_id AND {x}.seat = s.seat"
+        )
+    marks = ", ".join("?" * len(names))
     rows = db.execute(
         conn,
-        f"SELECT game_id, {', '.join(columns)} FROM {SEATS} WHERE game_id IN ({marks}) "
-        "ORDER BY game_id, seat",
-        game_ids,
+        f"SELECT {', '.join(select)} FROM {SEATS} s {' '.join(joins)} "
+        f"WHERE s.game_id IN ({marks}) ORDER BY s.game_id, s.seat",
+        list(names),
     ).fetchall()
-    out: dict[str, list[dict[str, Any]]] = {}
+    out: dict[str, list[tuple[dict[str, Any], dict[str, Any] | None]]] = {}
+    width = len(columns) + 1
     for row in rows:
-        out.setdefault(row[0], []).append(dict(zip(columns, row[1:], strict=True)))
-    return out
-
-
-def _own(
-    db: Database, conn: Any, games: Iterable[dict[str, Any]], brief: bool = False
-) -> dict[tuple[str, int], dict[str, Any]]:
-    """The rows of the games' own tables, by game id and seat: every column, or
-    (``brief``) the game columns and the seat attribute."""
-    ids: dict[str, list[str]] = {}
-    for game in games:
-        ids.setdefault(game["game"], []).append(game["game_id"])
-    out: dict[tuple[str, int], dict[str, Any]] = {}
-    for name, game_ids in ids.items():
-        stats = statistics_of(name)
-        wanted = stats.columns if not brief else (
-            *stats.game_columns, *(c for c in stats.seat_columns if c.name == stats.attribute)
-        )  # fmt: skip
-        if not stats.columns:
-            continue
-        columns = ", ".join(["game_id", "seat", *(c.name for c in wanted)])
-        marks = ", ".join("?" * len(game_ids))
-        rows = db.execute(
-            conn,
-            f"SELECT {columns} FROM {LIVE.extras(name)} WHERE game_id IN ({marks})",
-            game_ids,
-        ).fetchall()
-        for row in rows:
-            out[row[0], row[1]] = dict(zip((c.name for c in wanted), row[2:], strict=True))
+        seat = dict(zip(columns, row[1:width], strict=True))
+        extra, (first, wanted) = None, at.get(names[row[0]], (0, ()))
+        if wanted and row[first] is not None:
+            extra = dict(zip(wanted, row[first + 1 :], strict=False))
+        out.setdefault(row[0], []).append((seat, extra))
     return out
 
 
@@ -277,10 +272,9 @@ def summary(db: Database, game_id: UUID) -> dict[str, Any] | None:
         if found is None:
             return None
         row = dict(zip(GAME_COLUMNS, found, strict=True))
-        seats = _seats(db, conn, [gid], SEAT_COLUMNS[1:]).get(gid, [])
-        own = _own(db, conn, [row])
-    game = game_json(row, own.get((gid, 0)))
-    game["seats"] = [seat_json(s, own.get((gid, s["seat"]))) for s in seats]
+        seats = _seats(db, conn, [row], SEAT_COLUMNS[1:]).get(gid, [])
+    game = game_json(row)
+    game["seats"] = [seat_json(seat, extra) for seat, extra in seats]
     return game
 
 

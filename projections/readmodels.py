@@ -29,7 +29,7 @@ from projections import ratings as leagues
 from projections.db import Database
 from projections.filters import game_filters, resolve
 from projections.games import GamePage
-from projections.runner import Failure, Progress, Runner
+from projections.runner import BATCH, Failure, Progress, Runner
 
 if TYPE_CHECKING:
     from domain.store import GameLibrary
@@ -53,7 +53,7 @@ class ReadModels:
         schema: str | None = None,
         *,
         pool_size: int = 5,
-        batch_size: int = 2000,
+        batch_size: int = BATCH,
         delay: float = 0.0,
         workers: int = 1,
     ) -> None:

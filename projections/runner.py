@@ -50,6 +50,9 @@ Progress = Callable[[int, int], None]
 UPLOADED, HAPPENED = Game.Uploaded.TOPIC, Game.Happened.TOPIC
 PAGE = 1000
 """Notifications read from the log at a time."""
+BATCH = 10_000
+"""Notifications a runner projects per transaction, by default (whole games are never
+split): fewer, larger transactions fold and write a long log faster."""
 TIMELINE_COLUMNS = ("game_id", "doc")
 UNAVAILABLE = (sqlite3.OperationalError, psycopg.OperationalError, psycopg.InterfaceError)
 """Errors of the database itself (down, locked, full, read-only), not of one game's rows:
@@ -225,7 +228,7 @@ class Runner:
     def __init__(
         self,
         db: Database,
-        batch_size: int = 2000,
+        batch_size: int = BATCH,
         delay: float = 0.0,
         workers: int = 1,
         layout: tables.Layout = tables.LIVE,
@@ -366,10 +369,9 @@ class Runner:
         db, layout = self.db, self.layout
         if not tables.advance(db, conn, batch.start, batch.end, layout):
             raise PositionMoved
-        ids = [(row[0],) for row, *_ in projected] + [(f,) for f in map(str, batch.failures)]
-        ids += [(game_id,) for game_id in batch.withdrawn]
+        ids = [row[0] for row, *_ in projected] + [*map(str, batch.failures), *batch.withdrawn]
         for table in layout.game_tables:
-            db.executemany(conn, f"DELETE FROM {table} WHERE game_id = ?", ids)
+            db.delete(conn, table, "game_id", ids)
         players = (
             aliases.merge(db, conn, layout, batch.merges)
             if batch.merges

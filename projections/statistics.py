@@ -134,11 +134,17 @@ def _table(rules: Ruleset | None) -> str:
 
 
 def _seats(
-    rules: Ruleset | None, filters: Filters, player: str | None, bots: bool = False
+    rules: Ruleset | None,
+    filters: Filters,
+    player: str | None,
+    bots: bool = False,
+    own: bool = True,
 ) -> Where:
     """Finished public games' seats (``player``'s alone, if named; a bot's only with
-    ``bots``), as ``s`` (see :func:`_table`)."""
-    where = game_filters(rules=rules, **filters, finished_only=True, alias="s", own=bool(rules))
+    ``bots``), as ``s``: of :func:`_table`, or (not ``own``) of ``rm_seats``."""
+    where = game_filters(
+        rules=rules, **filters, finished_only=True, alias="s", own=own and rules is not None
+    )
     if player:
         where.add(f"s.name_key = {PLAYER_OF}", *[name_key(player)] * 2)
     if not bots:
@@ -159,6 +165,12 @@ def stats(
     own = rules.statistics if rules else None
     plan = _Plan(own)
     seats = _seats(rules, filters, player, bots)
+    # the figures of every seat's generic columns read the narrower rm_seats, unless an
+    # option (the game's own column) filters the seats
+    generic = not filters.get("option")
+    narrow = _seats(rules, filters, player, bots, own=not generic)
+    table = SEATS if generic else _table(rules)
+    attribute = (own and own.attribute) and ("attribute" if generic else own.attribute)
     games = game_filters(rules=rules, **filters, player=player, finished_only=True)
     scan = f"FROM {_table(rules)} s {seats.sql()}"
     spreads = [f for f in (own.figures if own else ()) if isinstance(f, Spread)]
@@ -169,9 +181,6 @@ def stats(
             f"SELECT {plan.select()} {scan} GROUP BY {plan.keys()}",
             seats.params,
         ).fetchall()
-        totals = db.execute(
-            conn, f"SELECT s.total, COUNT(*) {scan} GROUP BY s.total", seats.params
-        ).fetchall()
         lengths = db.execute(
             conn,
             f"SELECT g.game, g.turns, g.actions{spread_keys}, COUNT(*) FROM {GAMES} g "
@@ -180,15 +189,11 @@ def stats(
             + f"{games.sql()} GROUP BY g.game, g.turns, g.actions{spread_keys}",
             games.params,
         ).fetchall()  # fmt: skip
-        top = db.execute(
-            conn,
-            f"SELECT s.name_key, COALESCE(MIN(a.player), MIN(s.name)), COUNT(*), SUM(s.won), "
-            f"SUM(s.total) FROM {_table(rules)} s LEFT JOIN {ALIASES} a "
-            f"ON a.name_key = s.name_key {seats.sql()} "
-            f"GROUP BY s.name_key ORDER BY COUNT(*) DESC, s.name_key LIMIT {TOP_PLAYERS}",
-            seats.params,
-        ).fetchall()
-        favourites = _favourites(db, conn, rules, seats, [row[0] for row in top])
+        totals, top = _tallies(db, conn, table, narrow)
+        favourites = (
+            _favourites(db, conn, f"{table} s", f"s.{attribute}", narrow, [r[0] for r in top])
+            if attribute else {}
+        )  # fmt: skip
     groups = [dict(zip(plan.fields(), row, strict=True)) for row in grouped]
     played: Counter[str] = Counter()
     for row in lengths:
@@ -340,19 +345,53 @@ def _median(counts: Counter[int], n: int) -> float:
     return (found[low] + found[high]) / 2
 
 
+def _tallies(
+    db: Database, conn: Any, table: str, seats: Where
+) -> tuple[list[tuple[int, int]], list[tuple[Any, ...]]]:
+    """The seats' final totals (each total, its seats) and the :data:`TOP_PLAYERS` players
+    with the most seats, most first (key, shown name, seats, wins, score): one scan of
+    ``table`` on PostgreSQL (grouping sets), two on SQLite."""
+    named = "s.name_key, MIN(s.name), COUNT(*), SUM(s.won), SUM(s.total)"
+    columns = "kind, total, name_key, name, n, wins, score, r"
+    rank = "ROW_NUMBER() OVER ({}ORDER BY COUNT(*) DESC, s.name_key)"
+    scan = f"FROM {table} s {seats.sql()}"
+    if db.postgres:
+        inner = (
+            f"SELECT GROUPING(s.total), s.total, {named}, "
+            f"{rank.format('PARTITION BY GROUPING(s.total) ')} {scan} "
+            "GROUP BY GROUPING SETS ((s.total), (s.name_key))"
+        )
+        params = seats.params
+    else:
+        inner = (
+            f"SELECT 0, s.total, NULL, NULL, COUNT(*), 0, 0, 0 {scan} GROUP BY s.total "
+            f"UNION ALL SELECT 1, NULL, {named}, {rank.format('')} {scan} GROUP BY s.name_key"
+        )
+        params = seats.params * 2
+    rows = db.execute(
+        conn,
+        f"WITH x ({columns}) AS ({inner}) SELECT x.kind, x.total, x.name_key, "
+        f"COALESCE(a.player, x.name), x.n, x.wins, x.score "
+        f"FROM x LEFT JOIN {ALIASES} a ON a.name_key = x.name_key "
+        f"WHERE x.kind = 0 OR x.r <= {TOP_PLAYERS} ORDER BY x.kind, x.r",
+        params,
+    ).fetchall()
+    return [(r[1], r[4]) for r in rows if r[0] == 0], [r[2:] for r in rows if r[0] == 1]
+
+
 def _favourites(
-    db: Database, conn: Any, rules: Ruleset | None, seats: Where, keys: list[str]
+    db: Database, conn: Any, table: str, attribute: str, seats: Where, keys: list[str]
 ) -> dict[str, dict[Any, int]]:
-    """How many times each named player played each value of the game's seat attribute."""
-    attribute = rules.statistics.attribute if rules else None
-    if not keys or attribute is None:
+    """How many times each named player (by key) played each value of the game's seat
+    attribute (the column ``attribute`` of the ``table`` the ``seats`` select from)."""
+    if not keys:
         return {}
     where = Where(list(seats.clauses), list(seats.params))
     where.add(f"s.name_key IN ({', '.join('?' * len(keys))})", *keys)
     rows = db.execute(
         conn,
-        f"SELECT s.name_key, s.{attribute}, COUNT(*) FROM {_table(rules)} s {where.sql()} "
-        f"GROUP BY s.name_key, s.{attribute}",
+        f"SELECT s.name_key, {attribute}, COUNT(*) FROM {table} {where.sql()} "
+        f"GROUP BY s.name_key, {attribute}",
         where.params,
     ).fetchall()
     out: dict[str, dict[Any, int]] = defaultdict(dict)

@@ -32,15 +32,19 @@ SEAT_GAME_COLUMNS = ("game", "players", "finished", "visibility", "uploaded_at",
 """Game columns copied onto each seat's row, so statistics filter seats without a join."""
 GAME_COLUMNS = (
     "game_id", "game", *META_COLUMNS, "players", "turns", "actions", "events", "finished",
-    "end_reason", "top_score", "winners", "names_key", "winner_key", "version",
+    "end_reason", "top_score", "winners", "names_key", "winner_key", "extras", "version",
 )  # fmt: skip
 """A game's row; ``names_key`` and ``winner_key`` are what the game list sorts by: its seats'
-names, and its winners' (none: empty), as :func:`names_key` joins them."""
+names, and its winners' (none: empty), as :func:`names_key` joins them; ``extras`` holds
+the values of the game's own game columns (its options) in the order it declares them, as
+a JSON array, so a page of the list reads no game's own table."""
 SEAT_COLUMNS = (
     "game_id", "seat", "name", "name_key", "color", "total", "place", "won", "started", "bot",
-    *SEAT_GAME_COLUMNS,
+    "attribute", *SEAT_GAME_COLUMNS,
 )  # fmt: skip
-"""A seat's row; ``bot`` is 1 for a seat a computer played (``players[i].bot``)."""
+"""A seat's row; ``bot`` is 1 for a seat a computer played (``players[i].bot``),
+``attribute`` the seat's value of its game's attribute column (``Statistics.attribute``: a
+home terrain), if it has one."""
 
 Row = dict[str, Any]
 
@@ -84,6 +88,7 @@ def summarize(
     finished = rules.finished(end)
     summary = rules.statistics.summarize(start, steps, end, scores)
     _check(rules, summary, len(seated))
+    attribute = rules.statistics.attribute
     game = {
         "game": rules.name,
         "players": len(seated),
@@ -94,6 +99,9 @@ def summarize(
         "end_reason": summary.end_reason,
         "top_score": max((s.total for s in scores), default=0),
         "winners": [seated[s.seat].name for s in scores if s.place == 1] if finished else [],
+        "extras": json.dumps(
+            [summary.game[c.name] for c in rules.statistics.game_columns], separators=(",", ":")
+        ),
     }
     seats = [
         {
@@ -102,6 +110,7 @@ def summarize(
             "won": int(finished and s.place == 1),
             "started": None if summary.starter is None else int(s.seat == summary.starter),
             "bot": int(seated[s.seat].bot is not None),
+            "attribute": summary.seats[s.seat][attribute] if attribute else None,
         }
         for s in scores
     ]  # fmt: skip

@@ -24,7 +24,7 @@ from domain.ruleset import Ruleset
 from projections.db import READ_GATE, Database
 from projections.summaries import SEAT_COLUMNS, own_columns
 
-VERSION = 12
+VERSION = 13
 TRACKER = "readmodels"
 """The tracking row of these read models."""
 
@@ -45,9 +45,9 @@ SWAP_ATTEMPTS = 20
 """Times a swap waits ``SWAP_LOCK_WAIT`` before it waits as long as the readers take."""
 T = TypeVar("T")
 
-_TEXT_SEAT_COLUMNS = {"game_id", "name", "name_key", "color", "game", "visibility",
-                      "uploaded_at", "played_at"}  # fmt: skip
-_NULLABLE_SEAT_COLUMNS = {"started"}
+_TEXT_SEAT_COLUMNS = {"game_id", "name", "name_key", "color", "attribute", "game",
+                      "visibility", "uploaded_at", "played_at"}  # fmt: skip
+_NULLABLE_SEAT_COLUMNS = {"started", "attribute"}
 FAILURE_COLUMNS = ("game_id", "position", "version", "stage", "error", "failed_at")
 """A game that could not be projected: the log position and stream version of the event
 it failed on, the stage (``read``, ``fold`` or ``write``), the error, and when."""
@@ -134,25 +134,44 @@ BESIDE = Layout("_new")
 """The tables a rebuild fills before they replace the live ones."""
 
 
-def _seat_columns() -> list[tuple[str, str, bool]]:
-    """The generic columns of a seat's row: name, SQL type, whether it may be NULL."""
-    return [
-        (c, "TEXT" if c in _TEXT_SEAT_COLUMNS else "INTEGER", c in _NULLABLE_SEAT_COLUMNS)
-        for c in SEAT_COLUMNS
-    ]
+Shape = list[tuple[str, str, bool]]
+"""A table's columns: name, SQL type, whether it may be NULL."""
 
 
-def _extras_shape(rules: Ruleset) -> list[tuple[str, str, bool]]:
-    """The columns of a game's own table: name, SQL type, whether it may be NULL."""
+_SCANNED_TEXT = ("visibility", "game", "played_at")
+"""The text columns of seat rows that scans filter on."""
+
+
+def _packed(shape: Shape) -> Shape:
+    """``shape`` in the order its table is laid out: integers (those never NULL first), then
+    the text filtered on, then other text, so that a scan reads what it filters and sums
+    without stepping over long text first (PostgreSQL finds a column after text by walking
+    each value before it)."""
+    return sorted(
+        shape,
+        key=lambda c: (c[1] == "TEXT", c[1] == "TEXT" and c[0] not in _SCANNED_TEXT, c[2]),
+    )
+
+
+def _seat_columns() -> Shape:
+    """The generic columns of a seat's row."""
+    return _packed(
+        [(c, "TEXT" if c in _TEXT_SEAT_COLUMNS else "INTEGER", c in _NULLABLE_SEAT_COLUMNS)
+         for c in SEAT_COLUMNS]
+    )  # fmt: skip
+
+
+def _extras_shape(rules: Ruleset) -> Shape:
+    """The columns of a game's own table."""
     own_columns(rules.statistics)  # no declared column takes a generic one's name
-    return [
-        *_seat_columns(),
+    return _packed([
         *((c.name, "TEXT" if c.kind == "text" else "INTEGER", c.nullable)
           for c in rules.statistics.columns),
-    ]  # fmt: skip
+        *_seat_columns(),
+    ])  # fmt: skip
 
 
-def _columns_sql(shape: list[tuple[str, str, bool]]) -> str:
+def _columns_sql(shape: Shape) -> str:
     return ", ".join(
         f"{name} {kind}{'' if nullable else ' NOT NULL'}" for name, kind, nullable in shape
     )
@@ -182,26 +201,27 @@ def ddl(layout: Layout) -> list[str]:
     tag = uuid.uuid4().hex[:10]
     return [
         f"""CREATE TABLE {g} (
-            game_id TEXT PRIMARY KEY,
-            game TEXT NOT NULL,
-            title TEXT,
-            tags TEXT NOT NULL,
-            visibility TEXT NOT NULL,
-            uploaded_at TEXT NOT NULL,
-            played_at TEXT NOT NULL,
-            uploaded_by TEXT,
-            rules_version TEXT NOT NULL,
             players INTEGER NOT NULL,
             turns INTEGER NOT NULL,
             actions INTEGER NOT NULL,
             events INTEGER NOT NULL,
             finished INTEGER NOT NULL,
-            end_reason TEXT,
             top_score INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            visibility TEXT NOT NULL,
+            game TEXT NOT NULL,
+            played_at TEXT NOT NULL,
+            uploaded_at TEXT NOT NULL,
+            game_id TEXT PRIMARY KEY,
+            tags TEXT NOT NULL,
+            rules_version TEXT NOT NULL,
             winners TEXT NOT NULL,
             names_key TEXT NOT NULL,
             winner_key TEXT NOT NULL,
-            version INTEGER NOT NULL
+            extras TEXT NOT NULL,
+            title TEXT,
+            uploaded_by TEXT,
+            end_reason TEXT
         )""",
         f"CREATE TABLE {s} ({_columns_sql(_seat_columns())}, PRIMARY KEY (game_id, seat))",
         f"CREATE TABLE {t} (game_id TEXT PRIMARY KEY, doc TEXT NOT NULL)",
@@ -372,7 +392,7 @@ def _lock(db: Database, conn: Any) -> None:
     )
 
 
-def _shape(db: Database, conn: Any, table: str) -> list[tuple[str, str, bool]]:
+def _shape(db: Database, conn: Any, table: str) -> Shape:
     """A table's columns as the database has them (none: no such table)."""
     if db.postgres:
         rows = db.execute(

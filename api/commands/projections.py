@@ -17,6 +17,7 @@ from rich.table import Table
 
 from api.commands.configured import using_store
 from projections.readmodels import ReadModels
+from projections.runner import BATCH
 from projections.tables import TrackingGone
 from services.config import Settings
 from services.library import open_library
@@ -25,7 +26,7 @@ from services.progress import progress_bar
 batch_option = click.option(
     "--batch-size",
     type=click.IntRange(min=1),
-    default=2000,
+    default=BATCH,
     show_default=True,
     help="Notifications projected per transaction (whole games are never split).",
 )

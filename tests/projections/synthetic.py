@@ -75,13 +75,14 @@ def rows(game: Played) -> Rows:
     options = {"opt_random_terrain": 0, "opt_big_map": 0, "opt_auto_push": 0,
                "opt_lone_wolves": 2, "opt_stall_limit": None}  # fmt: skip
     options.update({f"opt_{k}": v for k, v in game.options.items()})
+    values["extras"] = json.dumps([options[c.name] for c in WOLVES.statistics.game_columns])
     seat_rows, own = [], []
     for i, s in enumerate(game.seats):
         seat = {c: values[c] for c in SEAT_GAME_COLUMNS}
         seat.update(
             game_id=game_id, seat=i, name=s.name, name_key=name_key(s.name), color="blue",
             total=s.total, place=s.place, won=int(game.finished and s.place == 1),
-            started=int(i == 0), bot=0,
+            started=int(i == 0), bot=0, attribute=s.terrain,
         )  # fmt: skip
         seat_rows.append(tuple(seat[c] for c in SEAT_COLUMNS))
         extra: dict[str, Any] = dict.fromkeys(own_columns(WOLVES.statistics), 0)

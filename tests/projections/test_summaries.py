@@ -146,10 +146,11 @@ def test_summaries_come_from_the_rulesets_outputs(dice: Dice) -> None:
     assert game == {
         "game": "dice", "players": 2, "turns": 6, "actions": 6, "events": 6, "finished": 1,
         "end_reason": "thrown", "top_score": 15, "winners": ["Ana"],
+        "extras": "[6,3]",
     }  # fmt: skip
-    assert [(s["name"], s["total"], s["place"], s["won"], s["started"]) for s in seats] == [
-        ("Ana", 15, 1, 1, 1), ("Bo", 9, 2, 0, 0)
-    ]  # fmt: skip
+    assert [
+        (s["name"], s["total"], s["place"], s["won"], s["started"], s["attribute"]) for s in seats
+    ] == [("Ana", 15, 1, 1, 1, "right"), ("Bo", 9, 2, 0, 0, "left")]  # fmt: skip
     assert own == [
         {"sides": 6, "rounds": 3, "hand": "right", "sixes": 2, "ones": 0},
         {"sides": 6, "rounds": 3, "hand": "left", "sixes": 1, "ones": 1},
