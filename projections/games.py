@@ -232,14 +232,15 @@ def _seats(
     if not games:
         return {}
     names = {game["game_id"]: game["game"] for game in games}
-    select, joins, at = [f"s.{c}" for c in ("game_id", *columns)], [], {}
+    select, joins = [f"s.{c}" for c in ("game_id", *columns)], []
+    at: dict[str, tuple[int, tuple[str, ...]]] = {}  # per game: where its own columns are
     for index, name in enumerate(dict.fromkeys(names.values()) if own else ()):
-        wanted = statistics_of(name).seat_columns
+        wanted = tuple(c.name for c in statistics_of(name).seat_columns)
         if not wanted:
             continue
         x = f"x{index}"
-        at[name] = (len(select), tuple(c.name for c in wanted))
-        select += [f"{x}.seat", *(f"{x}.{c.name}" for c in wanted)]
+        at[name] = (len(select), wanted)
+        select += [f"{x}.seat", *(f"{x}.{c}" for c in wanted)]
         joins.append(
             f"LEFT JOIN {LIVE.extras(name)} {x} ON {x}.game_id = s.game_id AND {x}.seat = s.seat"
         )
@@ -254,9 +255,9 @@ def _seats(
     width = len(columns) + 1
     for row in rows:
         seat = dict(zip(columns, row[1:width], strict=True))
-        extra, (first, wanted) = None, at.get(names[row[0]], (0, ()))
-        if wanted and row[first] is not None:
-            extra = dict(zip(wanted, row[first + 1 :], strict=False))
+        extra, (first, own_columns) = None, at.get(names[row[0]], (0, ()))
+        if own_columns and row[first] is not None:
+            extra = dict(zip(own_columns, row[first + 1 :], strict=False))
         out.setdefault(row[0], []).append((seat, extra))
     return out
 
