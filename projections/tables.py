@@ -146,7 +146,12 @@ def _packed(shape: Shape) -> Shape:
     """``shape`` in the order its table is laid out: integers (those never NULL first), then
     the text filtered on, then other text, so that a scan reads what it filters and sums
     without stepping over long text first (PostgreSQL finds a column after text by walking
-    each value before it)."""
+    each value before it).
+
+    >>> [name for name, *_ in _packed([("name", "TEXT", False), ("started", "INTEGER", True),
+    ...  ("visibility", "TEXT", False), ("total", "INTEGER", False)])]
+    ['total', 'started', 'visibility', 'name']
+    """
     return sorted(
         shape,
         key=lambda c: (c[1] == "TEXT", c[1] == "TEXT" and c[0] not in _SCANNED_TEXT, c[2]),
