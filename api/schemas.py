@@ -18,6 +18,7 @@ from marshmallow import fields, validate
 from domain.bounds import INT32_MAX, text_problem
 from domain.documents import PLAYED_DAYS
 from domain.games import UnknownGame, ruleset, rulesets
+from domain.ruleset import DEPTHS
 from domain.store.game import MAX_TAGS
 from projections.filters import check_option, player_counts, resolve, seat_attributes
 from projections.games import sort_names
@@ -504,10 +505,23 @@ class Review(Open):
     thresholds = fields.Dict(required=True)
 
 
+class DepthChoice(ma.Schema):
+    """A review's depth: which one ``GET /api/games/{id}/analysis`` shows (a query
+    parameter), or ``POST`` asks for (its JSON body, which may be left out)."""
+
+    depth = fields.String(validate=validate.OneOf(DEPTHS), metadata={
+        "description": "`quick`, `standard` or `deep` (default: the server's, "
+                       "`HOWL_ANALYSIS_DEPTH`)",
+    })  # fmt: skip
+
+
 class Analysis(ma.Schema):
     """The state of a game's review by the background worker."""
 
     game_id = fields.UUID(required=True)
+    depth = fields.String(required=True, allow_none=True, validate=validate.OneOf(DEPTHS),
+                          metadata={"description": "the depth whose settings the review has "
+                                    "(null: settings of no depth)"})  # fmt: skip
     status = fields.String(
         required=True, validate=validate.OneOf(ANALYSIS_STATUSES),
         metadata={"description": "`none`: not asked for (with these settings)"},

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from dashboard.game import rules_of
+from domain.ruleset import DEPTHS, Depth
 from domain.store import GameLibrary, UnknownGame, UploadResult
 from projections.readmodels import ReadModels
 from projections.timeline import timeline
@@ -133,6 +134,14 @@ def analysis_url() -> str:
     return services().analyses_url
 
 
-def analysis_settings() -> ReviewSettings:
-    """The review settings the app asks for."""
-    return services().analysis_settings
+def analysis_depth() -> Depth:
+    """The depth of the reviews asked for when nobody names one (``HOWL_ANALYSIS_DEPTH``)."""
+    return services().settings.analysis_depth
+
+
+def analysis_settings(depth: str | None = None) -> ReviewSettings:
+    """The settings of a review at ``depth`` (a depth's name as a page sent it); the server's
+    own for its depth, for None or for a name that is no depth's."""
+    svc = services()
+    chosen = next((d for d in DEPTHS if d == depth), None)
+    return svc.review_settings(None if chosen == svc.settings.analysis_depth else chosen)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from domain.statistics import Statistics
@@ -271,6 +271,13 @@ class Ruleset(Protocol):
         ...
 
 
+Depth = Literal["quick", "standard", "deep"]
+"""How hard a review looks: ``quick`` (the least work), ``standard`` (the default) or
+``deep`` (for a cluster)."""
+DEPTHS: tuple[Depth, ...] = ("quick", "standard", "deep")
+DEFAULT_DEPTH: Depth = "standard"
+
+
 class ReviewSettings(Protocol):
     """What a review depends on besides the game (a frozen dataclass of numbers, stored as
     its fields); :attr:`key` names a stored result."""
@@ -302,6 +309,10 @@ class Review(Protocol):
     def settings(self, **values: int) -> ReviewSettings:
         """Settings from their values (stored or asked for), the defaults for those not
         given; ``TypeError`` for a value the review does not have."""
+        ...
+
+    def depth(self, name: Depth) -> ReviewSettings:
+        """The settings of the depth ``name`` (each deeper one more work than the last)."""
         ...
 
     def review(

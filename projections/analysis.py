@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from uuid import UUID
 
 from domain import games
-from domain.ruleset import ReviewSettings
+from domain.ruleset import DEFAULT_DEPTH, DEPTHS, Depth, ReviewSettings
 from projections.db import Database
 
 TABLE = "analyses"
@@ -72,15 +72,27 @@ def _database(url: str) -> Database:
     return found
 
 
-def default_settings(**values: int) -> ReviewSettings:
-    """Analysis settings of the registered games' review (the first reviewable ruleset's),
-    its defaults for the values not given: the settings asked for when nobody says."""
-    return next(r.review for r in games.rulesets() if r.review is not None).settings(**values)
+def default_settings(depth: Depth = DEFAULT_DEPTH, **values: int) -> ReviewSettings:
+    """Analysis settings of the registered games' review (the first reviewable ruleset's):
+    those of ``depth`` (by default the settings asked for when nobody says), with
+    ``values`` in place of theirs."""
+    review = next(r.review for r in games.rulesets() if r.review is not None)
+    return review.settings(**{**settings_values(review.depth(depth)), **values})
+
+
+def settings_values(settings: ReviewSettings) -> dict[str, int]:
+    """The values of review settings by name (they are a frozen dataclass of numbers)."""
+    return asdict(settings)  # type: ignore[call-overload,no-any-return]
+
+
+def depth_of(key: str) -> Depth | None:
+    """The depth whose settings have ``key`` (None: no depth's)."""
+    return next((d for d in DEPTHS if default_settings(d).key == key), None)
 
 
 def settings_to_json(settings: ReviewSettings) -> str:
     """The stored form of analysis settings."""
-    return json.dumps(asdict(settings), sort_keys=True)  # type: ignore[call-overload]
+    return json.dumps(settings_values(settings), sort_keys=True)
 
 
 def settings_from_json(text: str, key: str) -> ReviewSettings:

@@ -9,6 +9,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import overload
+
+from domain.ruleset import DEFAULT_DEPTH, DEPTHS, Depth
 
 DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 DEFAULT_MAX_ACTIONS = 5000
@@ -112,7 +115,22 @@ def _switch_env(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise ConfigError(f"{name} must be on or off, got {raw!r}")
 
 
-def _int_env(env: Mapping[str, str], name: str, default: int, minimum: int) -> int:
+def _depth_env(env: Mapping[str, str], name: str, default: Depth) -> Depth:
+    """A review depth's name (``quick``, ``standard``, ``deep``)."""
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return default
+    for depth in DEPTHS:
+        if raw == depth:
+            return depth
+    raise ConfigError(f"{name} must be one of {', '.join(DEPTHS)}, got {raw!r}")
+
+
+@overload
+def _int_env(env: Mapping[str, str], name: str, default: int, minimum: int) -> int: ...
+@overload
+def _int_env(env: Mapping[str, str], name: str, default: None, minimum: int) -> int | None: ...
+def _int_env(env: Mapping[str, str], name: str, default: int | None, minimum: int) -> int | None:
     raw = env.get(name, "").strip()
     if not raw:
         return default
@@ -156,8 +174,11 @@ class Settings:
     cached_games: int = 128
     analysis: bool = True
     """Review uploaded games in the background (``howl serve``: a process; ``--dev``: a thread)."""
-    analysis_playouts: int = 6
-    analysis_candidates: int = 3
+    analysis_depth: Depth = DEFAULT_DEPTH
+    """The depth of the reviews asked for when nobody names one (uploads, the page)."""
+    analysis_playouts: int | None = None
+    analysis_candidates: int | None = None
+    """Playouts and alternatives of those reviews (None: the depth's)."""
     analysis_processes: int = 0
     """Processes sharing one review (0: one per CPU; 1: the worker thread itself)."""
     dask_scheduler: str | None = None
@@ -194,12 +215,9 @@ class Settings:
                 env, "HOWL_DB_CONNECT_TIMEOUT", cls.db_connect_timeout, minimum=1
             ),
             analysis=_switch_env(env, "HOWL_ANALYSIS", cls.analysis),
-            analysis_playouts=_int_env(
-                env, "HOWL_ANALYSIS_PLAYOUTS", cls.analysis_playouts, minimum=1
-            ),
-            analysis_candidates=_int_env(
-                env, "HOWL_ANALYSIS_CANDIDATES", cls.analysis_candidates, minimum=0
-            ),
+            analysis_depth=_depth_env(env, "HOWL_ANALYSIS_DEPTH", cls.analysis_depth),
+            analysis_playouts=_int_env(env, "HOWL_ANALYSIS_PLAYOUTS", None, minimum=1),
+            analysis_candidates=_int_env(env, "HOWL_ANALYSIS_CANDIDATES", None, minimum=0),
             analysis_processes=_int_env(
                 env, "HOWL_ANALYSIS_PROCESSES", cls.analysis_processes, minimum=0
             ),

@@ -69,9 +69,11 @@ def analyses_url(settings: Settings) -> str:
 
 
 def analysis_settings(settings: Settings) -> ReviewSettings:
-    """The review settings the API asks for (``HOWL_ANALYSIS_PLAYOUTS``/``_CANDIDATES``)."""
+    """The review settings asked for when nobody names a depth: ``HOWL_ANALYSIS_DEPTH``'s,
+    with ``HOWL_ANALYSIS_PLAYOUTS``/``_CANDIDATES`` in place of its own where set."""
+    values = {"playouts": settings.analysis_playouts, "candidates": settings.analysis_candidates}
     return default_settings(
-        playouts=settings.analysis_playouts, candidates=settings.analysis_candidates
+        settings.analysis_depth, **{k: v for k, v in values.items() if v is not None}
     )
 
 

@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask, current_app
 
 from domain import games
-from domain.ruleset import ReviewSettings
+from domain.ruleset import Depth, ReviewSettings
 from domain.store import GameLibrary, UploadResult
 from domain.store.comments import TooManyComments, annotate
 from domain.store.game import check_visibility
+from projections.analysis import default_settings
 from projections.analysis_worker import AnalysisWorker, enqueue, start_worker
 from projections.readmodels import ReadModels
 from services.bodies import BodyCache
@@ -190,6 +191,11 @@ class Services:
             except Exception:  # the game is stored; its review can be asked for again
                 log.exception("could not queue the review of game %s", result.game_id)
         return result
+
+    def review_settings(self, depth: Depth | None) -> ReviewSettings:
+        """The settings of a review at ``depth``; None: those asked for when nobody names
+        one (:attr:`analysis_settings`)."""
+        return self.analysis_settings if depth is None else default_settings(depth)
 
     @contextmanager
     def writing(self) -> Iterator[None]:

@@ -23,9 +23,8 @@ def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert settings.max_upload_bytes == 2 * 1024 * 1024
     assert (settings.workers, settings.threads) == (os.cpu_count() or 1, 4)
     assert (settings.max_actions, settings.cached_games) == (5000, 128)
-    assert (settings.analysis, settings.analysis_playouts, settings.analysis_candidates) == (
-        True, 6, 3,
-    )  # fmt: skip
+    assert settings.analysis and settings.analysis_depth == "standard"
+    assert (settings.analysis_playouts, settings.analysis_candidates) == (None, None)  # the depth's
     assert settings.analysis_processes == 0
 
 
@@ -42,6 +41,7 @@ def test_values_from_the_environment() -> None:
             "HOWL_MAX_ACTIONS": "300",
             "HOWL_CACHED_GAMES": "16",
             "HOWL_ANALYSIS": "off",
+            "HOWL_ANALYSIS_DEPTH": "Deep",
             "HOWL_ANALYSIS_PLAYOUTS": "2",
             "HOWL_ANALYSIS_CANDIDATES": "1",
             "HOWL_ANALYSIS_PROCESSES": "1",
@@ -49,7 +49,8 @@ def test_values_from_the_environment() -> None:
     )
     assert settings == Settings(
         "postgresql://howl@db/howl", "0.0.0.0", 9000, {"alice": "a1", "bob": "b2"}, 1000, 2, 4,
-        max_actions=300, cached_games=16, analysis=False, analysis_playouts=2,
+        max_actions=300, cached_games=16, analysis=False, analysis_depth="deep",
+        analysis_playouts=2,
         analysis_candidates=1, analysis_processes=1,
     )  # fmt: skip
 
@@ -86,6 +87,8 @@ def test_malformed_numbers_are_refused() -> None:
     [
         ("HOWL_PORT", "eighty", "HOWL_PORT must be an integer, got 'eighty'"),
         ("HOWL_API_TOKENS", "dashboard:tok", "HOWL_API_TOKENS names 'dashboard'"),
+        ("HOWL_ANALYSIS_DEPTH", "abyssal",
+         "HOWL_ANALYSIS_DEPTH must be one of quick, standard, deep, got 'abyssal'"),
     ],
 )
 def test_a_command_says_a_bad_setting_in_one_line(

@@ -43,7 +43,8 @@ def test_the_wolves_has_a_review_and_moonlight_none_yet() -> None:
 
 
 def test_the_service_settings_are_the_reviews_and_read_back_by_their_key() -> None:
-    assert default_settings() == Settings()
+    assert default_settings() == Settings(playouts=12, candidates=4)  # the standard depth
+    assert default_settings("quick") == Settings()
     asked = default_settings(playouts=2, candidates=1)
     assert asked == Settings(playouts=2, candidates=1) and asked.key.startswith("a2-p2-c1-r1-s0-")
     stored = settings_to_json(asked)

@@ -22,10 +22,19 @@ from api.commands.configured import on_pool, scheduler_of, scheduler_option, usi
 from api.commands.records import checked
 from domain import games
 from domain.replays import RecordError
-from domain.ruleset import GameRecord, InvalidRecord, Review, ReviewResult, Ruleset
-from projections.analysis import Analyses, default_settings
+from domain.ruleset import (
+    DEFAULT_DEPTH,
+    DEPTHS,
+    Depth,
+    GameRecord,
+    InvalidRecord,
+    Review,
+    ReviewResult,
+    Ruleset,
+)
+from projections.analysis import Analyses, default_settings, settings_values
 from services.config import Settings as AppSettings
-from services.library import analyses_url
+from services.library import analyses_url, analysis_settings
 from services.progress import progress_bar
 
 CLASS_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
@@ -42,10 +51,13 @@ def _names_a_game(text: str) -> bool:
     return True
 
 
-DEFAULTS: Any = default_settings()
-"""The review's own settings; playouts and candidates default to the server's
-(``HOWL_ANALYSIS_PLAYOUTS``/``_CANDIDATES``), so that a review saved here is the one the API
-serves."""
+def _settings_values(depth: Depth | None, explicit: dict[str, int | None]) -> dict[str, int]:
+    """The settings asked for: ``depth``'s, or by default the server's (``HOWL_ANALYSIS_…``,
+    so that a review saved here is the one the API serves), with the ``explicit`` values
+    given in place of theirs."""
+    base = analysis_settings(AppSettings.from_env()) if depth is None else default_settings(depth)
+    given = {name: value for name, value in explicit.items() if value is not None}
+    return {**settings_values(base), **given}
 
 
 def _review_of(rules: Ruleset) -> Review:
@@ -131,27 +143,30 @@ def print_review(result: ReviewResult, doc: dict[str, Any], console: Console) ->
               help="With --all: only games of this game, by its record's name.")  # fmt: skip
 @click.option("--since", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
               help="With --all: only games played (or uploaded) on or after this day.")  # fmt: skip
-@click.option("--playouts", default=lambda: AppSettings.from_env().analysis_playouts,
-              show_default=f"HOWL_ANALYSIS_PLAYOUTS or {DEFAULTS.playouts}",
-              type=click.IntRange(1, 1000), help="Playouts per scored action.")  # fmt: skip
-@click.option("--candidates", default=lambda: AppSettings.from_env().analysis_candidates,
-              show_default=f"HOWL_ANALYSIS_CANDIDATES or {DEFAULTS.candidates}",
-              type=click.IntRange(0, 50), help="Alternatives scored per action.")  # fmt: skip
-@click.option("--rounds", default=DEFAULTS.rounds, show_default=True,
-              type=click.IntRange(1, 10), help="Playout horizon in rounds.")  # fmt: skip
-@click.option("--seed", default=DEFAULTS.seed, show_default=True, type=int)
+@click.option("--depth", type=click.Choice(DEPTHS),
+              help="quick, standard or deep [default: the server's, HOWL_ANALYSIS_DEPTH, "
+                   f"or {DEFAULT_DEPTH}].")  # fmt: skip
+@click.option("--playouts", type=click.IntRange(1, 1000),
+              help="Playouts per scored action [default: the depth's].")  # fmt: skip
+@click.option("--candidates", type=click.IntRange(0, 50),
+              help="Alternatives scored per action [default: the depth's].")  # fmt: skip
+@click.option("--rounds", type=click.IntRange(1, 10),
+              help="Playout horizon in rounds [default: the depth's].")  # fmt: skip
+@click.option("--seed", type=int, help="[default: the depth's, 0]")
 @click.option("--workers", type=click.IntRange(1, 64),
               help="Local processes or a local cluster's workers [default: CPUs].")  # fmt: skip
 @scheduler_option
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
 def analyse(
     target: str | None, every: bool, game_name: str | None, since: dt.datetime | None,
-    playouts: int, candidates: int, rounds: int, seed: int, workers: int | None,
-    scheduler: str | None, as_json: bool,
+    depth: Depth | None, playouts: int | None, candidates: int | None, rounds: int | None,
+    seed: int | None, workers: int | None, scheduler: str | None, as_json: bool,
 ) -> None:  # fmt: skip
     """Review a stored game (GAME_ID, or its first 8 or more hex digits; saved for the API),
     a record FILE (printed only), or with --all every stored game not yet reviewed."""
-    values = {"playouts": playouts, "candidates": candidates, "rounds": rounds, "seed": seed}
+    values = _settings_values(depth, {
+        "playouts": playouts, "candidates": candidates, "rounds": rounds, "seed": seed,
+    })  # fmt: skip
     if every:
         if target is not None or as_json:
             raise click.UsageError("--all reviews the stored games: give no GAME_ID|FILE, --json")

@@ -30,6 +30,7 @@ from api.schemas import (
     Analysis,
     BranchInfo,
     BranchRequest,
+    DepthChoice,
     EventPage,
     EventsQuery,
     GameChanges,
@@ -45,6 +46,7 @@ from domain.games import rulesets
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
 from domain.store import UnknownGame, WithdrawnGame
+from projections.analysis import depth_of
 from projections.analysis_worker import analysis_status, enqueue
 from projections.games import BadCursor
 from projections.tables import midnight
@@ -343,7 +345,7 @@ def timeline(game_id: UUID) -> Response:
 
 
 def _analysis(game_id: UUID, status: dict[str, Any]) -> dict[str, Any]:
-    return {"game_id": str(game_id), **status}
+    return {"game_id": str(game_id), "depth": depth_of(status["settings_key"]), **status}
 
 
 def _reviewable(game_id: UUID) -> None:
@@ -356,13 +358,15 @@ def _reviewable(game_id: UUID) -> None:
 
 
 @blp.route("/<uuid:game_id>/analysis", methods=["GET"])
+@blp.arguments(DepthChoice, location="query")
 @blp.response(200, Analysis, description="The review's status; once `done`, with the review "
               f"(ETag, Cache-Control: `{IMMUTABLE}`), before that Cache-Control: "
               f"`{NO_STORE}`.", headers=CACHED)  # fmt: skip
 @blp.alt_response(304, description=NOT_MODIFIED)
 @blp.problems(404, 409, 410)
-def analysis(game_id: UUID) -> Response:
-    """The game's review by the background worker: `status` (`none`, `queued`, `running`,
+def analysis(query: dict[str, Any], game_id: UUID) -> Response:
+    """The game's review by the background worker, at the server's depth or `depth`
+    (`quick`, `standard`, `deep`): `status` (`none`, `queued`, `running`,
     `done`, `failed`), `progress` 0…1, and the `result` once done: per action the mover's win
     probability before and after, the loss and its class (`inaccuracy`, `mistake`,
     `blunder`), turning points and accuracy per seat (over the game and per stage of it:
@@ -370,7 +374,7 @@ def analysis(game_id: UUID) -> Response:
     A game Howl has no review for yet is a 409 `no_review` problem."""
     svc = services()
     _reviewable(game_id)
-    status = analysis_status(svc.analyses_url, game_id, svc.analysis_settings)
+    status = analysis_status(svc.analyses_url, game_id, svc.review_settings(query.get("depth")))
     if status["status"] != "done":
         return json_response(_analysis(game_id, status), cache_control=NO_STORE)
     key = status["settings_key"]  # a review may be redone: its path alone does not name it
@@ -380,21 +384,24 @@ def analysis(game_id: UUID) -> Response:
 
 
 @blp.route("/<uuid:game_id>/analysis", methods=["POST"])
+@blp.arguments(DepthChoice, required=False)
 @blp.response(202, Analysis, description="Queued (a done or failed review is redone; a queued "
               "or running one is left as it is). `Location` names the status.",
               headers={"Location": {"schema": {"type": "string"}}})  # fmt: skip
-@blp.problems(401, 403, 404, 409, 503)
+@blp.problems(400, 401, 403, 404, 409, 503)
 @blp.doc(security=[{"bearer": []}])
-def queue_analysis(game_id: UUID) -> Response:
-    """Ask for the game's review (again). Needs `Authorization: Bearer <token>`. A game Howl
-    has no review for yet is a 409 `no_review` problem."""
+def queue_analysis(body: dict[str, Any] | None, game_id: UUID) -> Response:
+    """Ask for the game's review (again), at the server's depth or the body's `depth`
+    (`{"depth": "deep"}`). Needs `Authorization: Bearer <token>`. A game Howl has no review
+    for yet is a 409 `no_review` problem."""
     svc = services()
     required_user(svc.settings.api_tokens)
     _reviewable(game_id)
+    depth = (body or {}).get("depth")
     with svc.writing():
-        status = enqueue(svc.analyses_url, game_id, svc.analysis_settings, force=True)
+        status = enqueue(svc.analyses_url, game_id, svc.review_settings(depth), force=True)
     response = json_response(_analysis(game_id, status), 202, cache_control=NO_STORE)
-    response.headers["Location"] = url_for(".analysis", game_id=game_id)
+    response.headers["Location"] = url_for(".analysis", game_id=game_id, depth=depth)
     return response
 
 

@@ -25,6 +25,7 @@ from dashboard.game import Game, load, log_entry, payload, rules_of
 from dashboard.inputs import text
 from dashboard.table_parts import Labelled
 from dashboard.token import refused
+from domain.ruleset import DEPTHS
 from domain.store import GameLibrary, UnknownGame
 from projections.analysis_worker import analysis_status, enqueue
 from services.library import game_by_prefix
@@ -113,7 +114,8 @@ def analysis_panel(
     if game.rules.review is None:
         none = html.P(NO_REVIEW, id="analysis-status", className="note")
         return [html.H3("Analysis"), none], None
-    status = analysis_status(data.analysis_url(), game_id, data.analysis_settings())
+    depth = data.analysis_depth()
+    status = analysis_status(data.analysis_url(), game_id, data.analysis_settings(depth))
     review = analysis_view(library, game_id, status)
     return [
         dcc.Store(id="replay-analysis", data=review["data"]),
@@ -121,6 +123,15 @@ def analysis_panel(
         dcc.Store(id="analysis-seen"),
         dcc.Interval(id="analysis-poll", interval=analysis.POLL_MS, disabled=review["poll_off"]),
         html.H3("Analysis"),
+        dcc.RadioItems(
+            [{"label": name, "value": name} for name in DEPTHS],
+            depth,
+            id="analysis-depth",
+            inline=True,
+            className="depth-choice",
+            inputStyle={"marginRight": "0.25em"},
+            labelStyle={"marginRight": "0.75em"},
+        ),
         html.Div(
             [
                 html.Span(review["status"], id="analysis-status"),
@@ -318,6 +329,7 @@ def register(app: Dash) -> None:
         Output("analysis-flagged", "children"),
         Input("analysis-poll", "n_intervals"),
         Input("analysis-run", "n_clicks"),
+        Input("analysis-depth", "value"),
         State("analysis-game", "data"),
         State("auth-token", "data"),
         prevent_initial_call=True,
@@ -326,18 +338,21 @@ def register(app: Dash) -> None:
     share.register(app)
 
 
-def refresh_analysis(_ticks: Any, _clicks: Any, game_id: Any, token: Any) -> tuple[Any, ...]:
-    """The analysis status (asking for a review first when "Analyse" was clicked, which
-    needs a token when tokens are configured); the review's data, win figure, key moments
-    and flagged actions only once it is done. Nothing is queued for an id that names no
-    stored game, nor for a game the review does not know."""
+def refresh_analysis(
+    _ticks: Any, _clicks: Any, depth: Any, game_id: Any, token: Any
+) -> tuple[Any, ...]:
+    """The analysis status at the chosen ``depth`` (asking for a review first when "Analyse"
+    was clicked, which needs a token when tokens are configured); the review's data, win
+    figure, key moments and flagged actions once it is done, or as none when another depth
+    was chosen. Nothing is queued for an id that names no stored game, nor for a game the
+    review does not know."""
     gid = data.parse_game_id(text(game_id, 100) or "")
     if gid is None or not data.has_game(gid):
         unknown = data.WriteRefused(404, "unknown_game", "No game with this id is stored.")
         return refused(unknown, "analysis-refused"), no_update, True, *[no_update] * 4
     if rules_of(data.library(), gid).review is None:
         return NO_REVIEW, {"display": "none"}, True, *[no_update] * 4
-    url, settings = data.analysis_url(), data.analysis_settings()
+    url, settings = data.analysis_url(), data.analysis_settings(text(depth, 20))
     status = analysis_status(url, gid, settings)
     if ctx.triggered_id == "analysis-run" and status["status"] in ("none", "failed"):
         try:
@@ -347,6 +362,6 @@ def refresh_analysis(_ticks: Any, _clicks: Any, game_id: Any, token: Any) -> tup
         status = enqueue(url, gid, settings, force=status["status"] == "failed")
     shown = analysis_view(data.library(), gid, status)
     parts = (shown["status"], shown["button"], shown["poll_off"])
-    if status["status"] != "done":
+    if status["status"] != "done" and ctx.triggered_id != "analysis-depth":
         return (*parts, no_update, no_update, no_update, no_update)
     return (*parts, shown["data"], shown["figure"], shown["moments"], shown["flagged"])

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
-from domain.ruleset import Bot, Follower, InvalidRecord, Seat, SeatScore
+from domain.ruleset import Bot, Depth, Follower, InvalidRecord, Seat, SeatScore
 from domain.statistics import Statistics
 from domain.wolves import codec
 from domain.wolves import components as box
@@ -15,7 +15,7 @@ from domain.wolves.actions import Action
 from domain.wolves.analysis import practice
 from domain.wolves.analysis.evaluation import StaticEvaluator
 from domain.wolves.analysis.playouts import PlayoutBot
-from domain.wolves.analysis.review import THRESHOLDS, TURNING_POINTS, Settings, review
+from domain.wolves.analysis.review import DEPTHS, THRESHOLDS, TURNING_POINTS, Settings, review
 from domain.wolves.analysis.review import Review as Reviewed
 from domain.wolves.analysis.whatif import outcome, what_if
 from domain.wolves.events import Event
@@ -50,6 +50,9 @@ class WolvesReview:
 
     def settings(self, **values: int) -> Settings:
         return Settings(**values)
+
+    def depth(self, name: Depth) -> Settings:
+        return DEPTHS[name]
 
     def review(
         self, record: Any, settings: Any, progress: Callable[[int, int], None] | None = None,

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from api.cli import main
 from domain.store import GameLibrary
+from domain.wolves.analysis.review import Settings
 from domain.wolves.records import write_record
 from projections.analysis_worker import analysis_status
 from tests.analysis.conftest import QUICK, fixture_record
@@ -31,6 +32,22 @@ def test_analyse_a_record_file(tmp_path):
     text = CliRunner().invoke(main, ["analyse", str(path), *QUICK_ARGS])
     assert text.exit_code == 0 and "Accuracy" in text.stdout
     assert "opening" in text.stdout  # the seats' accuracy per stage of the game
+
+
+def test_analyse_at_a_depth_takes_its_settings_and_the_values_given(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_bytes(short_record(4))
+    keys = {}
+    for depth, extra in (("quick", []), ("standard", ["--playouts", "2"])):
+        args = ["analyse", str(path), "--depth", depth, *extra, "--workers", "1", "--json"]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+        keys[depth] = json.loads(result.stdout.strip().splitlines()[-1])["settings"]["key"]
+    assert keys == {
+        "quick": Settings().key, "standard": Settings(playouts=2, candidates=4).key,
+    }  # fmt: skip
+    wrong = CliRunner().invoke(main, ["analyse", str(path), "--depth", "abyss"])
+    assert wrong.exit_code == 2 and "abyss" in wrong.output
 
 
 def test_analyse_a_stored_game_saves_the_review(tmp_path, sqlite_url):

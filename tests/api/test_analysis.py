@@ -147,3 +147,34 @@ def test_a_bad_branch_is_refused_and_stores_nothing(fresh_server: Callable[..., 
     with server.library() as library:
         assert library.recorder.max_notification_id() == before
         assert not library.exists(branch_id_for(uuid.UUID(game_id), STEP, docs))
+
+
+def test_a_review_is_asked_for_and_read_at_a_depth(fresh_server: Callable[..., Server]) -> None:
+    server = fresh_server(analysis=True, **QUICK)
+    record = read_record(record_of("2p-00-heuristic"))
+    short = write_record(dataclasses.replace(record, actions=record.actions[:8]))
+    user = server.as_user(TOKENS["ana"])
+    game_id = user.upload(short).json["game_id"]
+    path = f"/api/games/{game_id}/analysis"
+    assert server.client.get(path).json["depth"] is None  # the server's own settings
+
+    for wrong in ({"depth": "abyss"}, {"depth": 3}, {"deep": True}):
+        refused = user.request("POST", path, json_body=wrong)
+        assert refused.status == 400 and set(refused.json["errors"]["json"]) == set(wrong)
+    assert server.client.get(f"{path}?depth=abyss").status == 400
+    assert server.client.get(f"{path}?depth=quick").json["status"] == "none"  # none stored
+
+    asked = user.request("POST", path, json_body={"depth": "quick"})
+    assert (asked.status, asked.json["depth"]) == (202, "quick"), asked.json
+    assert asked.json["settings_key"] == AnalysisSettings().key
+    assert asked.header("Location") == f"{path}?depth=quick"
+    deadline = time.monotonic() + 60
+    reply = server.client.get(f"{path}?depth=quick")
+    while reply.json["status"] in ("queued", "running") and time.monotonic() < deadline:
+        time.sleep(0.2)
+        reply = server.client.get(f"{path}?depth=quick")
+    assert (reply.json["status"], reply.json["depth"]) == ("done", "quick"), reply.json
+    assert len(reply.json["result"]["steps"]) == 8
+    standard = server.client.get(f"{path}?depth=standard").json
+    assert (standard["status"], standard["depth"]) == ("none", "standard")
+    assert standard["settings_key"] == AnalysisSettings(playouts=12, candidates=4).key

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from domain.store import GameLibrary
 from domain.wolves.analysis.review import Settings, review
 from domain.wolves.records import read_record
-from projections.analysis import Analyses
+from projections.analysis import Analyses, default_settings
 from projections.analysis_worker import analysis_status
 from tests.conftest import LiveServer
 from tests.dashboard.conftest import FIXTURES
@@ -33,7 +33,7 @@ def upload(server: LiveServer) -> str:
 def store_review(server: LiveServer, game_id: str) -> dict[str, Any]:
     """Review the game with tiny settings and store it as the app's (default) review."""
     result = review(read_record(GAME.read_bytes()), QUICK, workers=1).to_json()
-    Analyses(server.settings.database_url).save(game_id, Settings(), result)
+    Analyses(server.settings.database_url).save(game_id, default_settings(), result)
     return result
 
 
@@ -96,11 +96,41 @@ def test_analyse_asks_for_a_review_and_the_page_follows_it(
     expect(page.locator("#analysis-run")).to_be_hidden()
     assert analysis_status(server.settings.database_url, game_id)["status"] == "queued"
 
-    table, key = Analyses(server.settings.database_url), Settings().key
-    assert table.claim() == (game_id, Settings(), 1)
+    table, key = Analyses(server.settings.database_url), default_settings().key
+    assert table.claim() == (game_id, default_settings(), 1)
     table.progress(game_id, key, 0.5)
     expect(page.locator("#analysis-status")).to_contain_text("Analysing… 50 %")
     partial = review(read_record(GAME.read_bytes()), QUICK, workers=1, indexes=[0, 1, 2])
     table.finish(game_id, key, partial.to_json())
     expect(page.locator("#analysis-status")).to_contain_text("Reviewed")
     expect(page.locator("#replay-win")).to_contain_text("Win probability (review)")
+
+
+def test_a_review_is_shown_and_asked_for_at_the_depth_chosen(
+    page: Page, live_server: LiveServer
+) -> None:
+    server = live_server  # its analysis worker is off: a review asked for stays queued
+    game_id = upload(server)
+    result = store_review(server, game_id)  # at the default depth, standard
+    page.goto(f"{server.url}/replay/{game_id}")
+    status = page.locator("#analysis-status")
+    flagged = page.locator("#analysis-flagged [data-step]")
+    marked = sum(1 for s in result["steps"] if s["classification"])
+    expect(status).to_contain_text("Reviewed")
+    expect(page.get_by_label("standard")).to_be_checked()
+    expect(flagged).to_have_count(marked)
+
+    page.get_by_label("quick").check()
+    expect(status).to_contain_text("Not analysed yet")
+    expect(flagged).to_have_count(0)
+    expect(page.locator("#replay-win")).to_contain_text("Win probability (static estimate)")
+    page.locator("#analysis-run").click()
+    expect(status).to_contain_text("Analysis queued")
+    url = server.settings.database_url
+    assert analysis_status(url, game_id, Settings())["status"] == "queued"  # quick's
+    assert analysis_status(url, game_id, default_settings("deep"))["status"] == "none"
+
+    page.get_by_label("standard").focus()  # by keyboard, back to the stored review
+    page.keyboard.press("Space")
+    expect(status).to_contain_text("Reviewed")
+    expect(flagged).to_have_count(marked)

@@ -25,7 +25,7 @@ from playwright.sync_api import Page, expect
 from domain.store import GameLibrary
 from domain.wolves.analysis.review import Settings, review
 from domain.wolves.records import read_record
-from projections.analysis import Analyses
+from projections.analysis import Analyses, default_settings
 from tests.conftest import LiveServer
 from tests.dashboard.conftest import FIXTURES
 from tests.dashboard.test_table_page import start
@@ -338,7 +338,7 @@ def test_show_plays_the_suggested_line_of_a_flagged_action(
     server = sqlite_server
     game_id = stored(server)
     result = review(read_record(GAME.read_bytes()), QUICK, workers=1).to_json()
-    Analyses(server.settings.database_url).save(game_id, Settings(), result)
+    Analyses(server.settings.database_url).save(game_id, default_settings(), result)
     flagged = next(s for s in result["steps"] if s["classification"] and s["best"])
     step = flagged["step"]  # the review's step: the action's index + 1
     visit(page, server, game_id, f"?step={step}")
