@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from domain.wolves.actions import Move, Pass
+from domain.wolves.actions import BonusAction, Move, Pass
 from domain.wolves.analysis.review import (
     Settings,
     action_accuracy,
@@ -18,6 +18,7 @@ from domain.wolves.analysis.review import (
 from domain.wolves.events import PreyHunted
 from domain.wolves.records import Record
 from domain.wolves.replay import replay
+from domain.wolves.rules import play
 from tests.analysis.conftest import QUICK, fixture_record
 
 GAME = "3p-00-heuristic"
@@ -122,3 +123,42 @@ def test_accuracy_is_given_per_stage_of_the_game_as_for_the_whole_of_it():
             expected = seat_accuracy(these)
             assert part["accuracy"] == (None if expected is None else round(expected, 1))
         assert sum(part["actions"] for part in seat["stages"]) == seat["actions"]
+
+
+def _with_a_token(record: Record) -> list[int]:
+    """The indexes of the first three actions, not a token spent, whose mover holds a bonus
+    action token."""
+    played = replay(record)
+    return [
+        i for i, action in enumerate(record.actions)
+        if not isinstance(action, BonusAction) and played.state_at(i).player == action.player
+        and played.state_at(i).boards[action.player].bonus_action
+    ][:3]  # fmt: skip
+
+
+def test_a_bonus_action_token_is_suggested_only_with_the_action_it_buys() -> None:
+    record = fixture_record("2p-00-heuristic")
+    indexes = _with_a_token(record)
+    assert indexes, "the game never holds a bonus action token"
+    every = Settings(playouts=1, candidates=1_000)  # every line the reviewer lists is scored
+    played = replay(record)
+    lines = 0
+    for step in review(record, every, workers=1, indexes=indexes).steps:
+        doc = step.to_json()
+        assert doc["alternatives"] and (doc["best"] is None or doc["best"] in doc["alternatives"])
+        played_key = tuple(played.steps[step.index])
+        name = record.players[step.seat].name
+        for scored, alternative in zip(step.alternatives, doc["alternatives"], strict=True):
+            assert not isinstance(scored.action, BonusAction)  # never a token alone
+            if len(scored.line) == 1:
+                continue
+            lines += 1
+            bonus, bought = scored.line
+            assert isinstance(bonus, BonusAction) and alternative["actions"][0]["type"] == (
+                "bonus_action"
+            )  # fmt: skip
+            assert alternative["label"].startswith(f"{name} spends a bonus action token, then ")
+            spent, _ = play(played.state_at(step.index), bonus)
+            # the action played, with the token spent first, is the same line: not suggested
+            assert tuple(play(spent, bought)[1]) != played_key
+    assert lines, "no line with a bonus action token was scored"

@@ -92,7 +92,7 @@ def score(
     names = [p.name for p in at.table.players]
     after, _ = play(at, action)
     static = evaluator.evaluate(after).win[at.player]
-    scored = _score(at, action, names, static, step_seeds(settings, index), settings, evaluator)
+    scored = _score(at, (action,), names, static, step_seeds(settings, index), settings, evaluator)
     return round(scored.evaluation.win[at.player], WIN_DIGITS), scored.label
 
 

@@ -1,11 +1,14 @@
 """Post-game review: who was winning, where the game turned, which actions cost the most.
 
 For every action the reviewer lists the mover's alternatives (every legal non-move
-action, every one-wolf Move and a few random multi-wolf Moves), ranks them with the
-static evaluator, and scores the best ``candidates`` of them and the action played with
-``playouts`` seeded playouts each (:mod:`~domain.wolves.analysis.playouts`; all use the
-same seeds). The best of those is the position's value for the mover (*win before*);
-the played action's score is *win after*; their difference is the *loss*.
+action, every one-wolf Move and a few random multi-wolf Moves; spending a bonus action
+token is never one alone but always with the action it buys, "spend a bonus action token,
+then X", and never as the action played with the token spent first, which it can still
+spend after), ranks them with the static evaluator, and scores the best ``candidates`` of
+them and the action played with ``playouts`` seeded playouts each
+(:mod:`~domain.wolves.analysis.playouts`; all use the same seeds). The best of those is
+the position's value for the mover (*win before*); the played action's score is *win
+after*; their difference is the *loss*.
 
 Classification (like Lichess's 0.1 / 0.2 / 0.3 on its −1…1 winning-chances scale, which
 in a two-outcome game are drops of 5, 10 and 15 points of win probability): with ``N``
@@ -44,14 +47,14 @@ import multiprocessing
 import os
 import random
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing.context import BaseContext
 from typing import Any, Final, Literal
 
 from domain.ruleset import Depth
-from domain.wolves.actions import Action
+from domain.wolves.actions import Action, BonusAction
 from domain.wolves.analysis.evaluation import Evaluation, StaticEvaluator
 from domain.wolves.analysis.playouts import combine, playout_evaluations, playout_seed
 from domain.wolves.describe import label
@@ -61,9 +64,9 @@ from domain.wolves.replay import initial
 from domain.wolves.rules import close_turn, play
 from domain.wolves.state import State
 
-ANALYSIS_VERSION = 2
+ANALYSIS_VERSION = 3
 """Bump when a change to the review could change a stored result (2: each step's stage and
-each seat's accuracy per stage)."""
+each seat's accuracy per stage; 3: a bonus action token spent only with the action after)."""
 Stage = Literal["opening", "middle", "end"]
 """Where in the game an action falls: before the crescent phase is scored (the draft
 included), between the crescent and the quarter scorings, or after the quarter's (W-7)."""
@@ -118,19 +121,27 @@ playouts, for a Dask cluster."""
 
 @dataclass(frozen=True)
 class Scored:
-    """One action scored by playouts from the position it leads to."""
+    """One line of the mover's actions (an action, or a bonus action token spent and the
+    action it buys) scored by playouts from the position it leads to."""
 
-    action: Action
+    line: tuple[Action, ...]
     label: str
     static: float
     evaluation: Evaluation
     samples: tuple[float, ...]
     """The mover's win probability at the end of each playout."""
 
+    @property
+    def action(self) -> Action:
+        """The line's last action: the one a bonus action token was spent for, if any."""
+        return self.line[-1]
+
     def to_json(self, seat: int) -> dict[str, Any]:
-        """The action, its label and the mover's win probability (search and static)."""
+        """The action (and the whole line, ``actions``), its label and the mover's win
+        probability (search and static)."""
         return {
             "action": action_to_json(self.action),
+            "actions": [action_to_json(a) for a in self.line],
             "label": self.label,
             "win": round(self.evaluation.win[seat], 4),
             "vp": round(self.evaluation.vp[seat], 2),
@@ -276,14 +287,50 @@ def candidates(state: State, rng: random.Random) -> list[Action]:
 
 
 def _score(
-    before: State, action: Action, names: Sequence[str], static: float, seeds: Sequence[int],
-    settings: Settings, evaluator: StaticEvaluator,
+    before: State, line: tuple[Action, ...], names: Sequence[str], static: float,
+    seeds: Sequence[int], settings: Settings, evaluator: StaticEvaluator,
 ) -> Scored:  # fmt: skip
-    after, events = play(before, action)
+    after, texts = before, []
+    for action in line:
+        after, events = play(after, action)
+        texts.append(label(names, events))
     ends = playout_evaluations(after, seeds, settings.rounds, evaluator)
     result = combine(ends)
     samples = tuple(e.win[before.player] for e in ends)
-    return Scored(action, label(names, events), static, result.evaluation, samples)
+    said = texts[0] if len(texts) == 1 else _then(names[before.player], texts)
+    return Scored(line, said, static, result.evaluation, samples)
+
+
+def _then(name: str, texts: Sequence[str]) -> str:
+    """One label for a line of one seat's actions: ``Ana spends a bonus action token, then
+    moves …`` (the name said once)."""
+    return f"{texts[0]}, then " + ", then ".join(t.removeprefix(f"{name} ") for t in texts[1:])
+
+
+def _lines(
+    before: State, played: Action, rng: random.Random
+) -> Iterator[tuple[tuple[Action, ...], State, tuple[Any, ...]]]:
+    """The lines of actions the mover could have played instead of ``played`` (see the
+    module), each with the position it reaches and a key telling lines apart (the events
+    caused): those whose key is the played action's are left out."""
+    played_key = tuple(play(before, played)[1])
+    bonus: BonusAction | None = None
+    for action in candidates(before, rng):
+        if isinstance(action, BonusAction):
+            bonus = action
+            continue
+        after, events = play(before, action)
+        if (key := tuple(events)) != played_key:
+            yield (action,), after, key
+    if bonus is None or isinstance(played, BonusAction):
+        return
+    spent, spending = play(before, bonus)
+    for action in candidates(spent, rng):
+        if isinstance(action, BonusAction):
+            continue
+        after, events = play(spent, action)
+        if (key := tuple(events)) != played_key:  # else: the played action, token spent after
+            yield (bonus, action), after, (*spending, *key)
 
 
 def review_step(
@@ -299,18 +346,14 @@ def review_step(
     n = len(before.boards)
     step_seed = settings.seed * 100_003 + index
     rng = random.Random(step_seed)
-    played_after, played_events = play(before, played)
-    played_key = tuple(played_events)
-    ranked: dict[tuple[Any, ...], tuple[float, Action]] = {}
-    for action in candidates(before, rng):
-        after, events = play(before, action)
-        key = tuple(events)
-        if key != played_key and key not in ranked:
-            ranked[key] = (evaluator.evaluate(after).win[seat], action)
+    ranked: dict[tuple[Any, ...], tuple[float, tuple[Action, ...]]] = {}
+    for line, after, key in _lines(before, played, rng):
+        if key not in ranked:
+            ranked[key] = (evaluator.evaluate(after).win[seat], line)
     top = sorted(ranked.values(), key=lambda va: -va[0])[: settings.candidates]
     seeds = [playout_seed(step_seed, i) for i in range(settings.playouts)]
-    static_played = evaluator.evaluate(played_after).win[seat]
-    scored = _score(before, played, names, static_played, seeds, settings, evaluator)
+    static_played = evaluator.evaluate(play(before, played)[0]).win[seat]
+    scored = _score(before, (played,), names, static_played, seeds, settings, evaluator)
     alternatives = tuple(_score(before, a, names, v, seeds, settings, evaluator) for v, a in top)
     best = max((scored, *alternatives), key=lambda s: s.evaluation.win[seat])
     diffs = [b - p for b, p in zip(best.samples, scored.samples, strict=True)]
