@@ -30,6 +30,24 @@ MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The step log's mark of each review class."""
 POLL_MS = 2000
 """How often the page asks for the status of a queued or running review."""
+ALTERNATIVES = 3
+"""Most of the other better actions a flagged action lists."""
+CLEAR_Z = 4.0
+"""A loss this many standard errors above nothing is clear; a smaller one (the review
+flags none under 2) is likely."""
+
+
+def confidence(loss: float, se: float, draft: bool) -> str:
+    """How sure the review is of a loss: ``low (draft)`` for a draft choice (its playouts
+    reach past the whole draft, and their verdicts seldom hold), else ``clear`` or
+    ``likely`` by how many standard errors the loss stands above nothing.
+
+    >>> confidence(0.12, 0.02, False), confidence(0.06, 0.025, False), confidence(0.2, 0, True)
+    ('clear', 'likely', 'low (draft)')
+    """
+    if draft:
+        return "low (draft)"
+    return "clear" if se <= 0 or loss >= CLEAR_Z * se else "likely"
 
 
 def static_win(library: GameLibrary, game_id: UUID, last: int) -> list[list[float]]:
@@ -69,17 +87,30 @@ def swings(win: Sequence[Sequence[float]], least: float, most: int) -> list[dict
 
 
 def review_marks(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Per flagged step (as a string key): class, mover, loss, the better action's label
-    and where it acts on the map."""
+    """Per flagged step (as a string key): class, mover, loss with its standard error and
+    how sure the review is of it, the better action's label and where it acts on the map,
+    and up to :data:`ALTERNATIVES` other better actions (label, win chance gained)."""
     marks = {}
     for s in result["steps"]:
         best = s.get("best")
         if s["classification"] and best:
+            better = sorted((a for a in s["alternatives"] if a["win"] > s["win_after"]
+                             and a["label"] != best["label"]), key=lambda a: -a["win"])
+            se = s.get("loss_se", 0.0)
             marks[str(s["step"])] = {
-                "c": s["classification"], "seat": s["seat"], "gain": s["loss"],
+                "c": s["classification"], "seat": s["seat"], "gain": s["loss"], "se": se,
+                "sure": confidence(s["loss"], se, s["action"]["type"] == "draft"),
                 "best": best["label"], **action_marks(best["action"]),
+                "others": [[a["label"], round(a["win"] - s["win_after"], 4)]
+                           for a in better[:ALTERNATIVES]],
             }  # fmt: skip
     return marks
+
+
+def lost(mark: dict[str, Any]) -> str:
+    """A flagged action's loss as the page says it: ``+8 ± 3 % win chance, clear``."""
+    return (f"+{100 * mark['gain']:.0f} ± {100 * mark['se']:.0f} % win chance, "
+            f"{mark['sure']}")  # fmt: skip
 
 
 def win_series(static: list[list[float]], result: dict[str, Any] | None) -> list[list[float]]:
@@ -132,8 +163,11 @@ def flagged_list(
             html.Span(MARKS[mark["c"]], className=f"mark {mark['c']}"),
             html.Span(className="dot", style={"background": colors[mark["seat"]]}),
             html.Span(log[step][2], className="moment-what"),
-            html.Span([f"{names[mark['seat']]} could have played: ", html.B(mark["best"])],
-                      className="flag-better"),
+            html.Span([f"{names[mark['seat']]} could have played: ", html.B(mark["best"]),
+                       f" ({lost(mark)})"], className="flag-better"),
+            html.Ul([html.Li(f"{label} (+{100 * gain:.0f} %)") for label, gain in mark["others"]],
+                    className="flag-others", title="other better actions the review found")
+            if mark["others"] else None,
             html.Button("Show", type="button", className="step-button show-line",
                         title=f"play the suggested line from step {step} as a variation",
                         **Shows({"data-show": str(step - 1),

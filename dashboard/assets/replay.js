@@ -143,7 +143,8 @@
     if (m) {
       html = markHtml(m) + ' <b>' + m.c.charAt(0).toUpperCase() + m.c.slice(1) + "</b> by " +
         esc(g.players[m.seat].name) + '. Better: <span class="better-label">' + esc(m.best) +
-        '</span> <span class="gain">(+' + (100 * m.gain).toFixed(0) + " % win chance)</span>" +
+        '</span> <span class="gain">(+' + (100 * m.gain).toFixed(0) + " ± " + (100 * m.se).toFixed(0) +
+        " % win chance, " + esc(m.sure) + ")</span>" +
         ' <button type="button" class="step-button show-line" data-show="' + (s - 1) + '" title="play the ' +
         'suggested line from here as a variation">Show</button>';
     } else if (R.review && R.review.status === "done" && s > 0 && !own(s)) {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,15 @@ def test_a_reviewed_game_shows_win_chances_marks_and_key_moments(
     expect(mark).to_have_text(MARKS[flagged["classification"]])
     expect(mark).to_have_class(f"mark {flagged['classification']}")
     expect(page.locator("#replay-advice")).to_contain_text(flagged["best"]["label"])
+    sure = "low (draft)" if flagged["action"]["type"] == "draft" else r"(clear|likely)"
+    expect(page.locator("#replay-advice")).to_contain_text(
+        re.compile(rf"\(\+\d+ ± \d+ % win chance, {sure}\)")
+    )  # the loss with its standard error and how sure the review is of it
+    item = page.locator(f'#analysis-flagged [data-step="{step}"]')
+    expect(item.locator(".flag-better")).to_contain_text(re.compile(r"± \d+ % win chance"))
+    others = [a for a in flagged["alternatives"]
+              if a["win"] > flagged["win_after"] and a["label"] != flagged["best"]["label"]]
+    expect(item.locator(".flag-others li")).to_have_count(min(3, len(others)))
     expect(page.locator(f'#replay-board svg[data-step="{step}"] .better').first).to_be_attached()
     screenshot(page, "analysis-flagged-step")
 
