@@ -123,14 +123,21 @@ def analysis_panel(
         dcc.Store(id="analysis-seen"),
         dcc.Interval(id="analysis-poll", interval=analysis.POLL_MS, disabled=review["poll_off"]),
         html.H3("Analysis"),
-        dcc.RadioItems(
-            [{"label": name, "value": name} for name in DEPTHS],
-            depth,
-            id="analysis-depth",
-            inline=True,
+        html.Div(
+            [
+                html.Span("Depth", id="analysis-depth-name", className="depth-name"),
+                dcc.RadioItems(
+                    [{"label": name, "value": name} for name in DEPTHS],
+                    depth,
+                    id="analysis-depth",
+                    inline=True,
+                    inputStyle={"marginRight": "0.25em"},
+                    labelStyle={"marginLeft": "0.75em"},
+                ),
+            ],
+            role="radiogroup",
             className="depth-choice",
-            inputStyle={"marginRight": "0.25em"},
-            labelStyle={"marginRight": "0.75em"},
+            **Labelled({"aria-label": "Review depth"}),
         ),
         html.Div(
             [
