@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from domain.wolves.analysis.review import ANALYSIS_VERSION
 from scripts.benchmarks import scale
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures/the-wolves"
@@ -28,7 +29,8 @@ def test_the_scale_suite_measures_a_small_run(capsys: pytest.CaptureFixture[str]
     ])  # fmt: skip
     same = got["reviews_identical"]
     assert same["value"] == 1 and same["differing"] == [] and same["due_after_saving"] == 0
-    assert same["games"] == SMALL.games and same["settings"].startswith("a2-p1-c3-")
+    assert same["games"] == SMALL.games
+    assert same["settings"].startswith(f"a{ANALYSIS_VERSION}-p1-c3-")
     rates = {}
     for name, workers, scheduler in (("local", 2, None), ("dask_1", 1, "local"),
                                      ("dask_2", 2, "local")):  # fmt: skip

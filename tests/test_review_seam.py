@@ -10,7 +10,7 @@ import pytest
 
 from domain import games
 from domain.moonlight.ruleset import MOONLIGHT
-from domain.wolves.analysis.review import Settings
+from domain.wolves.analysis.review import ANALYSIS_VERSION, Settings
 from domain.wolves.ruleset import WOLVES
 from projections.analysis import default_settings, settings_from_json, settings_to_json
 from tests.test_layers import PACKAGES, ROOT, imports
@@ -46,7 +46,8 @@ def test_the_service_settings_are_the_reviews_and_read_back_by_their_key() -> No
     assert default_settings() == Settings(playouts=12, candidates=4)  # the standard depth
     assert default_settings("quick") == Settings()
     asked = default_settings(playouts=2, candidates=1)
-    assert asked == Settings(playouts=2, candidates=1) and asked.key.startswith("a2-p2-c1-r1-s0-")
+    assert asked == Settings(playouts=2, candidates=1)
+    assert asked.key.startswith(f"a{ANALYSIS_VERSION}-p2-c1-r1-s0-")
     stored = settings_to_json(asked)
     assert stored == '{"candidates": 1, "playouts": 2, "rounds": 1, "seed": 0}'
     assert settings_from_json(stored, asked.key) == asked

@@ -80,7 +80,9 @@ class WolvesReview:
             practice.Known(action_from_json(a["action"]), a["label"], a["win"])
             for a in step["alternatives"]
         ]
-        return practice.judge(at, step["index"], settings, known, action).to_json()
+        return practice.judge(
+            at, step["index"], settings, known, action, playouts=step.get("playouts")
+        ).to_json()
 
     def continuation(self, state: State, plies: int, settings: Any, index: int) -> list[Action]:
         """The playouts' policy (:class:`PlayoutBot`, one per seat), seeded as the review

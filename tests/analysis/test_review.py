@@ -8,12 +8,14 @@ import pytest
 
 from domain.wolves.actions import BonusAction, Move, Pass
 from domain.wolves.analysis.review import (
+    RECHECK,
     Settings,
     action_accuracy,
     classify,
     review,
     seat_accuracy,
     thresholds,
+    unsure,
 )
 from domain.wolves.events import PreyHunted
 from domain.wolves.records import Record
@@ -162,3 +164,24 @@ def test_a_bonus_action_token_is_suggested_only_with_the_action_it_buys() -> Non
             # the action played, with the token spent first, is the same line: not suggested
             assert tuple(play(spent, bought)[1]) != played_key
     assert lines, "no line with a bonus action token was scored"
+
+
+def test_a_step_near_a_threshold_is_re_checked_with_more_playouts() -> None:
+    record = fixture_record(GAME)
+    few = Settings(playouts=4, candidates=2)
+    indexes = list(range(20, 60))
+    steps = review(record, few, workers=1, indexes=indexes).steps
+    players = len(record.players)
+    rechecked = 0
+    for step in steps:
+        ends = len(step.played.ends)
+        assert all(len(a.ends) == ends for a in step.alternatives)
+        if ends == few.playouts:  # sure at once: not re-checked
+            assert not step.alternatives or not unsure(step.loss, step.loss_se, players)
+        else:
+            assert ends == RECHECK * few.playouts
+            rechecked += 1
+        best = step.best
+        assert best.evaluation.win[step.seat] - step.win_after == pytest.approx(step.loss, abs=1e-9)
+        assert step.classification == classify(step.loss, step.loss_se, players)
+    assert 0 < rechecked < len(steps), rechecked

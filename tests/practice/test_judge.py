@@ -30,10 +30,11 @@ def test_the_review_finds_mistakes_of_both_seats(reviewed: dict[str, Any]) -> No
 def test_the_played_action_scores_as_the_review_stored_it(reviewed: dict[str, Any]) -> None:
     for step in flagged(reviewed):
         at, index = _at(step["index"]), step["index"]
-        played = score(at, action_from_json(step["action"]), index, QUICK)
+        playouts = step["playouts"]  # the settings', or more for a step re-checked
+        played = score(at, action_from_json(step["action"]), index, QUICK, playouts=playouts)
         assert played == (step["win_after"], step["label"])
         alternative = step["alternatives"][0]
-        again = score(at, action_from_json(alternative["action"]), index, QUICK)
+        again = score(at, action_from_json(alternative["action"]), index, QUICK, playouts=playouts)
         assert again == (alternative["win"], alternative["label"])
 
 

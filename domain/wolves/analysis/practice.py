@@ -76,33 +76,37 @@ def position(before: State, played: Action) -> State:
     return close_turn(before) if played.player != before.player else before
 
 
-def step_seeds(settings: Settings, index: int) -> list[int]:
-    """The playout seeds the review used for every action it scored at ``index``."""
+def step_seeds(settings: Settings, index: int, playouts: int | None = None) -> list[int]:
+    """The playout seeds the review used for every action it scored at ``index``: the
+    settings' playouts, or the ``playouts`` it stored for the step (more, re-checked)."""
     step_seed = settings.seed * 100_003 + index
-    return [playout_seed(step_seed, i) for i in range(settings.playouts)]
+    return [playout_seed(step_seed, i) for i in range(playouts or settings.playouts)]
 
 
 def score(
     at: State, action: Action, index: int, settings: Settings,
-    evaluator: StaticEvaluator | None = None,
+    evaluator: StaticEvaluator | None = None, playouts: int | None = None,
 ) -> tuple[float, str]:  # fmt: skip
     """The mover's win share after ``action`` from the position ``at`` of step ``index`` as
-    the review scores it, and the action's label (``IllegalAction`` for an illegal one)."""
+    the review scores it (with the ``playouts`` it stored for the step), and the action's
+    label (``IllegalAction`` for an illegal one)."""
     evaluator = evaluator or StaticEvaluator.load()
     names = [p.name for p in at.table.players]
     after, _ = play(at, action)
     static = evaluator.evaluate(after).win[at.player]
-    scored = _score(at, (action,), names, static, step_seeds(settings, index), settings, evaluator)
+    seeds = step_seeds(settings, index, playouts)
+    scored = _score(at, (action,), names, static, seeds, settings, evaluator)
     return round(scored.evaluation.win[at.player], WIN_DIGITS), scored.label
 
 
 def judge(
     at: State, index: int, settings: Settings, known: Sequence[Known], entered: Action,
-    evaluator: StaticEvaluator | None = None,
+    evaluator: StaticEvaluator | None = None, playouts: int | None = None,
 ) -> Verdict:  # fmt: skip
     """Judge ``entered`` at the position ``at`` of step ``index`` against the ``known``
-    actions the review scored there (``IllegalAction`` for an illegal one)."""
-    win, label = score(at, entered, index, settings, evaluator)
+    actions the review scored there with ``playouts`` each (``IllegalAction`` for an
+    illegal one)."""
+    win, label = score(at, entered, index, settings, evaluator, playouts)
     mine = Known(entered, label, win)
     best = max((*known, mine), key=lambda k: k.win)
     loss = round(max(0.0, best.win - win), WIN_DIGITS)

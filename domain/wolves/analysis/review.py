@@ -26,7 +26,10 @@ In two players this is Lichess's scale exactly; with more players it is the same
 of a fair chance (losing a tenth, fifth or three tenths of 1/N). Playouts are noisy and
 the best of several noisy scores is biased upwards, so a loss counts only when it also
 exceeds twice its standard error (from the paired per-playout differences): a loss the
-search cannot tell from noise is no loss — no class, full accuracy.
+search cannot tell from noise is no loss — no class, full accuracy. A step whose loss
+lies within a standard error of a threshold (or of that noise line) is re-checked: every
+line it scored is played out :data:`RECHECK` times as often, and the deeper search's
+verdict is the step's, so a flag near a line stands only when more search agrees.
 
 Accuracy of an action (Lichess's formula on the same scale):
 ``103.1668 · exp(−0.04354 · D) − 3.1669`` clamped to 0…100, with ``D = 100 · loss · N / 2``
@@ -49,7 +52,7 @@ import random
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.context import BaseContext
 from typing import Any, Final, Literal
 
@@ -66,7 +69,8 @@ from domain.wolves.state import State
 
 ANALYSIS_VERSION = 3
 """Bump when a change to the review could change a stored result (2: each step's stage and
-each seat's accuracy per stage; 3: a bonus action token spent only with the action after)."""
+each seat's accuracy per stage; 3: a bonus action token spent only with the action after,
+and steps near a threshold re-checked)."""
 Stage = Literal["opening", "middle", "end"]
 """Where in the game an action falls: before the crescent phase is scored (the draft
 included), between the crescent and the quarter scorings, or after the quarter's (W-7)."""
@@ -81,6 +85,9 @@ NOISE_Z = 2.0
 """A loss is classified only above this many standard errors."""
 SAMPLED_MOVES = 6
 """Random multi-wolf Moves added to the candidates of each step."""
+RECHECK = 2
+"""A step whose loss lies near a threshold is scored again with this many times the
+playouts (its verdict is the deeper search's)."""
 TURNING_POINTS = 5
 PLURALS: Final[dict[Classification, str]] = {
     "blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies",
@@ -114,9 +121,9 @@ DEPTHS: Final[dict[Depth, Settings]] = {
     "deep": Settings(playouts=32, candidates=6, rounds=2),
 }
 """The settings of each depth: ``quick`` is the least that still ranks a step's actions
-(about 12 s for a 4-player game on 2 cores), ``standard`` twice the playouts and one
-more alternative scored (about 20 s), ``deep`` a horizon of two rounds with many more
-playouts, for a Dask cluster."""
+(about 14 s for a 4-player game of some 100 actions on 2 cores), ``standard`` twice the
+playouts and one more alternative scored (20–27 s), ``deep`` a horizon of two rounds with
+many more playouts, for a Dask cluster. A longer game takes longer."""
 
 
 @dataclass(frozen=True)
@@ -128,8 +135,8 @@ class Scored:
     label: str
     static: float
     evaluation: Evaluation
-    samples: tuple[float, ...]
-    """The mover's win probability at the end of each playout."""
+    ends: tuple[Evaluation, ...]
+    """The static evaluation at the end of each playout."""
 
     @property
     def action(self) -> Action:
@@ -192,6 +199,7 @@ class StepReview:
             "win_after": round(self.win_after, 4),
             "loss": round(self.loss, 4),
             "loss_se": round(self.loss_se, 4),
+            "playouts": len(self.played.ends),
             "classification": self.classification,
             "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
             "stage": self.stage,
@@ -294,11 +302,43 @@ def _score(
     for action in line:
         after, events = play(after, action)
         texts.append(label(names, events))
-    ends = playout_evaluations(after, seeds, settings.rounds, evaluator)
-    result = combine(ends)
-    samples = tuple(e.win[before.player] for e in ends)
+    ends = tuple(playout_evaluations(after, seeds, settings.rounds, evaluator))
     said = texts[0] if len(texts) == 1 else _then(names[before.player], texts)
-    return Scored(line, said, static, result.evaluation, samples)
+    return Scored(line, said, static, combine(ends).evaluation, ends)
+
+
+def _deepened(
+    before: State, scored: Scored, seeds: Sequence[int], settings: Settings,
+    evaluator: StaticEvaluator,
+) -> Scored:  # fmt: skip
+    """``scored`` with playouts from ``seeds`` (more, other seeds) added to its own."""
+    after = before
+    for action in scored.line:
+        after, _ = play(after, action)
+    ends = (*scored.ends, *playout_evaluations(after, seeds, settings.rounds, evaluator))
+    return replace(scored, evaluation=combine(ends).evaluation, ends=ends)
+
+
+def _loss(seat: int, played: Scored, lines: Sequence[Scored]) -> tuple[Scored, float, float]:
+    """The best of ``lines`` (the played one among them) for the mover, and the played
+    one's loss against it with its standard error (from the paired playout differences)."""
+    best = max(lines, key=lambda s: s.evaluation.win[seat])
+    if best is played:
+        return best, 0.0, 0.0
+    diffs = [b.win[seat] - p.win[seat] for b, p in zip(best.ends, played.ends, strict=True)]
+    loss = max(0.0, sum(diffs) / len(diffs))
+    spread = sum((d - loss) ** 2 for d in diffs) / max(1, len(diffs) - 1)
+    return best, loss, math.sqrt(spread / len(diffs))
+
+
+def unsure(loss: float, loss_se: float, players: int) -> bool:
+    """Whether a loss lies near a class's threshold (or the noise line): one standard error
+    either way would classify it otherwise.
+
+    >>> unsure(0.052, 0.01, 4), unsure(0.09, 0.005, 4), unsure(0.0, 0.0, 4)
+    (True, False, False)
+    """
+    return classify(loss - loss_se, loss_se, players) != classify(loss + loss_se, loss_se, players)
 
 
 def _then(name: str, texts: Sequence[str]) -> str:
@@ -355,11 +395,12 @@ def review_step(
     static_played = evaluator.evaluate(play(before, played)[0]).win[seat]
     scored = _score(before, (played,), names, static_played, seeds, settings, evaluator)
     alternatives = tuple(_score(before, a, names, v, seeds, settings, evaluator) for v, a in top)
-    best = max((scored, *alternatives), key=lambda s: s.evaluation.win[seat])
-    diffs = [b - p for b, p in zip(best.samples, scored.samples, strict=True)]
-    loss = max(0.0, sum(diffs) / len(diffs))
-    spread = sum((d - loss) ** 2 for d in diffs) / max(1, len(diffs) - 1)
-    loss_se = math.sqrt(spread / len(diffs)) if best is not scored else 0.0
+    _, loss, loss_se = _loss(seat, scored, (scored, *alternatives))
+    if alternatives and unsure(loss, loss_se, n):  # re-checked: every line played out more
+        more = [playout_seed(step_seed, i) for i in range(settings.playouts, RECHECK * len(seeds))]
+        scored = _deepened(before, scored, more, settings, evaluator)
+        alternatives = tuple(_deepened(before, a, more, settings, evaluator) for a in alternatives)
+        _, loss, loss_se = _loss(seat, scored, (scored, *alternatives))
     choice = bool(alternatives)
     return StepReview(
         index, seat, scored, alternatives, loss, loss_se,
