@@ -32,22 +32,8 @@ POLL_MS = 2000
 """How often the page asks for the status of a queued or running review."""
 ALTERNATIVES = 3
 """Most of the other better actions a flagged action lists."""
-CLEAR_Z = 4.0
-"""A loss this many standard errors above nothing is clear; a smaller one (the review
-flags none under 2) is likely."""
-
-
-def confidence(loss: float, se: float, draft: bool) -> str:
-    """How sure the review is of a loss: ``low (draft)`` for a draft choice (its playouts
-    reach past the whole draft, and their verdicts seldom hold), else ``clear`` or
-    ``likely`` by how many standard errors the loss stands above nothing.
-
-    >>> confidence(0.12, 0.02, False), confidence(0.06, 0.025, False), confidence(0.2, 0, True)
-    ('clear', 'likely', 'low (draft)')
-    """
-    if draft:
-        return "low (draft)"
-    return "clear" if se <= 0 or loss >= CLEAR_Z * se else "likely"
+SURE = {"clear": "clear", "likely": "likely", "low": "low (draft)"}
+"""How the page says the review's confidence in a flagged action."""
 
 
 def static_win(library: GameLibrary, game_id: UUID, last: int) -> list[list[float]]:
@@ -96,10 +82,9 @@ def review_marks(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
         if s["classification"] and best:
             better = sorted((a for a in s["alternatives"] if a["win"] > s["win_after"]
                              and a["label"] != best["label"]), key=lambda a: -a["win"])
-            se = s.get("loss_se", 0.0)
             marks[str(s["step"])] = {
-                "c": s["classification"], "seat": s["seat"], "gain": s["loss"], "se": se,
-                "sure": confidence(s["loss"], se, s["action"]["type"] == "draft"),
+                "c": s["classification"], "seat": s["seat"], "gain": s["loss"],
+                "se": s["loss_se"], "sure": SURE[s["confidence"]],
                 "best": best["label"], **action_marks(best["action"]),
                 "others": [[a["label"], round(a["win"] - s["win_after"], 4)]
                            for a in better[:ALTERNATIVES]],
@@ -113,13 +98,17 @@ def lost(mark: dict[str, Any]) -> str:
             f"{mark['sure']}")  # fmt: skip
 
 
-def win_series(static: list[list[float]], result: dict[str, Any] | None) -> list[list[float]]:
-    """The review's win probabilities per step where it has them, else the static ones."""
+def win_series(
+    static: list[list[float]], result: dict[str, Any] | None
+) -> tuple[list[list[float]], list[list[float] | None]]:
+    """The review's win probabilities per step where it has them, else the static ones, and
+    their standard errors per step (None: the static evaluator's, whose error is unknown)."""
     win = [list(w) for w in static]
+    errors: list[list[float] | None] = [None] * len(win)
     for point in (result or {}).get("graph", ()):
         if 0 <= point["step"] < len(win):
-            win[point["step"]] = point["win"]
-    return win
+            win[point["step"]], errors[point["step"]] = point["win"], point["se"]
+    return win, errors
 
 
 def moments_list(
@@ -229,7 +218,7 @@ def view(
     flagged actions, the status line, the button and whether to poll."""
     state = status["status"]
     result = status["result"] if state == "done" else None
-    win = win_series(static, result)
+    win, errors = win_series(static, result)
     marks = review_marks(result) if result else {}
     flags = [(int(k), m["seat"], m["c"]) for k, m in marks.items() if int(k) < len(win)]
     title = "Win probability (review)" if result else "Win probability (static estimate)"
@@ -238,7 +227,8 @@ def view(
     return {
         "data": {"status": state, "key": status.get("settings_key") if result else None,
                  "marks": marks},
-        "figure": charts.win_figure(rows, win, names, colors, title, milestones, sorted(flags)),
+        "figure": charts.win_figure(rows, win, names, colors, title, milestones, sorted(flags),
+                                    errors),
         "moments": moments_list(moments, log, names, colors, marks),
         "flagged": flagged_list(marks, log, names, colors) if result else [],
         "status": status_line(status),

@@ -114,7 +114,7 @@ def print_review(result: ReviewResult, doc: dict[str, Any], console: Console) ->
         )  # fmt: skip
     console.print(seats)
     costly = Table(title="Costly actions")
-    for column in ("step", "class", "action", "win", "better"):
+    for column in ("step", "class", "sure", "action", "win", "better"):
         costly.add_column(column)
     for s in doc["steps"]:
         if s["classification"] is None:
@@ -122,8 +122,9 @@ def print_review(result: ReviewResult, doc: dict[str, Any], console: Console) ->
         better = s["best"]["label"] if s["best"] else ""
         costly.add_row(
             str(s["step"]),
-            f"[{CLASS_STYLE[s['classification']]}]{s['classification']}[/]",
-            s["label"], f"{_pct(s['win_before'])} → {_pct(s['win_after'])}", better,
+            f"[{CLASS_STYLE[s['classification']]}]{s['classification']}[/]", s["confidence"],
+            s["label"], f"{_pct(s['win_before'])} → {_pct(s['win_after'])} "
+            f"(± {_pct(s['loss_se'])})", better,
         )  # fmt: skip
     console.print(costly)
     labels = {s["step"]: s["label"] for s in doc["steps"]}

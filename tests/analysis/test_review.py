@@ -8,6 +8,7 @@ import pytest
 
 from domain.wolves.actions import BonusAction, Move, Pass
 from domain.wolves.analysis.review import (
+    CLEAR_Z,
     RECHECK,
     Settings,
     action_accuracy,
@@ -185,3 +186,21 @@ def test_a_step_near_a_threshold_is_re_checked_with_more_playouts() -> None:
         assert best.evaluation.win[step.seat] - step.win_after == pytest.approx(step.loss, abs=1e-9)
         assert step.classification == classify(step.loss, step.loss_se, players)
     assert 0 < rechecked < len(steps), rechecked
+
+
+def test_each_verdict_and_win_chance_carries_its_uncertainty() -> None:
+    record = fixture_record("2p-00-heuristic")
+    doc = review(record, QUICK, workers=1, indexes=range(12)).to_json()
+    assert doc["graph"][0]["se"] is None  # the start: the static evaluator's, error unknown
+    for point in doc["graph"][1:]:
+        assert len(point["se"]) == 2 and all(0 <= e <= 0.5 for e in point["se"])
+    flagged = [s for s in doc["steps"] if s["classification"]]
+    assert flagged, "no flagged action in the first 12"
+    for step in doc["steps"]:
+        if step["classification"] is None:
+            assert step["confidence"] is None
+        elif step["action"]["type"] == "draft":
+            assert step["confidence"] == "low"  # draft choices: low, whatever the loss
+        else:
+            sure = step["loss"] >= CLEAR_Z * step["loss_se"]
+            assert step["confidence"] == ("clear" if sure else "likely")

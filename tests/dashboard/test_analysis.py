@@ -64,6 +64,10 @@ def test_a_reviewed_game_shows_win_chances_marks_and_key_moments(
         ".filter(t => t.mode === 'lines').map(t => t.name)"
     )
     assert lines == result["players"]
+    spread = page.evaluate(  # each win chance of the review with its standard error
+        "() => document.querySelector('#replay-win .js-plotly-plot').data[0].customdata"
+    )
+    assert spread[0] == "" and all(e.startswith(" ± ") for e in spread[1:])
     expect(page.locator("#replay-win")).to_contain_text("Win probability (review)")
     expect(page.locator(f'#replay-win-cursor[data-step="{step}"]')).to_have_count(1)
     expect(page.locator(f'#replay-margin-cursor[data-step="{step}"]')).to_have_count(1)

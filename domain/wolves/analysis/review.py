@@ -57,7 +57,7 @@ from multiprocessing.context import BaseContext
 from typing import Any, Final, Literal
 
 from domain.ruleset import Depth
-from domain.wolves.actions import Action, BonusAction
+from domain.wolves.actions import Action, BonusAction, Draft
 from domain.wolves.analysis.evaluation import Evaluation, StaticEvaluator
 from domain.wolves.analysis.playouts import combine, playout_evaluations, playout_seed
 from domain.wolves.describe import label
@@ -88,6 +88,12 @@ SAMPLED_MOVES = 6
 RECHECK = 2
 """A step whose loss lies near a threshold is scored again with this many times the
 playouts (its verdict is the deeper search's)."""
+CLEAR_Z = 4.0
+"""A loss this many standard errors above nothing is ``clear``; a smaller one (none under
+:data:`NOISE_Z` is flagged) is ``likely``."""
+Confidence = Literal["clear", "likely", "low"]
+"""How sure the review is of a flagged action's loss: ``low`` for a draft choice (its
+playouts reach past the whole draft, and such verdicts seldom hold up)."""
 TURNING_POINTS = 5
 PLURALS: Final[dict[Classification, str]] = {
     "blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies",
@@ -201,6 +207,9 @@ class StepReview:
             "loss_se": round(self.loss_se, 4),
             "playouts": len(self.played.ends),
             "classification": self.classification,
+            "confidence": None if self.classification is None else confidence(
+                self.loss, self.loss_se, isinstance(self.played.action, Draft)
+            ),
             "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
             "stage": self.stage,
             "best": None if best is self.played else best.to_json(self.seat),
@@ -221,9 +230,14 @@ class Review:
     seats: list[dict[str, Any]] = field(default_factory=list)
 
     @property
-    def graph(self) -> list[tuple[int, tuple[float, ...]]]:
-        """(step, win probability per seat): step 0 before the first action, then each one."""
-        return [(0, self.start.win), *((s.index + 1, s.played.evaluation.win) for s in self.steps)]
+    def graph(self) -> list[tuple[int, tuple[float, ...], tuple[float, ...] | None]]:
+        """(step, win probability per seat, its standard error per seat): step 0 before the
+        first action (the static evaluator's, no error known), then each one."""
+        return [
+            (0, self.start.win, None),
+            *((s.index + 1, s.played.evaluation.win, combine(s.played.ends).win_se)
+              for s in self.steps),
+        ]  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         """The review as stored and served."""
@@ -231,8 +245,10 @@ class Review:
             "settings": {**self.settings.__dict__, "key": self.settings.key},
             "players": list(self.players),
             "graph": [
-                {"step": step, "win": [round(w, 4) for w in win]} for step, win in self.graph
-            ],
+                {"step": step, "win": [round(w, 4) for w in win],
+                 "se": None if se is None else [round(e, 4) for e in se]}
+                for step, win, se in self.graph
+            ],  # fmt: skip
             "steps": [s.to_json() for s in self.steps],
             "turning_points": self.turning_points,
             "seats": self.seats,
@@ -329,6 +345,17 @@ def _loss(seat: int, played: Scored, lines: Sequence[Scored]) -> tuple[Scored, f
     loss = max(0.0, sum(diffs) / len(diffs))
     spread = sum((d - loss) ** 2 for d in diffs) / max(1, len(diffs) - 1)
     return best, loss, math.sqrt(spread / len(diffs))
+
+
+def confidence(loss: float, loss_se: float, draft: bool) -> Confidence:
+    """How sure the review is of a loss (:data:`Confidence`).
+
+    >>> confidence(0.12, 0.02, False), confidence(0.06, 0.025, False), confidence(0.2, 0, True)
+    ('clear', 'likely', 'low')
+    """
+    if draft:
+        return "low"
+    return "clear" if loss_se <= 0 or loss >= CLEAR_Z * loss_se else "likely"
 
 
 def unsure(loss: float, loss_se: float, players: int) -> bool:
