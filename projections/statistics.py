@@ -5,8 +5,9 @@ Each figure counts finished public games: of one game (``game``, or the one game
 filters are about, see :func:`projections.filters.resolve`) or of every game. The
 database does the scanning — a few GROUP BY queries over the seats, which repeat the game
 columns filtered on: of every game, ``rm_seats``; of one, the game's own table, which holds
-its seats' rows with the columns its ruleset declares (:mod:`domain.statistics`); the
-small grouped results are combined here.
+its seats' rows with the columns its ruleset declares (:mod:`domain.statistics`), for its
+own figures, and the narrower ``rm_seats`` for the scores and the players (unless an option,
+a column of its own, filters the seats); the small grouped results are combined here.
 
 :func:`stats` answers, for any selection: ``games``, ``seats``, ``small_sample_below``,
 ``by_game`` (games counted per game), ``win_rate`` by seat, by player count, by both and
