@@ -252,11 +252,12 @@ def table(items: list[dict[str, Any]], sort: str) -> html.Table:
                       className="games")  # fmt: skip
 
 
-def upload_error(err: Exception) -> html.Div:
-    """The engine's verdict on a rejected record, inline."""
+def upload_error(err: Exception, filename: str | None = None) -> html.Div:
+    """The engine's verdict on a rejected record, inline (naming its file, when known)."""
+    of = f" ({filename})" if filename else ""
     if isinstance(err, RecordError):
         return html.Div([
-            html.B("Illegal record: "),
+            html.B(f"Illegal record{of}: "),
             html.Span(f"action {err.index} (step {err.index + 1}) breaks rule {err.rule}: "
                       f"{err.message}"),
             html.Pre(json.dumps(err.action), className="action-json"),
@@ -265,10 +266,10 @@ def upload_error(err: Exception) -> html.Div:
         )  # fmt: skip
     if isinstance(err, InvalidRecord):
         where = f" at {err.path}" if err.path else ""
-        return html.Div([html.B("Invalid record"), f"{where}: {err.message}"],
+        return html.Div([html.B(f"Invalid record{of}"), f"{where}: {err.message}"],
                         className="upload-error",
                         **{"data-path": err.path})  # type: ignore[arg-type]  # fmt: skip
-    return html.Div([html.B("Not a game record: "), str(err)], className="upload-error")
+    return html.Div([html.B(f"Not a game record{of}: "), str(err)], className="upload-error")
 
 
 CHECK_SIZE = """(contents, filename, limit) => {
@@ -320,9 +321,9 @@ def _upload(contents: str, filename: Any, token: Any) -> tuple[Any, Any]:
     try:
         result = data.upload(raw, uploader)
     except (RecordError, InvalidRecord) as err:
-        return upload_error(err), no_update
+        return upload_error(err, filename), no_update
     except Refusal as err:  # too many actions, too costly, or a store that cannot write
-        return upload_error(ValueError(err.detail)), no_update
+        return upload_error(ValueError(err.detail), filename), no_update
     if not result.created:
         game = data.library().info(result.game_id)
         return html.Div([

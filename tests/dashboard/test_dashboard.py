@@ -134,8 +134,9 @@ def test_illegal_and_invalid_records_show_the_engine_error(
     )
     shown = page.locator(".upload-error")
     expect(shown).to_contain_text(
-        f"action {error.index} (step {error.index + 1}) breaks rule {error.rule}"
-    )
+        f"Illegal record (bad.json): action {error.index} (step {error.index + 1}) breaks rule "
+        f"{error.rule}"
+    )  # the file named, as it can be one of several dropped in turn
     expect(shown).to_have_attribute("data-index", str(error.index))
 
     invalid = json.loads(FIVE.read_text())
@@ -147,11 +148,12 @@ def test_illegal_and_invalid_records_show_the_engine_error(
         {"name": "worse.json", "mimeType": "application/json",
          "buffer": json.dumps(invalid).encode()},
     )  # fmt: skip
-    expect(shown).to_contain_text(f"at {caught.value.path}")
+    expect(shown).to_contain_text(f"Invalid record (worse.json) at {caught.value.path}")
     page.set_input_files(  # not a .json file: the server says why, the browser does not hide it
         "#library-upload input[type=file]",
         {"name": "notes.txt", "mimeType": "text/plain", "buffer": b"my notes"},
     )
+    expect(shown).to_contain_text("Invalid record (notes.txt)")
     expect(shown).to_contain_text("malformed JSON")
     expect(page).to_have_url(live_server.url + "/")
     expect(page.get_by_text("No games yet.")).to_be_visible()
