@@ -126,10 +126,8 @@ def layout(search: Any = None) -> html.Div:
                         id="library-attribute",
                         value=shown["attribute"],
                         placeholder=ATTRIBUTE_LABELS or "—",
-                        options=[
-                            {"label": value, "value": key} for key, (_, value) in ATTRIBUTES.items()
-                        ],
                         className="filter",
+                        **attribute_filter(shown["game"]),
                     ),
                     dcc.Dropdown(
                         id="library-players",
@@ -185,6 +183,22 @@ def _title(game: Any) -> str:
         return ruleset(game).title
     except UnknownGame:
         return str(game)
+
+
+def attribute_filter(game: Any) -> dict[str, Any]:
+    """The seat attribute filter's ``options`` for the chosen ``game`` (every game's, when
+    none is chosen), and its ``style``: hidden for a game whose seats have no attribute."""
+    chosen = isinstance(game, str) and game in GAMES
+    names = {_attribute(game)} if chosen else set(seat_attributes())
+    options = [{"label": value, "value": key}
+               for key, (name, value) in ATTRIBUTES.items() if name in names]  # fmt: skip
+    return {"options": options, "style": {} if options else {"display": "none"}}
+
+
+def _attribute_filter(game: Any) -> tuple[list[dict[str, str]], dict[str, str]]:
+    """:func:`attribute_filter` as the callback gives it: options, style."""
+    shown = attribute_filter(game)
+    return shown["options"], shown["style"]
 
 
 def _attribute(game: Any) -> str | None:
@@ -437,6 +451,11 @@ def register(app: Dash) -> None:
         State("library-cursors", "data"),
         State("library-next", "data"),
     )(refresh)
+    app.callback(
+        Output("library-attribute", "options"),
+        Output("library-attribute", "style"),
+        Input("library-game", "value"),
+    )(_attribute_filter)
     app.callback(
         Output("library-sort", "value"),
         Input({"sort": ALL}, "n_clicks"),

@@ -49,3 +49,13 @@ def test_tag_text_and_a_tokens_private_games(
     page.locator("#library-tag").fill("club")
     page.locator("#library-tag").press("Enter")
     expect(rows).to_have_count(3)
+
+
+def test_the_seat_attribute_filter_is_the_chosen_games(page: Page, live_server: LiveServer) -> None:
+    page.goto(live_server.url + "/?game=moonlight")
+    attribute = page.locator("#library-attribute")
+    expect(attribute).to_be_hidden()  # Moonlight's seats have no attribute to filter by
+    page.goto(live_server.url + "/?game=the-wolves")
+    expect(attribute).to_be_visible()
+    attribute.click()
+    expect(page.get_by_text("tundra", exact=True)).to_be_visible()  # The Wolves' home terrains
