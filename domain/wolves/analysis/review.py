@@ -335,16 +335,16 @@ def _deepened(
     return replace(scored, evaluation=combine(ends).evaluation, ends=ends)
 
 
-def _loss(seat: int, played: Scored, lines: Sequence[Scored]) -> tuple[Scored, float, float]:
-    """The best of ``lines`` (the played one among them) for the mover, and the played
-    one's loss against it with its standard error (from the paired playout differences)."""
+def _loss(seat: int, played: Scored, lines: Sequence[Scored]) -> tuple[float, float]:
+    """The played line's loss against the best of ``lines`` (itself among them) for the
+    mover, and its standard error (from the paired playout differences)."""
     best = max(lines, key=lambda s: s.evaluation.win[seat])
     if best is played:
-        return best, 0.0, 0.0
+        return 0.0, 0.0
     diffs = [b.win[seat] - p.win[seat] for b, p in zip(best.ends, played.ends, strict=True)]
     loss = max(0.0, sum(diffs) / len(diffs))
     spread = sum((d - loss) ** 2 for d in diffs) / max(1, len(diffs) - 1)
-    return best, loss, math.sqrt(spread / len(diffs))
+    return loss, math.sqrt(spread / len(diffs))
 
 
 def confidence(loss: float, loss_se: float, draft: bool) -> Confidence:
@@ -422,12 +422,12 @@ def review_step(
     static_played = evaluator.evaluate(play(before, played)[0]).win[seat]
     scored = _score(before, (played,), names, static_played, seeds, settings, evaluator)
     alternatives = tuple(_score(before, a, names, v, seeds, settings, evaluator) for v, a in top)
-    _, loss, loss_se = _loss(seat, scored, (scored, *alternatives))
+    loss, loss_se = _loss(seat, scored, (scored, *alternatives))
     if alternatives and unsure(loss, loss_se, n):  # re-checked: every line played out more
         more = [playout_seed(step_seed, i) for i in range(settings.playouts, RECHECK * len(seeds))]
         scored = _deepened(before, scored, more, settings, evaluator)
         alternatives = tuple(_deepened(before, a, more, settings, evaluator) for a in alternatives)
-        _, loss, loss_se = _loss(seat, scored, (scored, *alternatives))
+        loss, loss_se = _loss(seat, scored, (scored, *alternatives))
     choice = bool(alternatives)
     return StepReview(
         index, seat, scored, alternatives, loss, loss_se,
