@@ -130,17 +130,16 @@ def score_figure(
 
 def win_figure(
     rows: Sequence[dict[str, Any]], win: Sequence[Sequence[float]], names: Sequence[str],
-    colors: Sequence[str], title: str, marks: Marks, flags: Sequence[tuple[int, int, str]] = (),
-    errors: Sequence[Sequence[float] | None] = (),
+    colors: Sequence[str], title: str, marks: Marks, flags: Sequence[tuple[int, int, str]],
+    errors: Sequence[Sequence[float] | None],
 ) -> dict[str, Any]:  # fmt: skip
     """A line per seat of its win probability at each step (``win[step][seat]``, shown with
     ``± errors[step][seat]`` where known), with flagged actions ``(step, seat, class)``
     marked on the mover's line."""
     steps = [row["step"] for row in rows][: len(win)]
-    known = list(errors) + [None] * (len(win) - len(errors))
 
     def plus_minus(seat: int) -> list[str]:
-        return ["" if e is None else f" ± {100 * e[seat]:.0f}" for e in known[: len(win)]]
+        return ["" if e is None else f" ± {100 * e[seat]:.0f}" for e in errors]
 
     data: list[dict[str, Any]] = [{
         "type": "scatter", "mode": "lines", "name": name, "x": steps,

@@ -171,7 +171,9 @@ def stats(
     generic = not filters.get("option")
     narrow = _seats(rules, filters, player, bots, own=not generic)
     table = SEATS if generic else _table(rules)
-    attribute = (own and own.attribute) and ("attribute" if generic else own.attribute)
+    attribute = None if own is None or own.attribute is None else (
+        "attribute" if generic else own.attribute
+    )  # fmt: skip
     games = game_filters(rules=rules, **filters, player=player, finished_only=True)
     scan = f"FROM {_table(rules)} s {seats.sql()}"
     spreads = [f for f in (own.figures if own else ()) if isinstance(f, Spread)]
