@@ -72,7 +72,7 @@ class HeuristicBot:
             return self._spend_or_pass(state)
         seat = state.player
         best: tuple[float, Action] | None = None
-        for action in self._candidates(state):
+        for action in self.candidates(state):
             after, _ = play(state, action)
             value = evaluate(after, seat) + self.rng.random() * 0.3
             if best is None or value > best[0]:
@@ -89,14 +89,19 @@ class HeuristicBot:
         bought = max(
             (
                 evaluate(play(spent, action)[0], seat)
-                for action in self._candidates(spent)
+                for action in self.candidates(spent)
                 if not isinstance(action, BonusAction | Pass)
             ),
             default=kept,
         )
         return BonusAction(seat) if bought > kept else Pass(seat)
 
-    def _candidates(self, state: State) -> list[Action]:
+    def candidates(self, state: State) -> list[Action]:
+        """The actions it compares: every legal non-move action (with no action left, a
+        pass or a bonus action token), one-wolf moves next to prey it has not hunted and
+        random ones (up to ``moves_considered`` each), and a few random multi-wolf moves."""
+        if state.out_of_actions:
+            return [Pass(state.player), BonusAction(state.player)]
         options: list[Action] = list(legal_actions(state))
         if state.drafting:
             return options

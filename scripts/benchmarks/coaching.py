@@ -1,7 +1,8 @@
 """Coaching suite: how good the review engine's choices are when they are played out.
 
-- ``reviewbot_2p_win_rate``: the review bot (the review engine's search choosing at each
-  decision, by win chance with a little for the VP margin; depth 1) against
+- ``reviewbot_2p_win_rate``: the review bot (the heuristic bot's best few actions each
+  played out to the game's end by heuristic bots, the best result chosen; ``--depth``,
+  default 1) against
   ``HeuristicBot`` in two-player games, each setup played twice with the seats swapped:
   the review bot's share of the wins (tied firsts share) and its mean VP edge over the
   other seat, each with a 95 % interval over the setups (a setup's games are alike), and
@@ -12,12 +13,22 @@
 - ``reviewbot_4p_win_rate``: one review bot and three heuristic bots, the review bot in
   each seat in turn; its VP edge is over the mean of the other seats. Target 0.40 and a
   positive VP edge.
+- ``suggestion_realized_gain_ratio`` and ``suggestion_better_share``: for the flagged
+  steps of held-out heuristic games (a standard review), the review's suggestion and the
+  action played are each finished out by heuristic bots (``--finishes`` games each, on
+  the same seeds); the mover's mean win-share gain of the suggestion over the claimed
+  loss (summed over the steps; target 0.8), and the share of steps where the suggestion
+  finished better (ties half; target 0.7), each with a 95 % bootstrap interval over the
+  steps. At most ``--flags`` steps of a game are finished out (a seeded sample).
+- ``flag_seed_agreement``: the same games reviewed again with another seed; the share of
+  one review's flags that the other also flags, both ways (target 0.85).
 - ``brier_first_third``, ``brier_middle_third``, ``brier_last_third``: the static
   evaluator's Brier score over the positions of held-out heuristic games (seeds the fit
   never saw), by the third of its game a position falls in, with the leader baseline
   (``domain.wolves.analysis.calibration``) beside each.
 
-``scripts/bench coaching [--games2 100] [--games4 80] [--held-out 60] [--depth 1]``; the
+``scripts/bench coaching [--games2 100] [--games4 80] [--held-out 60] [--depth 1]
+[--reviewed 8] [--flags 8] [--finishes 6]``; the
 games are the same every run (fixed seeds), played on one process per CPU.
 """
 
@@ -26,17 +37,21 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import random
 import statistics
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
+from domain.wolves.actions import Action, Draft
 from domain.wolves.analysis.calibration import Sample
 from domain.wolves.analysis.calibration import report as calibrated
 from domain.wolves.analysis.evaluation import StaticEvaluator, outcome
+from domain.wolves.analysis.playouts import finish
+from domain.wolves.analysis.review import DEPTHS, Review, review
 from domain.wolves.players import MAX_ACTIONS, Bot, HeuristicBot, make_bot, seats
-from domain.wolves.rules import play
+from domain.wolves.rules import close_turn, play
 from domain.wolves.scoring import final_scores
 from domain.wolves.setup import generate_setup
 from domain.wolves.state import State, initial_state
@@ -44,6 +59,8 @@ from scripts.benchmarks.common import progress, report
 
 SEED = 19_000
 """The first setup's seed; setup ``i`` is ``SEED + i``."""
+REVIEWED_SEED = 7_100_000
+"""Seeds of the reviewed held-out games (two to five players in turn)."""
 HELD_OUT_SEED = 7_000_000
 """Seeds of the held-out games (``scripts/fit-evaluator`` plays seeds ``seed · 1,000,003 +
 i``: 1,000,003 to 1,000,502 by default)."""
@@ -73,32 +90,31 @@ def _bots(players: int, review_seat: int | None, seed: int, depth: int) -> list[
     ]
 
 
-def _game(players: int, seed: int, bots: Sequence[Bot]) -> tuple[State, int]:
-    """Setup ``seed`` played to its end (or the action cap) by ``bots``: its last state
-    and its actions."""
-    state = initial_state(seats(players, seed), generate_setup(players, seed))
-    actions = 0
-    while not state.finished and actions < MAX_ACTIONS:
-        state, _ = play(state, bots[state.player].choose(state))
-        actions += 1
-    return state, actions
+def _game(players: int, seed: int, bots: Sequence[Bot]) -> tuple[State, State, list[Action]]:
+    """Setup ``seed`` played to its end (or the action cap) by ``bots``: its first and
+    last states and its actions."""
+    start = state = initial_state(seats(players, seed), generate_setup(players, seed))
+    actions: list[Action] = []
+    while not state.finished and len(actions) < MAX_ACTIONS:
+        actions.append(bots[state.player].choose(state))
+        state, _ = play(state, actions[-1])
+    return start, state, actions
 
 
 def duel(job: tuple[int, int, int, int]) -> Played:
     """Setup ``seed`` of ``players`` seats with the review bot (``depth``) in ``seat``."""
     players, seed, seat, depth = job
-    state, actions = _game(players, seed, _bots(players, seat, seed, depth))
+    _, state, actions = _game(players, seed, _bots(players, seat, seed, depth))
     totals = {s.seat: s.total for s in final_scores(state)}
     others = [v for s, v in totals.items() if s != seat]
-    return Played(
-        outcome(state)[seat], totals[seat] - sum(others) / len(others), actions, state.finished
-    )
+    edge = totals[seat] - sum(others) / len(others)
+    return Played(outcome(state)[seat], edge, len(actions), state.finished)
 
 
 def heuristic_length(job: tuple[int, int]) -> int:
     """Actions of setup ``seed`` of ``players`` seats played by heuristic bots alone."""
     players, seed = job
-    return _game(players, seed, _bots(players, None, seed, 1))[1]
+    return len(_game(players, seed, _bots(players, None, seed, 1))[2])
 
 
 def held_out(job: tuple[int, int]) -> list[tuple[int, Sample]]:
@@ -115,6 +131,100 @@ def held_out(job: tuple[int, int]) -> list[tuple[int, Sample]]:
         state, _ = play(state, bots[state.player].choose(state))
     won = outcome(state)
     return [(3 * i // len(seen), Sample(win, vp, won)) for i, (win, vp) in enumerate(seen)]
+
+
+def finished_share(job: tuple[State, tuple[Action, ...], int, int]) -> float:
+    """The mover's win share when ``line`` is played from ``before`` and heuristic bots
+    (seeded by ``seed``) finish the game."""
+    before, line, seat, seed = job
+    for action in line:
+        before, _ = play(before, action)
+    return outcome(finish(before, seed))[seat]
+
+
+def _flags(reviewed: Review) -> set[int]:
+    """The indexes of a review's flagged steps."""
+    return {s.index for s in reviewed.steps if s.classification is not None}
+
+
+def _bootstrap(
+    pairs: Sequence[tuple[float, float]], stat: Callable[[Sequence[tuple[float, float]]], float]
+) -> tuple[float, float]:
+    """The 95 % percentile bootstrap interval of ``stat`` over ``pairs`` (fixed seed)."""
+    rng = random.Random(0)
+    found = sorted(stat(rng.choices(pairs, k=len(pairs))) for _ in range(2000))
+    return round(found[50], 3), round(found[1949], 3)
+
+
+def _ratio(pairs: Sequence[tuple[float, float]]) -> float:
+    """Summed gain over summed claimed loss of ``(gain, claimed)`` pairs."""
+    return sum(g for g, _ in pairs) / max(1e-9, sum(c for _, c in pairs))
+
+
+def _better(pairs: Sequence[tuple[float, float]]) -> float:
+    """The share of ``(gain, _)`` pairs whose gain is positive (none: half)."""
+    return statistics.fmean(1.0 if g > 0 else 0.5 if g == 0 else 0.0 for g, _ in pairs)
+
+
+def measure_suggestions(games: int, flags: int, finishes: int) -> None:
+    """Report ``suggestion_realized_gain_ratio``, ``suggestion_better_share`` and
+    ``flag_seed_agreement`` over ``games`` reviewed held-out heuristic games."""
+    if not games:
+        return
+    settings = DEPTHS["standard"]
+    jobs: list[tuple[State, tuple[Action, ...], int, int]] = []
+    claimed: list[tuple[float, bool]] = []
+    agreed = flagged = 0
+    for i in range(games):
+        players = 2 + i % 4
+        seed = REVIEWED_SEED + i
+        start, _, actions = _game(players, seed, _bots(players, None, seed, 1))
+        progress(f"coaching: reviewing held-out game {i + 1}/{games} ({players} players), twice")
+        first = review((start, actions), settings)
+        second = review((start, actions), replace(settings, seed=1))
+        a, b = _flags(first), _flags(second)
+        agreed += len(a & b) * 2
+        flagged += len(a) + len(b)
+        chosen = random.Random(i).sample(sorted(a), min(flags, len(a)))
+        for step in (first.steps[k] for k in sorted(chosen)):
+            before = _before(start, actions, step.index)
+            for line in (step.best.line, (step.played.action,)):
+                jobs += [(before, line, step.seat, 1_000 * i + j) for j in range(finishes)]
+            claimed.append((step.loss, isinstance(step.played.action, Draft)))
+    ends = _run(finished_share, jobs, "flagged steps finished out both ways by heuristic bots")
+    pairs, drafts = [], 0
+    for k, (loss, draft) in enumerate(claimed):
+        start_at = 2 * k * finishes
+        suggested = statistics.fmean(ends[start_at : start_at + finishes])
+        played = statistics.fmean(ends[start_at + finishes : start_at + 2 * finishes])
+        pairs.append((suggested - played, loss))
+        drafts += draft
+    common = {"games": games, "steps": len(pairs), "draft_steps": drafts, "finishes": finishes,
+              "depth": "standard", "policy": "heuristic"}  # fmt: skip
+    if pairs:
+        report(
+            "coaching", "suggestion_realized_gain_ratio", _ratio(pairs), "ratio",
+            interval=_bootstrap(pairs, _ratio), target=0.8,
+            gain=round(statistics.fmean(g for g, _ in pairs), 4),
+            claimed=round(statistics.fmean(c for _, c in pairs), 4), **common,
+        )  # fmt: skip
+        report(
+            "coaching", "suggestion_better_share", _better(pairs), "share",
+            interval=_bootstrap(pairs, _better), target=0.7, **common,
+        )  # fmt: skip
+    report(
+        "coaching", "flag_seed_agreement", agreed / max(1, flagged), "share", target=0.85,
+        flags=flagged, games=games, seeds=[0, 1], depth="standard",
+    )  # fmt: skip
+
+
+def _before(start: State, actions: Sequence[Action], index: int) -> State:
+    """The position action ``index`` is played from (a turn kept open by tokens closed,
+    as the review closes it)."""
+    state = start
+    for action in actions[:index]:
+        state, _ = play(state, action)
+    return state if actions[index].player == state.player else close_turn(state)
 
 
 def _run(fn: Callable[[J], T], jobs: list[J], what: str) -> list[T]:
@@ -191,7 +301,11 @@ def run(argv: Iterable[str] = ()) -> None:
     parser.add_argument("--games4", type=int, default=80, help="four-player games (0: none)")
     parser.add_argument("--held-out", type=int, default=60, help="held-out games (0: none)")
     parser.add_argument("--depth", type=int, default=1, help="the review bot's depth (1–4)")
+    parser.add_argument("--reviewed", type=int, default=8, help="reviewed games (0: none)")
+    parser.add_argument("--flags", type=int, default=8, help="flagged steps finished per game")
+    parser.add_argument("--finishes", type=int, default=6, help="finishes of each side")
     args = parser.parse_args(list(argv))
     measure_brier(args.held_out)
+    measure_suggestions(args.reviewed, args.flags, args.finishes)
     measure_duels(2, args.games2, args.depth, 0.65)
     measure_duels(4, args.games4, args.depth, 0.40)

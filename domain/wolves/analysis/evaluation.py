@@ -52,6 +52,11 @@ def outcome(state: State) -> tuple[float, ...]:
     return tuple(1.0 / firsts if p == 1 else 0.0 for p in places)
 
 
+def result(state: State) -> Evaluation:
+    """A finished game's result as an evaluation: each seat's share of the win, its VP."""
+    return Evaluation(outcome(state), tuple(float(s.total) for s in final_scores(state)))
+
+
 def softmax(scores: Sequence[float]) -> list[float]:
     """Probabilities proportional to ``exp(score)``."""
     top = max(scores)
@@ -93,8 +98,7 @@ class StaticEvaluator:
     def evaluate(self, state: State) -> Evaluation:
         """The evaluation of ``state`` (a finished game: its actual result)."""
         if state.finished:
-            totals = tuple(float(s.total) for s in final_scores(state))
-            return Evaluation(outcome(state), totals)
+            return result(state)
         rows = features(state)
         return Evaluation(tuple(self.win(rows)), tuple(self.final_vp(rows, 1 - progress(state))))
 

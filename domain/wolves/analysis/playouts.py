@@ -54,7 +54,7 @@ from domain.wolves.actions import (
 from domain.wolves.analysis.evaluation import Evaluation, StaticEvaluator
 from domain.wolves.components import Terrain, WolfKind
 from domain.wolves.legal import legal_actions
-from domain.wolves.players import evaluate
+from domain.wolves.players import MAX_ACTIONS, HeuristicBot, evaluate
 from domain.wolves.rules import IllegalAction, play
 from domain.wolves.state import Piece, State
 
@@ -214,6 +214,17 @@ def playout(state: State, seed: int, rounds: int = 1) -> State:
             break
         state, events = play(state, bots[state.player].choose(state))
         ends -= sum(isinstance(e, TURN_ENDS) for e in events)
+    return state
+
+
+def finish(state: State, seed: int) -> State:
+    """The game played on from ``state`` to its end by heuristic bots (``HeuristicBot``, the
+    strongest policy that plays a whole game in well under a second), seeded by ``seed``."""
+    bots = [HeuristicBot(seed * 31 + s) for s in range(len(state.boards))]
+    for _ in range(MAX_ACTIONS):
+        if state.finished:
+            break
+        state, _ = play(state, bots[state.player].choose(state))
     return state
 
 

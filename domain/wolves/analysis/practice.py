@@ -18,8 +18,7 @@ from typing import Any
 
 from domain.wolves.actions import Action
 from domain.wolves.analysis.evaluation import StaticEvaluator
-from domain.wolves.analysis.playouts import playout_seed
-from domain.wolves.analysis.review import THRESHOLDS, Settings, _score
+from domain.wolves.analysis.review import THRESHOLDS, Settings, _score, step_seeds
 from domain.wolves.records import action_to_json
 from domain.wolves.rules import close_turn, play
 from domain.wolves.state import State
@@ -74,13 +73,6 @@ def position(before: State, played: Action) -> State:
     """The position the mover chose ``played`` from: ``before``, or, when the action ends a
     turn kept open by bonus action tokens, the next seat's turn (W-6), as the review sees it."""
     return close_turn(before) if played.player != before.player else before
-
-
-def step_seeds(settings: Settings, index: int, playouts: int | None = None) -> list[int]:
-    """The playout seeds the review used for every action it scored at ``index``: the
-    settings' playouts, or the ``playouts`` it stored for the step (more, re-checked)."""
-    step_seed = settings.seed * 100_003 + index
-    return [playout_seed(step_seed, i) for i in range(playouts or settings.playouts)]
 
 
 def score(

@@ -67,10 +67,11 @@ from domain.wolves.replay import initial
 from domain.wolves.rules import close_turn, play
 from domain.wolves.state import State
 
-ANALYSIS_VERSION = 3
+ANALYSIS_VERSION = 4
 """Bump when a change to the review could change a stored result (2: each step's stage and
 each seat's accuracy per stage; 3: a bonus action token spent only with the action after,
-and steps near a threshold re-checked)."""
+and steps near a threshold re-checked; 4: the alternatives listed independent of the
+seed)."""
 Stage = Literal["opening", "middle", "end"]
 """Where in the game an action falls: before the crescent phase is scored (the draft
 included), between the crescent and the quarter scorings, or after the quarter's (W-7)."""
@@ -207,9 +208,9 @@ class StepReview:
             "loss_se": round(self.loss_se, 4),
             "playouts": len(self.played.ends),
             "classification": self.classification,
-            "confidence": None if self.classification is None else confidence(
-                self.loss, self.loss_se, isinstance(self.played.action, Draft)
-            ),
+            "confidence": None
+            if self.classification is None
+            else confidence(self.loss, self.loss_se, isinstance(self.played.action, Draft)),
             "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
             "stage": self.stage,
             "best": None if best is self.played else best.to_json(self.seat),
@@ -245,8 +246,11 @@ class Review:
             "settings": {**self.settings.__dict__, "key": self.settings.key},
             "players": list(self.players),
             "graph": [
-                {"step": step, "win": [round(w, 4) for w in win],
-                 "se": None if se is None else [round(e, 4) for e in se]}
+                {
+                    "step": step,
+                    "win": [round(w, 4) for w in win],
+                    "se": None if se is None else [round(e, 4) for e in se],
+                }
                 for step, win, se in self.graph
             ],  # fmt: skip
             "steps": [s.to_json() for s in self.steps],
@@ -411,20 +415,19 @@ def review_step(
     seat = before.player
     names = [p.name for p in before.table.players]
     n = len(before.boards)
-    step_seed = settings.seed * 100_003 + index
-    rng = random.Random(step_seed)
+    rng = random.Random(index)  # the alternatives listed depend on the position, not the seed
     ranked: dict[tuple[Any, ...], tuple[float, tuple[Action, ...]]] = {}
     for line, after, key in _lines(before, played, rng):
         if key not in ranked:
             ranked[key] = (evaluator.evaluate(after).win[seat], line)
     top = sorted(ranked.values(), key=lambda va: -va[0])[: settings.candidates]
-    seeds = [playout_seed(step_seed, i) for i in range(settings.playouts)]
+    seeds = step_seeds(settings, index)
     static_played = evaluator.evaluate(play(before, played)[0]).win[seat]
     scored = _score(before, (played,), names, static_played, seeds, settings, evaluator)
     alternatives = tuple(_score(before, a, names, v, seeds, settings, evaluator) for v, a in top)
     loss, loss_se = _loss(seat, scored, (scored, *alternatives))
     if alternatives and unsure(loss, loss_se, n):  # re-checked: every line played out more
-        more = [playout_seed(step_seed, i) for i in range(settings.playouts, RECHECK * len(seeds))]
+        more = step_seeds(settings, index, RECHECK * len(seeds))[len(seeds) :]
         scored = _deepened(before, scored, more, settings, evaluator)
         alternatives = tuple(_deepened(before, a, more, settings, evaluator) for a in alternatives)
         loss, loss_se = _loss(seat, scored, (scored, *alternatives))
@@ -435,6 +438,13 @@ def review_step(
         action_accuracy(counted(loss, loss_se), n) if choice else None,
         stage(before),
     )  # fmt: skip
+
+
+def step_seeds(settings: Settings, index: int, playouts: int | None = None) -> list[int]:
+    """The playout seeds of every line scored at step ``index``: the settings' playouts, or
+    the first ``playouts`` (more, as a re-check plays)."""
+    step_seed = settings.seed * 100_003 + index
+    return [playout_seed(step_seed, i) for i in range(playouts or settings.playouts)]
 
 
 def stage(state: State) -> Stage:

@@ -1,16 +1,19 @@
-"""The review bot: a computer player that plays what the review engine thinks best.
+"""The review bot: a computer player that plays what the engine's deepest search thinks best.
 
-At each decision it lists the mover's alternatives as the review does
-(:func:`~domain.wolves.analysis.review.candidates`: every legal non-move action, every
-one-wolf Move and a few random multi-wolf Moves), ranks them with the static evaluator,
-scores the best few with seeded playouts (the review's search,
-:func:`~domain.wolves.analysis.playouts.playout_evaluations`) and plays the one whose
-playouts leave the mover the most: its mean win probability with a little for its expected
-VP margin (:func:`value`; ties: the better static rank).
+At each decision it lists the mover's alternatives as ``HeuristicBot`` does (every legal
+non-move action, moves next to prey and random ones, a few multi-wolf moves), ranks them
+by that bot's evaluation, and plays out the best few to the end of the game with heuristic
+bots in every seat (:func:`~domain.wolves.analysis.playouts.finish`; every alternative on
+the same seeds). It plays the one whose finished games leave the mover the most: its mean
+win share with a little for its VP margin (:func:`value`; ties: the better rank). This is
+one step of policy improvement over the heuristic bot: it only departs from the bot's own
+choice when the bot's own play, carried to the end, does better after another action. No
+evaluator judges a position the game has not reached, so a stalled board is worth what
+finishing it from there brings (the horizon of the review's cheaper playouts once made a
+frozen board look good to a trailing seat).
 
-``depth`` 1 … 4 sets how much it searches (:data:`STRENGTHS`): more candidates scored and
-more playouts each. Depth 1 answers well under a second on one core (``scripts/bench
-bots``: ``bot_move_p95_ms``). The same seed and position give the same action.
+``depth`` 1 … 4 sets how much it searches (:data:`STRENGTHS`): more alternatives played
+out and more games each. The same seed and position give the same action.
 
 >>> from domain.wolves.players import seats
 >>> from domain.wolves.setup import generate_setup
@@ -28,14 +31,9 @@ from typing import Any, Final
 
 from domain.seat_bots import DEFAULT_DEPTH, DEPTHS
 from domain.wolves.actions import Action
-from domain.wolves.analysis.evaluation import Evaluation, StaticEvaluator
-from domain.wolves.analysis.playouts import (
-    SearchResult,
-    combine,
-    playout_evaluations,
-    playout_seed,
-)
-from domain.wolves.analysis.review import candidates
+from domain.wolves.analysis.evaluation import Evaluation, result
+from domain.wolves.analysis.playouts import SearchResult, combine, finish, playout_seed
+from domain.wolves.players import HeuristicBot, evaluate
 from domain.wolves.rules import play
 from domain.wolves.state import State
 
@@ -49,9 +47,9 @@ class Strength:
 
 
 STRENGTHS: Final[dict[int, Strength]] = {
-    1: Strength(candidates=2, playouts=3),
-    2: Strength(candidates=3, playouts=6),
-    3: Strength(candidates=4, playouts=10),
+    1: Strength(candidates=3, playouts=2),
+    2: Strength(candidates=3, playouts=4),
+    3: Strength(candidates=4, playouts=8),
     4: Strength(candidates=6, playouts=16),
 }
 """The search at each depth (:data:`~domain.seat_bots.DEPTHS`)."""
@@ -60,27 +58,25 @@ VP_WEIGHT: Final = 0.002
 
 
 class ReviewBot:
-    """Plays the alternative the review's search scores best for the mover."""
+    """Plays the alternative whose games, finished by heuristic bots, go best for the mover."""
 
-    def __init__(
-        self, seed: int, depth: int = DEFAULT_DEPTH, evaluator: StaticEvaluator | None = None
-    ) -> None:
+    def __init__(self, seed: int, depth: int = DEFAULT_DEPTH) -> None:
         if depth not in DEPTHS:
             raise ValueError(f"a review bot's depth is {DEPTHS.start} to {DEPTHS.stop - 1}")
         self.seed = seed
         self.rng = random.Random(seed)
         self.strength = STRENGTHS[depth]
-        self.evaluator = evaluator or StaticEvaluator.load()
+        self.prior = HeuristicBot(seed)
 
     def choose(self, state: State) -> Action:
         """The best action found for the seat to act."""
-        seat, evaluator = state.player, self.evaluator
+        seat = state.player
         ranked: dict[tuple[Any, ...], tuple[float, int, Action, State]] = {}
-        for order, action in enumerate(candidates(state, self.rng)):
+        for order, action in enumerate(self.prior.candidates(state)):
             after, events = play(state, action)
             key = tuple(events)
             if key not in ranked:  # two actions that cause the same events are one
-                ranked[key] = (value(evaluator.evaluate(after), seat), -order, action, after)
+                ranked[key] = (evaluate(after, seat), -order, action, after)
         top = sorted(ranked.values(), key=lambda r: (r[0], r[1]), reverse=True)
         top = top[: self.strength.candidates]
         if len(top) == 1:
@@ -88,10 +84,15 @@ class ReviewBot:
         step_seed = self.rng.randrange(2**31)
         seeds = [playout_seed(step_seed, i) for i in range(self.strength.playouts)]
         scored = [
-            (value(combine(playout_evaluations(after, seeds, 1, evaluator)), seat), -rank, action)
+            (value(self._finished(after, seeds), seat), -rank, action)
             for rank, (_, _, action, after) in enumerate(top)
         ]
         return max(scored, key=lambda s: (s[0], s[1]))[2]
+
+    @staticmethod
+    def _finished(state: State, seeds: list[int]) -> SearchResult:
+        """The results of the games finished from ``state``, one per seed."""
+        return combine([result(finish(state, seed)) for seed in seeds])
 
 
 def value(found: Evaluation | SearchResult, seat: int) -> float:
