@@ -40,10 +40,12 @@ def test_the_coaching_suite_measures_duels_and_the_evaluator(
     low, high = duels["interval"]
     assert 0 <= low <= duels["value"] <= high <= 1
     assert duels["actions"] > 0 and duels["baseline_actions"] > 0
+    assert 0 < duels["turns"] < duels["actions"] and duels["baseline_turns"] > 0
 
 
 def test_a_finished_line_is_the_same_game_every_run_and_ends_it() -> None:
-    start, _, actions = coaching._game(2, coaching.SEED, coaching._bots(2, None, 1, 1))
+    game = coaching._game(2, coaching.SEED, coaching._bots(2, None, 1, 1))
+    start, actions = game.start, game.actions
     before = coaching._before(start, actions, 20)
     job = (before, (actions[20],), before.player, 3)
     share = coaching.finished_share(job)

@@ -151,8 +151,8 @@ def print_review(result: ReviewResult, doc: dict[str, Any], console: Console) ->
               help="Playouts per scored action [default: the depth's].")  # fmt: skip
 @click.option("--candidates", type=click.IntRange(0, 50),
               help="Alternatives scored per action [default: the depth's].")  # fmt: skip
-@click.option("--rounds", type=click.IntRange(1, 10),
-              help="Playout horizon in rounds [default: the depth's].")  # fmt: skip
+@click.option("--rounds", type=click.IntRange(0, 10),
+              help="Playout horizon in rounds, 0: to the end [default: the depth's].")  # fmt: skip
 @click.option("--seed", type=int, help="[default: the depth's, 0]")
 @click.option("--workers", type=click.IntRange(1, 64),
               help="Local processes or a local cluster's workers [default: CPUs].")  # fmt: skip

@@ -6,8 +6,9 @@
   ``HeuristicBot`` in two-player games, each setup played twice with the seats swapped:
   the review bot's share of the wins (tied firsts share) and its mean VP edge over the
   other seat, each with a 95 % interval over the setups (a setup's games are alike), and
-  the games' length against the same setups played by heuristic bots alone
-  (``baseline_actions``), with the share that ran past 300 actions and that hit the cap
+  the games' length in actions and in turns against the same setups played by heuristic
+  bots alone (``baseline_actions``, ``baseline_turns``: a bonus action token spent is one
+  action more in the same turn), with the share that ran past 300 actions and that hit the cap
   (stalling). Target 0.65 with the interval's lower bound above 0.5, and no game longer
   than the heuristic's.
 - ``reviewbot_4p_win_rate``: one review bot and three heuristic bots, the review bot in
@@ -50,6 +51,7 @@ from domain.wolves.analysis.calibration import report as calibrated
 from domain.wolves.analysis.evaluation import StaticEvaluator, outcome
 from domain.wolves.analysis.playouts import finish
 from domain.wolves.analysis.review import DEPTHS, Review, review
+from domain.wolves.events import TurnEnded
 from domain.wolves.players import MAX_ACTIONS, Bot, HeuristicBot, make_bot, seats
 from domain.wolves.rules import close_turn, play
 from domain.wolves.scoring import final_scores
@@ -77,6 +79,7 @@ class Played:
     win: float
     edge: float
     actions: int
+    turns: int
     finished: bool
 
 
@@ -90,31 +93,45 @@ def _bots(players: int, review_seat: int | None, seed: int, depth: int) -> list[
     ]
 
 
-def _game(players: int, seed: int, bots: Sequence[Bot]) -> tuple[State, State, list[Action]]:
-    """Setup ``seed`` played to its end (or the action cap) by ``bots``: its first and
-    last states and its actions."""
+@dataclass(frozen=True)
+class Game:
+    """A game played by bots: its first and last states, its actions and its turns."""
+
+    start: State
+    end: State
+    actions: list[Action]
+    turns: int
+
+
+def _game(players: int, seed: int, bots: Sequence[Bot]) -> Game:
+    """Setup ``seed`` played to its end (or the action cap) by ``bots``."""
     start = state = initial_state(seats(players, seed), generate_setup(players, seed))
     actions: list[Action] = []
+    turns = 0
     while not state.finished and len(actions) < MAX_ACTIONS:
         actions.append(bots[state.player].choose(state))
-        state, _ = play(state, actions[-1])
-    return start, state, actions
+        state, events = play(state, actions[-1])
+        turns += sum(isinstance(e, TurnEnded) for e in events)
+    return Game(start, state, actions, turns)
 
 
 def duel(job: tuple[int, int, int, int]) -> Played:
     """Setup ``seed`` of ``players`` seats with the review bot (``depth``) in ``seat``."""
     players, seed, seat, depth = job
-    _, state, actions = _game(players, seed, _bots(players, seat, seed, depth))
+    game = _game(players, seed, _bots(players, seat, seed, depth))
+    state = game.end
     totals = {s.seat: s.total for s in final_scores(state)}
     others = [v for s, v in totals.items() if s != seat]
     edge = totals[seat] - sum(others) / len(others)
-    return Played(outcome(state)[seat], edge, len(actions), state.finished)
+    return Played(outcome(state)[seat], edge, len(game.actions), game.turns, state.finished)
 
 
-def heuristic_length(job: tuple[int, int]) -> int:
-    """Actions of setup ``seed`` of ``players`` seats played by heuristic bots alone."""
+def heuristic_length(job: tuple[int, int]) -> tuple[int, int]:
+    """The actions and turns of setup ``seed`` of ``players`` seats played by heuristic
+    bots alone."""
     players, seed = job
-    return len(_game(players, seed, _bots(players, None, seed, 1))[2])
+    game = _game(players, seed, _bots(players, None, seed, 1))
+    return len(game.actions), game.turns
 
 
 def held_out(job: tuple[int, int]) -> list[tuple[int, Sample]]:
@@ -178,7 +195,8 @@ def measure_suggestions(games: int, flags: int, finishes: int) -> None:
     for i in range(games):
         players = 2 + i % 4
         seed = REVIEWED_SEED + i
-        start, _, actions = _game(players, seed, _bots(players, None, seed, 1))
+        game = _game(players, seed, _bots(players, None, seed, 1))
+        start, actions = game.start, game.actions
         progress(f"coaching: reviewing held-out game {i + 1}/{games} ({players} players), twice")
         first = review((start, actions), settings)
         second = review((start, actions), replace(settings, seed=1))
@@ -268,7 +286,9 @@ def measure_duels(players: int, games: int, depth: int, target: float) -> None:
         setups=setups, depth=depth, vp_edge=round(statistics.fmean(edges), 3),
         vp_edge_interval=_interval(edges),
         actions=round(statistics.fmean(p.actions for p in played), 1),
-        baseline_actions=round(statistics.fmean(lengths), 1),
+        baseline_actions=round(statistics.fmean(n for n, _ in lengths), 1),
+        turns=round(statistics.fmean(p.turns for p in played), 1),
+        baseline_turns=round(statistics.fmean(t for _, t in lengths), 1),
         baseline_metric="heuristic_actions_per_game",
         long_share=round(sum(p.actions > LONG for p in played) / len(played), 3),
         capped_share=round(sum(not p.finished for p in played) / len(played), 3),

@@ -6,7 +6,14 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from domain.wolves.analysis.playouts import PlayoutBot, playout, search
+from domain.wolves.analysis.evaluation import result
+from domain.wolves.analysis.playouts import (
+    PlayoutBot,
+    finish,
+    playout,
+    playout_evaluations,
+    search,
+)
 from domain.wolves.players import seats
 from domain.wolves.replay import replay
 from domain.wolves.rules import play
@@ -40,3 +47,12 @@ def test_search_is_the_same_in_processes():
         shared = search(state, playouts=4, seed=9, pool=pool)
     assert shared.win == pytest.approx(alone.win) and shared.vp == pytest.approx(alone.vp)
     assert sum(alone.win) == pytest.approx(1) and alone.playouts == 4
+
+
+def test_a_playout_of_no_rounds_is_the_game_finished_by_heuristic_bots():
+    state = replay(fixture_record("2p-00-heuristic"), at=30).state
+    end = playout(state, seed=4, rounds=0)
+    assert end.finished and end.moonlight == finish(state, 4).moonlight
+    for seed, ended in zip((4, 5), playout_evaluations(state, [4, 5], rounds=0), strict=True):
+        assert ended == result(finish(state, seed))  # the game's result, no evaluator's guess
+        assert sorted(ended.win) in ([0.0, 1.0], [0.5, 0.5])

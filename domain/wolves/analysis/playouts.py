@@ -204,8 +204,12 @@ def playout(state: State, seed: int, rounds: int = 1) -> State:
 
     With ``rounds=1`` the playout stops when the seat to act is about to start its next
     turn: it has seen every other seat's reply. From a draft position it first plays the
-    rest of the draft, so that it ends where the static evaluator was fitted.
+    rest of the draft, so that it ends where the static evaluator was fitted. With
+    ``rounds=0`` heuristic bots play to the game's end (:func:`finish`): no evaluator
+    judges where it stops.
     """
+    if rounds == 0:
+        return finish(state, seed)
     bots = [PlayoutBot(seed * 7 + i) for i in range(len(state.boards))]
     draft_left = len(state.table.draft_order) - state.draft_picks if state.drafting else 0
     ends = draft_left + rounds * len(state.boards)

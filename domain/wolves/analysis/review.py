@@ -111,6 +111,7 @@ class Settings:
     playouts: int = 6
     candidates: int = 3
     rounds: int = 1
+    """The playouts' horizon in turn rounds; 0: the game's end, by heuristic bots."""
     seed: int = 0
 
     @property
@@ -125,12 +126,13 @@ class Settings:
 DEPTHS: Final[dict[Depth, Settings]] = {
     "quick": Settings(),
     "standard": Settings(playouts=12, candidates=4),
-    "deep": Settings(playouts=32, candidates=6, rounds=2),
+    "deep": Settings(playouts=16, candidates=5, rounds=0),
 }
 """The settings of each depth: ``quick`` is the least that still ranks a step's actions
 (about 14 s for a 4-player game of some 100 actions on 2 cores), ``standard`` twice the
-playouts and one more alternative scored (20–27 s), ``deep`` a horizon of two rounds with
-many more playouts, for a Dask cluster. A longer game takes longer."""
+playouts and one more alternative scored (20–27 s), ``deep`` every line played out to the
+game's end by heuristic bots (the review bot's search: its results are the game's, not an
+evaluator's), for a Dask cluster. A longer game takes longer."""
 
 
 @dataclass(frozen=True)
