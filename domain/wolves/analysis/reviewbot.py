@@ -3,8 +3,8 @@
 At each decision it lists the mover's alternatives as ``HeuristicBot`` does (every legal
 non-move action, moves next to prey and random ones, a few multi-wolf moves), ranks them
 by that bot's evaluation, and plays out the best few to the end of the game with heuristic
-bots in every seat (:func:`~domain.wolves.analysis.playouts.finish`; every alternative on
-the same seeds). It plays the one whose finished games leave the mover the most: its mean
+bots in every seat (the deep review's playouts, ``rounds=0``; every alternative on the same
+seeds). It plays the one whose finished games leave the mover the most: its mean
 win share with a little for its VP margin (:func:`value`; ties: the better rank). This is
 one step of policy improvement over the heuristic bot: it only departs from the bot's own
 choice when the bot's own play, carried to the end, does better after another action. No
@@ -31,8 +31,13 @@ from typing import Any, Final
 
 from domain.seat_bots import DEFAULT_DEPTH, DEPTHS
 from domain.wolves.actions import Action
-from domain.wolves.analysis.evaluation import Evaluation, result
-from domain.wolves.analysis.playouts import SearchResult, combine, finish, playout_seed
+from domain.wolves.analysis.evaluation import Evaluation
+from domain.wolves.analysis.playouts import (
+    SearchResult,
+    combine,
+    playout_evaluations,
+    playout_seed,
+)
 from domain.wolves.players import HeuristicBot, evaluate
 from domain.wolves.rules import play
 from domain.wolves.state import State
@@ -84,15 +89,10 @@ class ReviewBot:
         step_seed = self.rng.randrange(2**31)
         seeds = [playout_seed(step_seed, i) for i in range(self.strength.playouts)]
         scored = [
-            (value(self._finished(after, seeds), seat), -rank, action)
+            (value(combine(playout_evaluations(after, seeds, rounds=0)), seat), -rank, action)
             for rank, (_, _, action, after) in enumerate(top)
         ]
         return max(scored, key=lambda s: (s[0], s[1]))[2]
-
-    @staticmethod
-    def _finished(state: State, seeds: list[int]) -> SearchResult:
-        """The results of the games finished from ``state``, one per seed."""
-        return combine([result(finish(state, seed)) for seed in seeds])
 
 
 def value(found: Evaluation | SearchResult, seat: int) -> float:
