@@ -142,6 +142,4 @@ def analysis_depth() -> Depth:
 def analysis_settings(depth: str | None = None) -> ReviewSettings:
     """The settings of a review at ``depth`` (a depth's name as a page sent it); the server's
     own for its depth, for None or for a name that is no depth's."""
-    svc = services()
-    chosen = next((d for d in DEPTHS if d == depth), None)
-    return svc.review_settings(None if chosen == svc.settings.analysis_depth else chosen)
+    return services().review_settings(next((d for d in DEPTHS if d == depth), None))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from uuid import UUID
 
-from domain.ruleset import ReviewSettings
+from domain.ruleset import Depth, ReviewSettings
 from domain.store import GameLibrary, StoreConfig
 from projections.analysis import default_settings
 from projections.db import backend_of
@@ -75,6 +75,15 @@ def analysis_settings(settings: Settings) -> ReviewSettings:
     return default_settings(
         settings.analysis_depth, **{k: v for k, v in values.items() if v is not None}
     )
+
+
+def review_settings(settings: Settings, depth: Depth | None) -> ReviewSettings:
+    """The settings of a review at ``depth``: for the server's own depth (and for None)
+    those it reviews uploads with (:func:`analysis_settings`), for another that depth's.
+    The API, the replay page and ``howl analyse`` all name depths so."""
+    if depth is None or depth == settings.analysis_depth:
+        return analysis_settings(settings)
+    return default_settings(depth)
 
 
 def id_prefix(text: str) -> str | None:

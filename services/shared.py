@@ -21,7 +21,6 @@ from domain.ruleset import Depth, ReviewSettings
 from domain.store import GameLibrary, UploadResult
 from domain.store.comments import TooManyComments, annotate
 from domain.store.game import check_visibility
-from projections.analysis import default_settings
 from projections.analysis_worker import AnalysisWorker, enqueue, start_worker
 from projections.readmodels import ReadModels
 from services.bodies import BodyCache
@@ -34,6 +33,7 @@ from services.library import (
     analysis_settings,
     open_library,
     open_read_models,
+    review_settings,
     store_config,
 )
 from services.refusals import Refusal
@@ -193,9 +193,9 @@ class Services:
         return result
 
     def review_settings(self, depth: Depth | None) -> ReviewSettings:
-        """The settings of a review at ``depth``; None: those asked for when nobody names
-        one (:attr:`analysis_settings`)."""
-        return self.analysis_settings if depth is None else default_settings(depth)
+        """The settings of a review at ``depth`` (:func:`services.library.review_settings`:
+        the server's own for its depth and for None)."""
+        return review_settings(self.settings, depth)
 
     @contextmanager
     def writing(self) -> Iterator[None]:

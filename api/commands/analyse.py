@@ -32,9 +32,9 @@ from domain.ruleset import (
     ReviewResult,
     Ruleset,
 )
-from projections.analysis import Analyses, default_settings, settings_values
+from projections.analysis import Analyses, settings_values
 from services.config import Settings as AppSettings
-from services.library import analyses_url, analysis_settings
+from services.library import analyses_url, review_settings
 from services.progress import progress_bar
 
 CLASS_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}
@@ -55,7 +55,7 @@ def _settings_values(depth: Depth | None, explicit: dict[str, int | None]) -> di
     """The settings asked for: ``depth``'s, or by default the server's (``HOWL_ANALYSIS_…``,
     so that a review saved here is the one the API serves), with the ``explicit`` values
     given in place of theirs."""
-    base = analysis_settings(AppSettings.from_env()) if depth is None else default_settings(depth)
+    base = review_settings(AppSettings.from_env(), depth)
     given = {name: value for name, value in explicit.items() if value is not None}
     return {**settings_values(base), **given}
 

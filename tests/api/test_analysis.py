@@ -175,6 +175,13 @@ def test_a_review_is_asked_for_and_read_at_a_depth(fresh_server: Callable[..., S
         reply = server.client.get(f"{path}?depth=quick")
     assert (reply.json["status"], reply.json["depth"]) == ("done", "quick"), reply.json
     assert len(reply.json["result"]["steps"]) == 8
-    standard = server.client.get(f"{path}?depth=standard").json
-    assert (standard["status"], standard["depth"]) == ("none", "standard")
-    assert standard["settings_key"] == AnalysisSettings(playouts=12, candidates=4).key
+    deep = server.client.get(f"{path}?depth=deep").json
+    assert (deep["status"], deep["depth"]) == ("none", "deep")
+    assert deep["settings_key"] == AnalysisSettings(playouts=16, candidates=5, rounds=0).key
+    # the server's own depth (standard) named is what it reviews uploads with, as the
+    # replay page shows it: here with HOWL_ANALYSIS_PLAYOUTS/_CANDIDATES in place of its own
+    own = server.client.get(f"{path}?depth=standard").json
+    assert (
+        own["depth"] is None and own["settings_key"] == server.client.get(path).json["settings_key"]
+    )
+    assert own["settings_key"] == AnalysisSettings(playouts=1, candidates=1).key
