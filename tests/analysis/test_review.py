@@ -71,6 +71,21 @@ def test_the_hunt_played_scores_better_than_the_pass(skipped_hunt):
     passed = review(bad, SETTINGS, workers=1, indexes=[HUNT]).steps[0]
     assert hunt.win_after - passed.win_after >= thresholds(3)[1][1]
     assert hunt.loss < passed.loss
+    assert hunt.classification is None  # the hunting move itself is not flagged
+
+
+def test_two_seeds_agree_on_the_flags_of_a_fixture_game():
+    """Reviews with other playout seeds flag the same steps (``scripts/bench coaching``'s
+    ``flag_seed_agreement``: the share of one review's flags the other makes, both ways)."""
+    record = fixture_record("2p-00-heuristic")
+    settings = Settings(playouts=12, candidates=4)  # the standard depth
+    flags = [
+        {s.index for s in review(record, dataclasses.replace(settings, seed=seed)).steps
+         if s.classification is not None}
+        for seed in (0, 1)
+    ]  # fmt: skip
+    assert len(flags[0]) >= 5
+    assert 2 * len(flags[0] & flags[1]) / (len(flags[0]) + len(flags[1])) >= 0.85, flags
 
 
 def test_a_review_does_not_depend_on_the_number_of_processes():
