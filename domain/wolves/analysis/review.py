@@ -132,7 +132,8 @@ DEPTHS: Final[dict[Depth, Settings]] = {
 (about 14 s for a 4-player game of some 100 actions on 2 cores), ``standard`` twice the
 playouts and one more alternative scored (20–27 s), ``deep`` every line played out to the
 game's end by heuristic bots (the review bot's search: its results are the game's, not an
-evaluator's), for a Dask cluster. A longer game takes longer."""
+evaluator's; some 15 minutes for a 2-player game, 30 for a 4-player one, on 2 cores), for
+a Dask cluster. A longer game takes longer."""
 
 
 @dataclass(frozen=True)
