@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from domain.wolves.analysis.practice import position
 from scripts.benchmarks import coaching
 
 
@@ -45,9 +46,8 @@ def test_the_coaching_suite_measures_duels_and_the_evaluator(
 
 def test_a_finished_line_is_the_same_game_every_run_and_ends_it() -> None:
     game = coaching._game(2, coaching.SEED, coaching._bots(2, None, 1, 1))
-    start, actions = game.start, game.actions
-    before = coaching._before(start, actions, 20)
-    job = (before, (actions[20],), before.player, 3)
+    before = position(game.states[20], game.actions[20])
+    job = (before, (game.actions[20],), before.player, 3)
     share = coaching.finished_share(job)
 
     assert share in (0.0, 0.5, 1.0) and coaching.finished_share(job) == share

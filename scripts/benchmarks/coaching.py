@@ -50,10 +50,11 @@ from domain.wolves.analysis.calibration import Sample
 from domain.wolves.analysis.calibration import report as calibrated
 from domain.wolves.analysis.evaluation import StaticEvaluator, outcome
 from domain.wolves.analysis.playouts import finish
+from domain.wolves.analysis.practice import position
 from domain.wolves.analysis.review import DEPTHS, Review, review
 from domain.wolves.events import TurnEnded
 from domain.wolves.players import MAX_ACTIONS, Bot, HeuristicBot, make_bot, seats
-from domain.wolves.rules import close_turn, play
+from domain.wolves.rules import play
 from domain.wolves.scoring import final_scores
 from domain.wolves.setup import generate_setup
 from domain.wolves.state import State, initial_state
@@ -95,31 +96,32 @@ def _bots(players: int, review_seat: int | None, seed: int, depth: int) -> list[
 
 @dataclass(frozen=True)
 class Game:
-    """A game played by bots: its first and last states, its actions and its turns."""
+    """A game played by bots: the state before each action and after the last, its actions
+    and its turns."""
 
-    start: State
-    end: State
+    states: list[State]
     actions: list[Action]
     turns: int
 
 
 def _game(players: int, seed: int, bots: Sequence[Bot]) -> Game:
     """Setup ``seed`` played to its end (or the action cap) by ``bots``."""
-    start = state = initial_state(seats(players, seed), generate_setup(players, seed))
+    state = initial_state(seats(players, seed), generate_setup(players, seed))
+    states, turns = [state], 0
     actions: list[Action] = []
-    turns = 0
     while not state.finished and len(actions) < MAX_ACTIONS:
         actions.append(bots[state.player].choose(state))
         state, events = play(state, actions[-1])
+        states.append(state)
         turns += sum(isinstance(e, TurnEnded) for e in events)
-    return Game(start, state, actions, turns)
+    return Game(states, actions, turns)
 
 
 def duel(job: tuple[int, int, int, int]) -> Played:
     """Setup ``seed`` of ``players`` seats with the review bot (``depth``) in ``seat``."""
     players, seed, seat, depth = job
     game = _game(players, seed, _bots(players, seat, seed, depth))
-    state = game.end
+    state = game.states[-1]
     totals = {s.seat: s.total for s in final_scores(state)}
     others = [v for s, v in totals.items() if s != seat]
     edge = totals[seat] - sum(others) / len(others)
@@ -196,16 +198,16 @@ def measure_suggestions(games: int, flags: int, finishes: int) -> None:
         players = 2 + i % 4
         seed = REVIEWED_SEED + i
         game = _game(players, seed, _bots(players, None, seed, 1))
-        start, actions = game.start, game.actions
+        moves = (game.states[0], game.actions)
         progress(f"coaching: reviewing held-out game {i + 1}/{games} ({players} players), twice")
-        first = review((start, actions), settings)
-        second = review((start, actions), replace(settings, seed=1))
+        first = review(moves, settings)
+        second = review(moves, replace(settings, seed=1))
         a, b = _flags(first), _flags(second)
         agreed += len(a & b) * 2
         flagged += len(a) + len(b)
         chosen = random.Random(i).sample(sorted(a), min(flags, len(a)))
         for step in (first.steps[k] for k in sorted(chosen)):
-            before = _before(start, actions, step.index)
+            before = position(game.states[step.index], step.played.action)
             for line in (step.best.line, (step.played.action,)):
                 jobs += [(before, line, step.seat, 1_000 * i + j) for j in range(finishes)]
             claimed.append((step.loss, isinstance(step.played.action, Draft)))
@@ -234,15 +236,6 @@ def measure_suggestions(games: int, flags: int, finishes: int) -> None:
         "coaching", "flag_seed_agreement", agreed / max(1, flagged), "share", target=0.85,
         flags=flagged, games=games, seeds=[0, 1], depth="standard",
     )  # fmt: skip
-
-
-def _before(start: State, actions: Sequence[Action], index: int) -> State:
-    """The position action ``index`` is played from (a turn kept open by tokens closed,
-    as the review closes it)."""
-    state = start
-    for action in actions[:index]:
-        state, _ = play(state, action)
-    return state if actions[index].player == state.player else close_turn(state)
 
 
 def _run(fn: Callable[[J], T], jobs: list[J], what: str) -> list[T]:
