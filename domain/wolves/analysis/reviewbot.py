@@ -99,10 +99,11 @@ def value(found: Evaluation | SearchResult, seat: int) -> float:
     """What a position is worth to ``seat`` when choosing: its win probability plus
     :data:`VP_WEIGHT` for each point of its expected VP margin over the best other seat.
     A blend, not a tie-break: a margin 10 points better is worth 0.02 of win probability.
-    So a seat whose win chance is gone (or certain) still plays for points. One that
-    chose by win chance alone, and among equal chances by their order, moved its wolves
-    about for ever (``scripts/bench coaching``, 100 two-player duels: 11 at the action
-    cap). Breaking only near ties (within 0.01) by the margin did worse on the same
-    duels than this blend: win share 0.42 against 0.49, VP edge −7.9 against −2.7."""
+    So a seat whose win chance is gone (or certain) still plays for points. Measured with
+    the bot's earlier search (one round of playouts, then the static evaluator): by win
+    chance alone, and among equal chances by their order, it moved its wolves about for
+    ever (``scripts/bench coaching``, 100 two-player duels: 11 at the action cap), and
+    breaking only near ties (within 0.01) by the margin did worse than this blend (win
+    share 0.42 against 0.49). It was not tuned again for the search to the game's end."""
     margin = found.vp[seat] - max(v for s, v in enumerate(found.vp) if s != seat)
     return found.win[seat] + VP_WEIGHT * margin
