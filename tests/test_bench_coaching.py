@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from domain.wolves.analysis.practice import position
+from domain.wolves.analysis.review import position
 from scripts.benchmarks import coaching
 
 

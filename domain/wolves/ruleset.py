@@ -15,7 +15,14 @@ from domain.wolves.actions import Action
 from domain.wolves.analysis import practice
 from domain.wolves.analysis.evaluation import StaticEvaluator
 from domain.wolves.analysis.playouts import PlayoutBot
-from domain.wolves.analysis.review import DEPTHS, THRESHOLDS, TURNING_POINTS, Settings, review
+from domain.wolves.analysis.review import (
+    DEPTHS,
+    THRESHOLDS,
+    TURNING_POINTS,
+    Settings,
+    position,
+    review,
+)
 from domain.wolves.analysis.review import Review as Reviewed
 from domain.wolves.analysis.whatif import outcome, what_if
 from domain.wolves.events import Event
@@ -70,7 +77,7 @@ class WolvesReview:
         return outcome(state, actions, 0, 0).to_json()
 
     def practice_position(self, before: State, played: Action) -> State:
-        return practice.position(before, played)
+        return position(before, played)
 
     def judge(
         self, at: State, step: Mapping[str, Any], settings: Any, action: Action

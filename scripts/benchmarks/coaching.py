@@ -50,8 +50,7 @@ from domain.wolves.analysis.calibration import Sample
 from domain.wolves.analysis.calibration import report as calibrated
 from domain.wolves.analysis.evaluation import StaticEvaluator, outcome
 from domain.wolves.analysis.playouts import finish
-from domain.wolves.analysis.practice import position
-from domain.wolves.analysis.review import DEPTHS, Review, review
+from domain.wolves.analysis.review import DEPTHS, Review, position, review
 from domain.wolves.events import TurnEnded
 from domain.wolves.players import MAX_ACTIONS, Bot, HeuristicBot, make_bot, seats
 from domain.wolves.rules import play

@@ -9,7 +9,8 @@ import pytest
 
 from domain.ruleset import IllegalAction
 from domain.wolves.actions import BuildDen
-from domain.wolves.analysis.practice import position, score, threshold
+from domain.wolves.analysis.practice import score, threshold
+from domain.wolves.analysis.review import position
 from domain.wolves.records import action_from_json
 from domain.wolves.replay import replay
 from domain.wolves.ruleset import WOLVES

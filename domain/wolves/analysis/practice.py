@@ -20,7 +20,7 @@ from domain.wolves.actions import Action
 from domain.wolves.analysis.evaluation import StaticEvaluator
 from domain.wolves.analysis.review import THRESHOLDS, Settings, _score, step_seeds
 from domain.wolves.records import action_to_json
-from domain.wolves.rules import close_turn, play
+from domain.wolves.rules import play
 from domain.wolves.state import State
 
 WIN_DIGITS = 4
@@ -67,12 +67,6 @@ class Verdict:
 def threshold(players: int) -> float:
     """The least loss the review calls an inaccuracy, for ``players`` seats."""
     return THRESHOLDS[-1][1] / players
-
-
-def position(before: State, played: Action) -> State:
-    """The position the mover chose ``played`` from: ``before``, or, when the action ends a
-    turn kept open by bonus action tokens, the next seat's turn (W-6), as the review sees it."""
-    return close_turn(before) if played.player != before.player else before
 
 
 def score(

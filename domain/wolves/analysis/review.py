@@ -413,8 +413,7 @@ def review_step(
 ) -> StepReview:  # fmt: skip
     """Review the action played at ``index`` from the position ``before`` it."""
     evaluator = evaluator or StaticEvaluator.load()
-    if played.player != before.player:  # the action ends a turn kept open by tokens (W-6)
-        before = close_turn(before)
+    before = position(before, played)
     seat = before.player
     names = [p.name for p in before.table.players]
     n = len(before.boards)
@@ -441,6 +440,12 @@ def review_step(
         action_accuracy(counted(loss, loss_se), n) if choice else None,
         stage(before),
     )  # fmt: skip
+
+
+def position(before: State, played: Action) -> State:
+    """The position the mover chose ``played`` from: ``before``, or, when the action ends a
+    turn kept open by bonus action tokens, the next seat's turn (W-6), as the review sees it."""
+    return close_turn(before) if played.player != before.player else before
 
 
 def step_seeds(settings: Settings, index: int, playouts: int | None = None) -> list[int]:
