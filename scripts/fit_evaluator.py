@@ -1,8 +1,15 @@
 """Fit the static evaluator on self-play games and write its ``weights.json``.
 
 Game ``i`` (of ``--games``) is played from seed ``seed * 1_000_003 + i``: 2 to 5 players in
-turn, every tenth game with random terrain, one game in four (``(i // 4) % 4 == 3``) with
-a random player in some seats (so weak play is seen too), all the others heuristic.
+turn, every tenth game with random terrain. Most seats are heuristic bots, and to show the
+fit more than their play:
+
+- one game in four (``(i // 4) % 4 == 3``) has a random player in some seats (weak play);
+- one in 25 (``i % 25 == 12``) has a stall limit of 2 to 5 rounds (W-12) and stalling seats,
+  heuristic bots that pass while they trail: frozen boards, and what they come to;
+- one in 40 (``i % 40 == 20``, two players) seats a review bot (depth 1), the engine's own
+  choices.
+
 Games with ``i % 5 == 4`` are held out: the metrics in the file are measured on every
 position of those games after the draft. Training uses every other position of the rest.
 
@@ -24,15 +31,16 @@ import sys
 import time
 from pathlib import Path
 
+from domain.wolves.actions import Action, Pass
 from domain.wolves.analysis import calibration
 from domain.wolves.analysis.evaluation import StaticEvaluator, outcome
 from domain.wolves.analysis.features import FEATURES, features, progress
 from domain.wolves.components import RULES_VERSION
-from domain.wolves.players import seats, self_play
+from domain.wolves.players import MAX_ACTIONS, Bot, HeuristicBot, make_bot, seats
 from domain.wolves.rules import play
 from domain.wolves.scoring import final_scores
 from domain.wolves.setup import Options, generate_setup
-from domain.wolves.state import initial_state
+from domain.wolves.state import State, initial_state
 from services.compute import ComputeError, pool
 from services.config import Settings
 from services.progress import progress_bar
@@ -45,32 +53,61 @@ Position = tuple[list[list[float]], float, tuple[float, ...], tuple[float, ...]]
 """Feature rows per seat, share of the game left, win shares, points still to come."""
 
 
+class StallingBot:
+    """A heuristic bot that passes while it trails another seat (after the draft)."""
+
+    def __init__(self, seed: int) -> None:
+        self.bot = HeuristicBot(seed)
+
+    def choose(self, state: State) -> Action:
+        """A pass while behind, else the heuristic bot's choice."""
+        if not state.drafting:
+            totals = [s.total for s in final_scores(state)]
+            if totals[state.player] < max(totals):
+                return Pass(state.player)
+        return self.bot.choose(state)
+
+
 def game_kinds(i: int, n: int, seed: int) -> list[str]:
-    """The player kind of each seat of game ``i``."""
+    """The player kind of each seat of game ``i``: ``heuristic``, ``random``, ``stalling``
+    or ``review``."""
+    rng = random.Random(seed)
+    if i % 40 == 20:
+        return ["review", "heuristic"] if rng.random() < 0.5 else ["heuristic", "review"]
+    if i % 25 == 12:
+        kinds = ["stalling" if rng.random() < 0.5 else "heuristic" for _ in range(n)]
+        return kinds if "stalling" in kinds else ["stalling"] + ["heuristic"] * (n - 1)
     if (i // 4) % 4 != 3:
         return ["heuristic"] * n
-    rng = random.Random(seed)
     kinds = ["random" if rng.random() < 0.4 else "heuristic" for _ in range(n)]
     return kinds if "heuristic" in kinds else ["random"] + ["heuristic"] * (n - 1)
+
+
+def bot(kind: str, seed: int) -> Bot:
+    """The bot of a seat of kind ``kind``."""
+    return StallingBot(seed) if kind == "stalling" else make_bot(kind, seed)
 
 
 def positions(i: int, base_seed: int) -> tuple[int, int, list[Position]]:
     """Self-play game ``i`` and its positions after the draft, with the game's result."""
     seed = base_seed * SEED_STRIDE + i
     n = 2 + i % 4
-    setup = generate_setup(n, seed, Options(random_terrain=i % 10 == 7))
-    game = self_play(seats(n, seed), setup, game_kinds(i, n, seed), seed)
-    win = outcome(game.state)
-    finals = [s.total for s in final_scores(game.state)]
-    state = initial_state(game.players, setup)
+    stall = 2 + i % 4 if i % 25 == 12 else None
+    setup = generate_setup(n, seed, Options(random_terrain=i % 10 == 7, stall_limit_rounds=stall))
+    bots = [bot(kind, seed * 31 + s) for s, kind in enumerate(game_kinds(i, n, seed))]
+    state = initial_state(seats(n, seed), setup)
+    played: list[State] = []
+    while not state.finished and len(played) < MAX_ACTIONS:
+        state, _ = play(state, bots[state.player].choose(state))
+        if not state.drafting and not state.finished:
+            played.append(state)
+    win = outcome(state)
+    finals = [s.total for s in final_scores(state)]
     out: list[Position] = []
-    for action in game.actions:
-        state, _ = play(state, action)
-        if state.drafting or state.finished:
-            continue
-        rows = features(state)
+    for before in played:
+        rows = features(before)
         gain = tuple(float(f - row[0]) for f, row in zip(finals, rows, strict=True))
-        out.append((rows, 1 - progress(state), win, gain))
+        out.append((rows, 1 - progress(before), win, gain))
     return i, n, out
 
 
@@ -178,7 +215,7 @@ def fit_vp(data: list[Position]) -> list[float]:
 def main(argv: list[str]) -> int:
     """Generate games, fit, measure on held-out games and write the weights file."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="local processes, or a local cluster's workers")  # fmt: skip
@@ -197,18 +234,20 @@ def main(argv: list[str]) -> int:
             print(f"… self-play on {ready.where}", file=sys.stderr, flush=True)
             task = progress.add_task("games", total=args.games)
             jobs = ((i, args.seed) for i in range(args.games))
-            for _, job in ready.finished(positions, jobs, ordered=True):
-                i, _, found = job.result()
-                if i % 5 == 4:
-                    held += found
-                    counts["held_out"] += 1
-                else:
-                    train += found[::2]
-                    counts["train"] += 1
+            played: dict[int, list[Position]] = {}
+            for _, job in ready.finished(positions, jobs):  # a slow game holds up no other
+                i, _, played[i] = job.result()
                 progress.advance(task)
     except ComputeError as exc:  # no cluster answers, or Dask is missing
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    for i, found in sorted(played.items()):  # in the games' order: the same sums every run
+        if i % 5 == 4:
+            held += found
+            counts["held_out"] += 1
+        else:
+            train += found[::2]
+            counts["train"] += 1
     print(f"… {len(train)} training positions; fitting", file=sys.stderr, flush=True)
     sd = scales([rows for rows, *_ in train])
     scaled = [([[v / s for v, s in zip(r, sd, strict=True)] for r in rows], win)
@@ -246,7 +285,9 @@ def main(argv: list[str]) -> int:
         "players": "2 + i % 4",
         "held_out": "games with i % 5 == 4, every position after the draft",
         "training": "the other games, every other position after the draft",
-        "bots": "heuristic; (i // 4) % 4 == 3: some seats random; i % 10 == 7: random terrain",
+        "bots": "heuristic; (i // 4) % 4 == 3: some seats random; i % 25 == 12: stall limit "
+        "2 + i % 4 and some seats stalling (pass while behind); i % 40 == 20: one review "
+        "bot (depth 1); i % 10 == 7: random terrain",
         "games_train": counts["train"],
         "games_held_out": counts["held_out"],
         "positions_train": len(train),

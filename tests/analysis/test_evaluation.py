@@ -7,7 +7,7 @@ from importlib import resources
 
 from domain.wolves.analysis import calibration
 from domain.wolves.analysis.evaluation import StaticEvaluator, outcome
-from domain.wolves.analysis.features import FEATURES, features
+from domain.wolves.analysis.features import FEATURES, STILL_ROUNDS, features
 from domain.wolves.records import Record
 from domain.wolves.replay import initial
 from domain.wolves.rules import play
@@ -63,6 +63,29 @@ def test_probabilities_sum_to_one_and_expected_vp_is_at_least_the_vp_so_far(corp
             assert all(0 < w < 1 for w in ev.win)
             now = [row[0] for row in features(state)]
             assert all(e >= v for e, v in zip(ev.vp, now, strict=True))
+
+
+def test_a_still_moonlight_never_helps_the_seat_in_last_place(corpus):
+    """Freezing the board is never scored as good for the seat furthest behind: the longer
+    the Moonlight stands still (W-12), the lower (or the same) its win chance."""
+    evaluator = StaticEvaluator.load()
+    checked = 0
+    for name in ("2p-00-heuristic", "3p-00-heuristic", "4p-00-heuristic", "5p-00-heuristic"):
+        record = corpus[name]
+        state = initial(record)
+        for i, action in enumerate(record.actions[:-1]):
+            state, _ = play(state, action)
+            if state.drafting or i % 5:
+                continue
+            last = min(final_scores(state), key=lambda s: (s.total, -s.place)).seat
+            chances = []
+            for rounds in range(STILL_ROUNDS + 2):
+                frozen = state.copy()
+                frozen.stalled_rounds = rounds
+                chances.append(evaluator.evaluate(frozen).win[last])
+            assert chances == sorted(chances, reverse=True), (name, i, chances)
+            checked += 1
+    assert checked > 50
 
 
 def test_the_weights_file_says_how_it_was_made():

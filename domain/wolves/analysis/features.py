@@ -2,7 +2,8 @@
 
 Every feature is about one seat; the conditional-logit model compares seats, so only
 differences between seats matter to the win probability. ``progress`` is the Moonlight
-date as a share of the full-moon date and ``urgency`` grows as the next phase nears.
+date as a share of the full-moon date, ``urgency`` grows as the next phase nears and
+``stillness`` as the Moonlight stands still.
 
 >>> from domain.wolves.players import seats
 >>> from domain.wolves.setup import generate_setup
@@ -37,10 +38,15 @@ FEATURES: tuple[str, ...] = (
     "pack_left",  # wolves still on the pack track × share left
     "dens_left",  # dens still on the attribute tracks × share left
     "tempo",  # actions left this turn, for the seat to act
+    "wait",  # turns before the seat acts again, over the seats: 0 for the seat to act
+    "vp_still",  # vp × stillness: a lead counts more while the Moonlight stands still
 )
 
 CLIP = 2
 """Control margins count up to this many pieces either way."""
+STILL_ROUNDS = 5
+"""Full rounds without a Moonlight advance that make a game without a stall limit count as
+standing still (:func:`stillness` 1)."""
 
 
 def progress(state: State) -> float:
@@ -48,6 +54,14 @@ def progress(state: State) -> float:
     if state.finished:
         return 1.0
     return min(1.0, state.date / state.table.phase_dates[-1])
+
+
+def stillness(state: State) -> float:
+    """How long the Moonlight has stood still, 0 to 1: full rounds without an advance over
+    the stall limit (W-12, where every phase left is scored at once), or over
+    :data:`STILL_ROUNDS` in a game without one. A frozen board keeps the standings it has,
+    so a lead counts more (``vp_still``): freezing the board never helps the seat behind."""
+    return min(1.0, state.stalled_rounds / (state.table.stall_limit or STILL_ROUNDS))
 
 
 def urgency(state: State) -> float:
@@ -112,6 +126,7 @@ def features(state: State) -> list[list[float]]:
     p = progress(state)
     left = 1.0 - p
     u = urgency(state)
+    still = stillness(state)
     nxt, later = _regions(state, n)
     around = _prey_around(state, n)
     wolves = [0] * n
@@ -145,5 +160,7 @@ def features(state: State) -> list[list[float]]:
             (len(box.PACK_TRACK) - board.wolves) * left,
             (3 * box.DENS_PER_TRACK - sum(board.dens)) * left,
             state.actions_left if acting else 0,
+            (seat - state.player) % n / n,
+            vp * still,
         ])  # fmt: skip
     return rows

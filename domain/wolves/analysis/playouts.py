@@ -51,7 +51,7 @@ from domain.wolves.actions import (
     UpgradeLair,
     WolfStep,
 )
-from domain.wolves.analysis.evaluation import Evaluation, StaticEvaluator
+from domain.wolves.analysis.evaluation import Evaluation, StaticEvaluator, result
 from domain.wolves.components import Terrain, WolfKind
 from domain.wolves.legal import legal_actions
 from domain.wolves.players import MAX_ACTIONS, HeuristicBot, evaluate
@@ -263,9 +263,13 @@ def combine(evaluations: Sequence[Evaluation]) -> SearchResult:
 def playout_evaluations(
     state: State, seeds: Sequence[int], rounds: int = 1, evaluator: StaticEvaluator | None = None
 ) -> list[Evaluation]:
-    """The static evaluation at the end of one playout per seed."""
+    """The evaluation at the end of one playout per seed: the result of a game that ended
+    there (as every playout of no ``rounds`` does), else the static evaluation."""
+    ends = [playout(state, s, rounds) for s in seeds]
+    if all(end.finished for end in ends):  # needs no weights
+        return [result(end) for end in ends]
     evaluator = evaluator or StaticEvaluator.load()
-    return [evaluator.evaluate(playout(state, s, rounds)) for s in seeds]
+    return [evaluator.evaluate(end) for end in ends]
 
 
 def playout_seed(seed: int, i: int) -> int:
