@@ -29,7 +29,7 @@
   (``domain.wolves.analysis.calibration``) beside each.
 
 ``scripts/bench coaching [--games2 100] [--games4 80] [--held-out 60] [--depth 1]
-[--reviewed 8] [--flags 8] [--finishes 6]``; the
+[--reviewed 16] [--flags 8] [--finishes 6]``; the
 games are the same every run (fixed seeds), played on one process per CPU.
 """
 
@@ -65,7 +65,7 @@ REVIEWED_SEED = 7_100_000
 """Seeds of the reviewed held-out games (two to five players in turn)."""
 HELD_OUT_SEED = 7_000_000
 """Seeds of the held-out games (``scripts/fit-evaluator`` plays seeds ``seed · 1,000,003 +
-i``: 1,000,003 to 1,000,502 by default)."""
+i``: 1,000,003 to 1,002,002 by default)."""
 LONG = 300
 """Actions past which a game counts as long (a heuristic game of five takes about 130)."""
 T = TypeVar("T")
@@ -313,7 +313,7 @@ def run(argv: Iterable[str] = ()) -> None:
     parser.add_argument("--games4", type=int, default=80, help="four-player games (0: none)")
     parser.add_argument("--held-out", type=int, default=60, help="held-out games (0: none)")
     parser.add_argument("--depth", type=int, default=1, help="the review bot's depth (1–4)")
-    parser.add_argument("--reviewed", type=int, default=8, help="reviewed games (0: none)")
+    parser.add_argument("--reviewed", type=int, default=16, help="reviewed games (0: none)")
     parser.add_argument("--flags", type=int, default=8, help="flagged steps finished per game")
     parser.add_argument("--finishes", type=int, default=6, help="finishes of each side")
     args = parser.parse_args(list(argv))
