@@ -84,7 +84,7 @@ class WolvesReview:
     ) -> dict[str, Any]:
         known = [practice.Known(action_from_json(step["action"]), step["label"], step["win_after"])]
         known += [
-            practice.Known(action_from_json(a["action"]), a["label"], a["win"])
+            practice.Known(action_from_json(a["action"]), a["label"], a["win"], _bought(a))
             for a in step["alternatives"]
         ]
         return practice.judge(
@@ -102,6 +102,12 @@ class WolvesReview:
             state, _ = play(state, action)
             line.append(action)
         return line
+
+
+def _bought(alternative: Mapping[str, Any]) -> tuple[Action, ...]:
+    """A stored alternative's line when it spends a bonus action token first (else none)."""
+    line = alternative.get("actions", ())
+    return tuple(map(action_from_json, line)) if len(line) > 1 else ()
 
 
 class Wolves:

@@ -29,8 +29,8 @@ from tests.dashboard.conftest import (  # noqa: F401 (fixtures of the browser te
 )
 
 GAME = "2p-00-heuristic"
-REVIEWED = range(56)
-"""The actions reviewed (the first 56: enough for three mistakes of each seat)."""
+REVIEWED = range(77)
+"""The actions reviewed (all 77: three mistakes of each seat at least)."""
 QUICK = ReviewSettings(playouts=2, candidates=1)
 """Review settings small enough for two slow cores."""
 SERVER = {"analysis_playouts": QUICK.playouts, "analysis_candidates": QUICK.candidates}

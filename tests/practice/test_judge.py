@@ -32,11 +32,12 @@ def test_the_played_action_scores_as_the_review_stored_it(reviewed: dict[str, An
     for step in flagged(reviewed):
         at, index = _at(step["index"]), step["index"]
         playouts = step["playouts"]  # the settings', or more for a step re-checked
-        played = score(at, action_from_json(step["action"]), index, QUICK, playouts=playouts)
+        played = score(at, [action_from_json(step["action"])], index, QUICK, playouts=playouts)
         assert played == (step["win_after"], step["label"])
-        alternative = step["alternatives"][0]
-        again = score(at, action_from_json(alternative["action"]), index, QUICK, playouts=playouts)
-        assert again == (alternative["win"], alternative["label"])
+        for alternative in step["alternatives"]:  # a bonus action token's line as one
+            line = [action_from_json(a) for a in alternative["actions"]]
+            again = score(at, line, index, QUICK, playouts=playouts)
+            assert again == (alternative["win"], alternative["label"])
 
 
 def test_the_better_action_is_accepted_and_the_flagged_one_rejected(

@@ -6,8 +6,10 @@ playouts with the same seeds (:func:`~domain.wolves.analysis.review.review_step`
 review's settings — and accepted when its win share is within the inaccuracy threshold
 (``0.1 / N`` for ``N`` players, :data:`~domain.wolves.analysis.review.THRESHOLDS`) of the
 best the review knows there: the best of the stored alternatives, the played action and the
-entered one. The flagged action itself lost at least the mistake threshold (``0.2 / N``),
-so it is never accepted; the known best always is.
+entered one. An entered action that a stored alternative buys with a bonus action token
+("spends a bonus action token, then …") is scored as that alternative, token first. The
+flagged action itself lost at least the mistake threshold (``0.2 / N``), so it is never
+accepted; the known best always is.
 """
 
 from __future__ import annotations
@@ -32,9 +34,14 @@ class Known:
     """An action the review scored at the step: the played one or a stored alternative."""
 
     action: Action
+    """The action a player enters for it: the one a bonus action token buys, in a line
+    that spends one first."""
     label: str
     win: float
     """The mover's win share after it, as the review stored it."""
+    line: tuple[Action, ...] = ()
+    """The actions the review played for it (a bonus action token, then ``action``), when
+    more than ``action`` alone."""
 
 
 @dataclass(frozen=True)
@@ -70,18 +77,21 @@ def threshold(players: int) -> float:
 
 
 def score(
-    at: State, action: Action, index: int, settings: Settings,
+    at: State, line: Sequence[Action], index: int, settings: Settings,
     evaluator: StaticEvaluator | None = None, playouts: int | None = None,
 ) -> tuple[float, str]:  # fmt: skip
-    """The mover's win share after ``action`` from the position ``at`` of step ``index`` as
-    the review scores it (with the ``playouts`` it stored for the step), and the action's
-    label (``IllegalAction`` for an illegal one)."""
+    """The mover's win share after the actions of ``line`` (one, or a bonus action token
+    and the action it buys) from the position ``at`` of step ``index`` as the review scores
+    them (with the ``playouts`` it stored for the step), and their label
+    (``IllegalAction`` for an illegal one)."""
     evaluator = evaluator or StaticEvaluator.load()
     names = [p.name for p in at.table.players]
-    after, _ = play(at, action)
+    after = at
+    for action in line:
+        after, _ = play(after, action)
     static = evaluator.evaluate(after).win[at.player]
     seeds = step_seeds(settings, index, playouts)
-    scored = _score(at, (action,), names, static, seeds, settings, evaluator)
+    scored = _score(at, tuple(line), names, static, seeds, settings, evaluator)
     return round(scored.evaluation.win[at.player], WIN_DIGITS), scored.label
 
 
@@ -92,7 +102,8 @@ def judge(
     """Judge ``entered`` at the position ``at`` of step ``index`` against the ``known``
     actions the review scored there with ``playouts`` each (``IllegalAction`` for an
     illegal one)."""
-    win, label = score(at, entered, index, settings, evaluator, playouts)
+    line = next((k.line for k in known if k.line and k.action == entered), (entered,))
+    win, label = score(at, line, index, settings, evaluator, playouts)
     mine = Known(entered, label, win)
     best = max((*known, mine), key=lambda k: k.win)
     loss = round(max(0.0, best.win - win), WIN_DIGITS)
