@@ -82,7 +82,8 @@ def test_a_persons_action_is_answered_by_the_bot_on_the_stream(
     table = open_table(ana, {**record, "bots": {"1": {"bot": "review", "depth": 1}}})
     table_id, version = table["table_id"], table["version"]
     assert table["turn"] == 0 and table["bots"] == {"1": {"bot": "review", "depth": 1}}
-    conn, stream = watch(server.live.url, table_id)
+    # a review bot's pick plays whole games out: seconds on a busy machine, not 5 s at most
+    conn, stream = watch(server.live.url, table_id, timeout=60)
     try:
         assert next(stream)["version"] == version
         reply = enter(ana, table_id, actions[0], version)  # seat 0 drafts (W-4.1)

@@ -39,11 +39,13 @@ def enter(client: Client, table_id: str, action: dict[str, Any], version: int) -
     return client.request("POST", f"/api/tables/{table_id}/actions", json_body=body)
 
 
-def watch(url: str, table_id: str) -> tuple[http.client.HTTPConnection, Iterator[dict[str, Any]]]:
+def watch(
+    url: str, table_id: str, timeout: float = 5
+) -> tuple[http.client.HTTPConnection, Iterator[dict[str, Any]]]:
     """A connection to the table's stream on the server at ``url``, and its ``table`` events
-    as they arrive (each one's ``id`` is its version)."""
+    as they arrive (each one's ``id`` is its version), each within ``timeout`` seconds."""
     parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=5)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout)
     conn.request("GET", f"/api/tables/{table_id}/stream")
     reply = conn.getresponse()
     assert reply.status == 200
