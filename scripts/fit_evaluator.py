@@ -36,7 +36,7 @@ from domain.wolves.analysis import calibration
 from domain.wolves.analysis.evaluation import StaticEvaluator, outcome
 from domain.wolves.analysis.features import FEATURES, features, progress
 from domain.wolves.components import RULES_VERSION
-from domain.wolves.players import MAX_ACTIONS, Bot, HeuristicBot, make_bot, seats
+from domain.wolves.players import Bot, HeuristicBot, make_bot, seats, self_play
 from domain.wolves.rules import play
 from domain.wolves.scoring import final_scores
 from domain.wolves.setup import Options, generate_setup
@@ -94,20 +94,18 @@ def positions(i: int, base_seed: int) -> tuple[int, int, list[Position]]:
     n = 2 + i % 4
     stall = 2 + i % 4 if i % 25 == 12 else None
     setup = generate_setup(n, seed, Options(random_terrain=i % 10 == 7, stall_limit_rounds=stall))
-    bots = [bot(kind, seed * 31 + s) for s, kind in enumerate(game_kinds(i, n, seed))]
-    state = initial_state(seats(n, seed), setup)
-    played: list[State] = []
-    while not state.finished and len(played) < MAX_ACTIONS:
-        state, _ = play(state, bots[state.player].choose(state))
-        if not state.drafting and not state.finished:
-            played.append(state)
-    win = outcome(state)
-    finals = [s.total for s in final_scores(state)]
+    game = self_play(seats(n, seed), setup, game_kinds(i, n, seed), seed, bot)
+    win = outcome(game.state)
+    finals = [s.total for s in final_scores(game.state)]
+    state = initial_state(game.players, setup)
     out: list[Position] = []
-    for before in played:
-        rows = features(before)
+    for action in game.actions:
+        state, _ = play(state, action)
+        if state.drafting or state.finished:
+            continue
+        rows = features(state)
         gain = tuple(float(f - row[0]) for f, row in zip(finals, rows, strict=True))
-        out.append((rows, 1 - progress(before), win, gain))
+        out.append((rows, 1 - progress(state), win, gain))
     return i, n, out
 
 

@@ -237,11 +237,13 @@ class SelfPlayGame:
 
 
 def self_play(
-    players: tuple[Player, ...], setup: Setup, kind: str | Sequence[str], seed: int
-) -> SelfPlayGame:
-    """Play a whole game with one bot per seat (one kind for all, or one kind per seat)."""
+    players: tuple[Player, ...], setup: Setup, kind: str | Sequence[str], seed: int,
+    make: Callable[[str, int], Bot] = make_bot,
+) -> SelfPlayGame:  # fmt: skip
+    """Play a whole game with one bot per seat (one kind for all, or one kind per seat),
+    each made by ``make`` from its kind and seed."""
     kinds = [kind] * len(players) if isinstance(kind, str) else list(kind)
-    bots = [make_bot(k, seed * 31 + i) for i, k in enumerate(kinds)]
+    bots = [make(k, seed * 31 + i) for i, k in enumerate(kinds)]
     state = initial_state(players, setup)
     actions: list[Action] = []
     events: list[Event] = []
