@@ -19,6 +19,7 @@ from api.app import create_app
 from api.commands.configured import using_store
 from api.demo import seed_demo
 from api.front import front_app
+from api.holdback import TICK_SECONDS, HoldBack, ServingLoad
 from projections import db
 from services.config import Settings
 from services.shared import runs_analysis, start_reviews
@@ -39,16 +40,26 @@ def _log_to_stderr() -> None:
 
 def run_analysis(settings: Settings) -> None:
     """Review queued games (``HOWL_ANALYSIS``) on the CPU time the API leaves idle, until
-    terminated or the server is gone."""
+    terminated or the server is gone: the review's processes are held back while the server
+    is busy (:mod:`api.holdback`; on local processes, not on a Dask cluster)."""
     _log_to_stderr()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C stops the server, which stops us
     signal.signal(signal.SIGTERM, lambda *_: _stop_reviewing())
     background()
     start_reviews(settings)
     server = os.getppid()
+    hold = HoldBack(partial(ServingLoad(server, os.getpid()).busy, TICK_SECONDS), _reviewers)
+    local = settings.dask_scheduler is None  # a cluster's processes are not ours to stop
     while os.getppid() == server:
-        time.sleep(1)
+        time.sleep(TICK_SECONDS)
+        if local:
+            hold.tick()
     _stop_reviewing()
+
+
+def _reviewers() -> list[int]:
+    """The processes this process started (those its review runs in)."""
+    return [p.pid for p in multiprocessing.active_children() if p.pid is not None]
 
 
 def background() -> None:

@@ -9,9 +9,11 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from http.client import HTTPConnection
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 from urllib.request import urlopen
 
@@ -52,6 +54,74 @@ def test_serve_runs_granian_workers_and_an_idle_analysis_and_stops_them_all(
         assert len(granian_workers(proc.pid) - idle) == 2
 
         _stops_cleanly(proc)
+
+
+def test_the_reviewers_are_held_back_while_the_server_is_busy(
+    tmp_path: Path, contract: Contract
+) -> None:
+    """While requests keep the workers busy, the processes of the review in progress are
+    stopped (``T``); once the requests end, they go on."""
+    env = {
+        "HOWL_DATABASE_URL": f"sqlite:///{tmp_path / 'howl.sqlite3'}",
+        "HOWL_API_TOKENS": f"ana:{TOKENS['ana']}", "HOWL_WORKERS": "2",
+        "HOWL_ANALYSIS_PLAYOUTS": "400",  # a review long enough to watch
+    }  # fmt: skip
+    with howl_serve(env) as (proc, url):
+        client = Client(url, contract, TOKENS["ana"])
+        game_id = client.upload(record_of("2p-00-heuristic")).json["game_id"]
+        reviewers = _waits(lambda: _reviewers(proc.pid), "the review did not start")
+        assert not any(_state(pid) == "T" for pid in reviewers)
+        stop = threading.Event()
+
+        def read() -> None:
+            reads = HTTPConnection(urlsplit(url).netloc, timeout=30)
+            while not stop.is_set():
+                reads.request("GET", "/api/games?limit=100")
+                answer = reads.getresponse()
+                assert answer.read() and answer.status == 200
+
+        readers = [threading.Thread(target=read) for _ in range(4)]
+        for reader in readers:
+            reader.start()
+        try:
+            _waits(lambda: all(_state(pid) == "T" for pid in reviewers), "not held back")
+        finally:
+            stop.set()
+            for reader in readers:
+                reader.join()
+        _waits(lambda: not any(_state(pid) == "T" for pid in reviewers), "not let go")
+        status = client.get(f"/api/games/{game_id}/analysis").json["status"]
+        assert status in ("running", "done")
+
+
+def _reviewers(server: int) -> list[int]:
+    """The processes the review process (the server's idle child) runs its review in."""
+    processes = session_processes(server)
+    analysis = [p for p in processes if _parent(p) == server and scheduled_idle(p)]
+    return [p for p in processes if analysis and _parent(p) == analysis[0]
+            and "resource_tracker" not in Path(f"/proc/{p}/cmdline").read_text()]  # fmt: skip
+
+
+def _parent(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return -1
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
+def _waits(check: Callable[[], Any], why: str, seconds: float = 30.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while not (found := check()):
+        assert time.monotonic() < deadline, why
+        time.sleep(0.05)
+    return found
 
 
 def test_a_worker_keeps_no_answer_it_gave(tmp_path: Path) -> None:
