@@ -5,7 +5,11 @@ the seats bots played left out unless asked for.
 
 A league is rated when first asked for and kept while the read models stay where they are
 (:data:`KEPT` leagues at once); once games are added it is rated on from where it was, or
-again from the start when a game comes before some it rated, or players were merged.
+again from the start when a game comes before some it rated, a game it rated changed or left
+it, or players were merged. What changed is read from the seat rows written since (their
+``projected`` position), so a league rated on costs the new games, not the whole league; a
+player's games and meetings are counted as they are rated, so their page costs their last
+games.
 Players are their names' keys (case, accents and surrounding space ignored, merged names
 as one), shown by the name a merge gave them, else the spelling they last played under.
 """
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, OrderedDict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -22,9 +27,9 @@ from domain.games import ruleset
 from domain.ratings import Change, League, Played, Rated, Rating, Seat
 from projections.aliases import marks, player_key, shown_names
 from projections.db import Database
-from projections.filters import game_filters, moment, storable
+from projections.filters import Where, game_filters, moment, storable
 from projections.statistics import RECENT_GAMES
-from projections.tables import FAILURES, SEATS, position
+from projections.tables import FAILURES, PROJECTED, SEATS, position
 
 KEPT = 16
 """Rated leagues kept in memory (one per season and store)."""
@@ -53,12 +58,33 @@ class LeagueState:
     wins: Counter[str] = field(default_factory=Counter)
     merged: tuple[tuple[str, str], ...] = ()
     """The players' merges it was rated under (:func:`~projections.aliases.marks`)."""
+    state: tuple[int, int] = (0, 0)
+    """The read models it was rated from: their log position and how many games failed."""
+    last: tuple[str, str, str] | None = None
+    """Its last game's place in the order: when played, when uploaded, its id."""
+    at: dict[str, int] = field(default_factory=dict)
+    """Each game's index in :attr:`games`, by id."""
+    played: dict[str, list[int]] = field(default_factory=dict)
+    """The indexes in :attr:`games` of each player's rated games, by the player's key."""
+    met: dict[str, Counter[str]] = field(default_factory=dict)
+    """Each player's rated games with each other player, by their keys."""
+    beaten: dict[str, Counter[str]] = field(default_factory=dict)
+    """Each player's games ending ahead of each other player (the places they differ in)."""
+
+    def of(self, key: str, first: int = 0) -> list[tuple[Rated, str, Change]]:
+        """The games player ``key`` was rated in, in order (from their ``first``), each with
+        when it was played and the player's change."""
+        found = []
+        for i in self.played.get(key, [])[first:]:
+            rated, at = self.games[i]
+            found.append((rated, at, next(c for c in rated.changes if c.player == key)))
+        return found
 
 
 Kept = tuple[str, str | None, str | None, str | None, bool, str]
 """A league's key: its game, season bounds (as stored), tag, bots, and the store."""
-_kept: OrderedDict[Kept, tuple[tuple[int, int], LeagueState]] = OrderedDict()
-"""The latest rating of each league asked for, with the read models' state then."""
+_kept: OrderedDict[Kept, LeagueState] = OrderedDict()
+"""The latest rating of each league asked for."""
 _rating: dict[Kept, threading.Lock] = {}
 """One lock per league: one request rates it while the others wait for its result."""
 _kept_lock = threading.Lock()
@@ -67,7 +93,7 @@ _kept_lock = threading.Lock()
 def rating(db: Database, season: Season) -> LeagueState:
     """The league of ``season``, rated (or as kept while the read models stay as they were:
     their log position and how many games failed; when they moved, rated on from where it
-    was if the games added come after those it rated)."""
+    was if the only games changed since are new ones after those it rated)."""
     since = moment(season.since) if season.since is not None else None
     until = moment(season.until, end=True) if season.until is not None else None
     tag = season.tag.strip() if season.tag is not None else None
@@ -75,75 +101,137 @@ def rating(db: Database, season: Season) -> LeagueState:
     with _kept_lock:
         lock = _rating.setdefault(key, threading.Lock())
     with lock:
-        state = (position(db), failures(db))
         with _kept_lock:
             kept = _kept.get(key)
             if kept is not None:
                 _kept.move_to_end(key)
-        if kept is not None and kept[0] == state:
-            return kept[1]
-        rated = _rate(db, season, kept[1] if kept is not None else None)
+        if kept is not None and kept.state == (position(db), failures(db)):
+            return kept
+        rated = _rate(db, season, kept)
         with _kept_lock:
-            _kept[key] = (state, rated)
+            _kept[key] = rated
             while len(_kept) > KEPT:
                 gone, _ = _kept.popitem(last=False)
                 _rating.pop(gone, None)
     return rated
 
 
-def failures(db: Database) -> int:
+def failures(db: Database, conn: Any | None = None) -> int:
     """How many games the read models left out (a retry that projects one changes it)."""
-    return int(db.fetchall(f"SELECT COUNT(*) FROM {FAILURES}")[0][0])
+    query = f"SELECT COUNT(*) FROM {FAILURES}"
+    rows = db.execute(conn, query).fetchall() if conn is not None else db.fetchall(query)
+    return int(rows[0][0])
 
 
 Seated = tuple[str, str, int, int]
 """A seat of a league's game: its name's key, the name, its place and whether it won."""
+Ordered = tuple[str, str, str, list[Seated]]
+"""A league's game: its id, when played, when uploaded, and its seats."""
 
 
-def _games(db: Database, season: Season) -> list[tuple[str, str, list[Seated]]]:
-    """The league's games in order: id, when played, and its seats."""
+def _season(season: Season) -> Where:
+    """The seat rows ``season``'s league rates (``s``: the seats' table)."""
     where = game_filters(
         rules=ruleset(season.game), since=season.since, until=season.until, tag=season.tag,
         finished_only=True, alias="s",
     )  # fmt: skip
     if not season.bots:
         where.add("s.bot = ?", 0)
-    rows = db.fetchall(
-        f"SELECT s.game_id, s.played_at, s.name_key, s.name, s.place, s.won FROM {SEATS} s "
-        f"{where.sql()} ORDER BY s.played_at, s.uploaded_at, s.game_id, s.seat",
-        where.params,
+    return where
+
+
+def _new_games(
+    db: Database, conn: Any, season: Season, before: LeagueState
+) -> list[Ordered] | None:
+    """The games of the league that are new since ``before`` was rated (in order), when
+    that is all that changed and they all come after its games; else None (rate again)."""
+    where = _season(season)
+    old = Where(list(where.clauses), list(where.params))
+    old.add(f"s.{PROJECTED} <= ?", before.state[0])
+    (count,) = db.execute(
+        conn, f"SELECT COUNT(DISTINCT s.game_id) FROM {SEATS} s {old.sql()}", old.params
+    ).fetchone()
+    if count != len(before.games):  # one left, or came in unchanged (its tags, say)
+        return None
+    where.add(f"s.{PROJECTED} > ?", before.state[0])
+    last = before.last or ("", "", "")
+    after = "CASE WHEN (s.played_at, s.uploaded_at, s.game_id) > (?, ?, ?) THEN 1 ELSE 0 END"
+    rows = db.execute(conn, _ordered(f"{after}, ", where), [*last, *where.params]).fetchall()
+    if any(not row[0] or row[1] in before.at for row in rows):  # before some, or changed
+        return None
+    return _grouped([row[1:] for row in rows])
+
+
+def _ordered(extra: str, where: Where) -> str:
+    """The query of the seat rows ``where`` selects, in the league's order (``extra``:
+    columns selected first)."""
+    return (
+        f"SELECT {extra}s.game_id, s.played_at, s.uploaded_at, s.name_key, s.name, s.place, "
+        f"s.won FROM {SEATS} s {where.sql()} "
+        "ORDER BY s.played_at, s.uploaded_at, s.game_id, s.seat"
     )
-    games: list[tuple[str, str, list[Seated]]] = []
-    for game_id, at, key, name, place, won in rows:
+
+
+def _grouped(rows: Iterable[Sequence[Any]]) -> list[Ordered]:
+    """Seat rows (in order) as games."""
+    games: list[Ordered] = []
+    for game_id, at, uploaded, key, name, place, won in rows:
         if not games or games[-1][0] != game_id:
-            games.append((game_id, at, []))
-        games[-1][2].append((key, name, place, won))
+            games.append((game_id, at, uploaded, []))
+        games[-1][3].append((key, name, place, won))
     return games
 
 
 def _rate(db: Database, season: Season, before: LeagueState | None) -> LeagueState:
-    """``season``'s league rated: on from ``before`` when its games are the first ones."""
-    games, merged = _games(db, season), marks(db)
-    done = len(before.games) if before is not None else 0
-    if (
-        before is None
-        or before.merged != merged
-        or [g for g, _, _ in games[:done]] != [r.game_id for r, _ in before.games]
-    ):
-        before, done = LeagueState(League(), [], {}), 0
+    """``season``'s league rated: on from ``before`` when the only games changed since it
+    are new ones after its own (one snapshot of the read models), else from the start."""
+    merged = marks(db)
+    if before is not None and before.merged != merged:
+        before = None
+    with db.reading() as conn:
+        state = (position(db, conn), failures(db, conn))
+        games = _new_games(db, conn, season, before) if before is not None else None
+        if games is None:
+            before = None
+            where = _season(season)
+            games = _grouped(db.execute(conn, _ordered("", where), where.params).fetchall())
+    if before is None:
+        before = LeagueState(League(), [], {})
     league = League(dict(before.league.ratings), before.league.model)
     shown = LeagueState(
-        league, list(before.games), dict(before.names), Counter(before.wins), merged
-    )
-    for game_id, at, seats in games[done:]:
+        league, list(before.games), dict(before.names), Counter(before.wins), merged, state,
+        before.last, dict(before.at), dict(before.played), dict(before.met), dict(before.beaten),
+    )  # fmt: skip
+    touched: set[str] = set()  # the players whose entries are copies already (``before`` stays)
+    for game_id, at, uploaded, seats in games:
         rated = league.play(Played(game_id, tuple(Seat(key, place) for key, _, place, _ in seats)))
+        shown.at[game_id] = len(shown.games)
+        for change in rated.changes:
+            _tally(shown, change, rated.changes, touched)
         shown.games.append((rated, at))
+        shown.last = (at, uploaded, game_id)
         if rated.changes:
             for key, name, _, won in seats:
                 shown.names[key] = name
                 shown.wins[key] += won
     shown.names.update((key, name) for key, name in shown_names(db).items() if key in shown.names)
     return shown
+
+
+def _tally(shown: LeagueState, mine: Change, changes: Sequence[Change], touched: set[str]) -> None:
+    """Count the next game (its ``changes``) in the player of ``mine``'s games and meetings
+    (copying their entries first, once: the state rated on from keeps its own)."""
+    key = mine.player
+    if key not in touched:
+        touched.add(key)
+        shown.played[key] = list(shown.played.get(key, ()))
+        shown.met[key] = Counter(shown.met.get(key, ()))
+        shown.beaten[key] = Counter(shown.beaten.get(key, ()))
+    shown.played[key].append(len(shown.games))
+    for other in changes:
+        if other.player != key:
+            shown.met[key][other.player] += 1
+            shown.beaten[key][other.player] += mine.place < other.place
 
 
 def _player(shown: LeagueState, key: str) -> dict[str, Any]:
@@ -187,27 +275,17 @@ def player(db: Database, name: str, season: Season) -> dict[str, Any] | None:
     shown = rating(db, season)
     if key not in shown.league.ratings:
         return None
-    played: list[tuple[Rated, str, Change]] = []
-    met, beaten, lost = Counter[str](), Counter[str](), Counter[str]()
-    for rated, at in shown.games:
-        mine = next((c for c in rated.changes if c.player == key), None)
-        if mine is None:
-            continue
-        played.append((rated, at, mine))
-        for other in rated.changes:
-            if other.player != key:
-                met[other.player] += 1
-                beaten[other.player] += mine.place < other.place
-                lost[other.player] += other.place < mine.place
+    met, beaten = shown.met[key], shown.beaten[key]
     opponents = [
-        {"name": shown.names[o], "games": n, "wins": beaten[o], "losses": lost[o]}
+        {"name": shown.names[o], "games": n, "wins": beaten[o],
+         "losses": shown.beaten[o][key]}
         for o, n in sorted(met.items(), key=lambda item: (-item[1], item[0]))[:10]
-    ]
-    first = max(len(played) - RECENT_GAMES, 0)
+    ]  # fmt: skip
+    first = max(len(shown.played[key]) - RECENT_GAMES, 0)
     history = [
         {"game_id": rated.game_id, "number": first + n, "played_at": at,
          "players": len(rated.changes), **_change(mine)}
-        for n, (rated, at, mine) in enumerate(played[first:], start=1)
+        for n, (rated, at, mine) in enumerate(shown.of(key, first), start=1)
     ]  # fmt: skip
     return {"game": season.game, **_player(shown, key), "history": history, "opponents": opponents}
 
@@ -223,10 +301,10 @@ def head_to_head(db: Database, a: str, b: str, season: Season) -> dict[str, Any]
     if not all(k in shown.league.ratings for k in keys):
         return None
     together: list[tuple[str, str, tuple[Change, Change]]] = []
-    for rated, at in shown.games:
-        seats = {c.player: c for c in rated.changes}
-        if keys[0] in seats and keys[1] in seats:
-            together.append((rated.game_id, at, (seats[keys[0]], seats[keys[1]])))
+    for rated, at, mine in shown.of(keys[0]):
+        theirs = next((c for c in rated.changes if c.player == keys[1]), None)
+        if theirs is not None:
+            together.append((rated.game_id, at, (mine, theirs)))
     sides = []
     for side, key in enumerate(keys):
         places = [pair[side].place for _, _, pair in together]
@@ -246,10 +324,10 @@ def game(db: Database, game_id: str, season: Season) -> dict[str, Any] | None:
     before and after and the predictions before it (``seats`` empty: the game is in the
     league but could not be rated); None when the league has no such game."""
     shown = rating(db, season)
-    found = next(((r, at) for r, at in shown.games if r.game_id == game_id), None)
-    if found is None:
+    index = shown.at.get(game_id)
+    if index is None:
         return None
-    rated, at = found
+    rated, at = shown.games[index]
     seats = [
         {"name": shown.names[c.player], "before": round(c.before.shown, 3), **_change(c)}
         for c in rated.changes

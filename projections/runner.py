@@ -377,7 +377,8 @@ class Runner:
             if batch.merges
             else aliases.load(db, conn, layout)
         )
-        insert = partial(self._insert, players=players)
+        insert = partial(self._insert, players=players, projected=batch.end)
+        change = partial(self._change, projected=batch.end)
         groups = [projected] if not (self.delay or isolated) else [[p] for p in projected]
         for group in groups:
             if isolated:
@@ -385,11 +386,11 @@ class Runner:
                 self._isolated(conn, batch, (game[0], game[-1]), insert, group)
             else:
                 insert(conn, group)
-        for change in batch.changes:
+        for changed in batch.changes:
             if isolated:
-                self._isolated(conn, batch, (change[2], change[3]), self._change, change)
+                self._isolated(conn, batch, (changed[2], changed[3]), change, changed)
             else:
-                self._change(conn, change)
+                change(conn, changed)
         db.insert(conn, layout.failures, tables.FAILURE_COLUMNS, [
             f.row() for f in batch.failures.values()
         ])  # fmt: skip
@@ -420,12 +421,16 @@ class Runner:
             batch.fail(gid, batch.positions.get(gid, batch.end), version, "write", error_text(exc))
         db.execute(conn, "RELEASE SAVEPOINT one_game")
 
-    def _insert(self, conn: Any, group: list[Projected], players: Aliases) -> None:
-        """Insert the rows of some games, their seats under their players' keys."""
+    def _insert(
+        self, conn: Any, group: list[Projected], players: Aliases, projected: int
+    ) -> None:
+        """Insert the rows of some games, their seats under their players' keys and with
+        the batch's end (``projected``)."""
         db, layout = self.db, self.layout
-        seats = [seat for _, rows, _, _ in group for seat in rows]
+        seats = [(*seat, projected) for seat in
+                 aliases.players_of([seat for _, rows, _, _ in group for seat in rows], players)]
         db.insert(conn, layout.games, GAME_COLUMNS, [row for row, *_ in group])
-        db.insert(conn, layout.seats, SEAT_COLUMNS, aliases.players_of(seats, players))
+        db.insert(conn, layout.seats, (*SEAT_COLUMNS, tables.PROJECTED), seats)
         tables.insert_extras(db, conn, layout, [
             (game, aliases.players_of(rows, players)) for _, _, (game, rows), _ in group
         ])  # fmt: skip
@@ -435,8 +440,9 @@ class Runner:
         if self.delay:
             time.sleep(self.delay)
 
-    def _change(self, conn: Any, change: tuple[str, Any, str, int]) -> None:
-        """Apply one metadata change to a game's rows (when newer than what they show)."""
+    def _change(self, conn: Any, change: tuple[str, Any, str, int], projected: int) -> None:
+        """Apply one metadata change to a game's rows (when newer than what they show), and
+        mark its seats as changed by the batch ending at ``projected``."""
         db, layout = self.db, self.layout
         column, value, game_id, version = change
         set_to = "COALESCE(?, uploaded_at)" if column == "played_at" else "?"
@@ -453,6 +459,10 @@ class Runner:
                 f"{layout.games} g WHERE g.game_id = ?) WHERE game_id = ?",
                 (game_id, game_id),
             )
+        db.execute(
+            conn, f"UPDATE {layout.seats} SET {tables.PROJECTED} = ? WHERE game_id = ?",
+            (projected, game_id),
+        )
 
 
 @contextmanager

@@ -24,7 +24,7 @@ from domain.ruleset import Ruleset
 from projections.db import READ_GATE, Database
 from projections.summaries import SEAT_COLUMNS, own_columns
 
-VERSION = 13
+VERSION = 14
 TRACKER = "readmodels"
 """The tracking row of these read models."""
 
@@ -34,6 +34,9 @@ TIMELINES = "rm_timelines"
 FAILURES = "rm_failures"
 ALIASES = "rm_aliases"
 TRACKING = "rm_tracking"
+PROJECTED = "projected"
+"""The column of the seats' table holding the log position of the batch that last wrote or
+changed the game's rows (what the ratings rate on from; 0 for rows written otherwise)."""
 EXTRAS = "rm_x_"
 """The prefix of each game's own table (``rm_x_take_away``): its seats' rows with the
 columns the game declares."""
@@ -228,7 +231,8 @@ def ddl(layout: Layout) -> list[str]:
             uploaded_by TEXT,
             end_reason TEXT
         )""",
-        f"CREATE TABLE {s} ({_columns_sql(_seat_columns())}, PRIMARY KEY (game_id, seat))",
+        f"CREATE TABLE {s} ({_columns_sql(_seat_columns())}, "
+        f"{PROJECTED} BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (game_id, seat))",
         f"CREATE TABLE {t} (game_id TEXT PRIMARY KEY, doc TEXT NOT NULL)",
         f"""CREATE TABLE {f} (
             game_id TEXT PRIMARY KEY,
@@ -251,6 +255,7 @@ def ddl(layout: Layout) -> list[str]:
         f"CREATE INDEX ix_{tag}_names ON {g} (names_key, game_id)",
         f"CREATE INDEX ix_{tag}_winner ON {g} (winner_key, game_id)",
         f"CREATE INDEX ix_{tag}_name_key ON {s} (name_key)",
+        f"CREATE INDEX ix_{tag}_projected ON {s} ({PROJECTED})",
         *(statement for rules in rulesets() for statement in _extras_ddl(rules, layout, tag)),
     ]
 
