@@ -17,6 +17,11 @@ kept-alive connections (aiohttp, in this one process) send requests back to back
 - then uploads only, of the same kinds (``upload_only_p95_ms``): what the server's upload
   path takes with no reads beside it.
 
+``--soak S`` then runs the 16-client mix for ``S`` more seconds (300: the issue's five
+minutes), reading the server's RSS every :data:`RSS_EVERY` seconds: ``server_rss_soak``
+is the largest reading over the smallest once the first minute (the warm-up) is past, with
+every reading (target 1.1: stable within 10 %).
+
 ``mixed_read_ratio`` is the mix's read p95 over the baseline's. An answer other than 200
 (reads), 201 (new) or 200 (duplicate) is an error, and so is a connection that fails; both
 are counted (``errors``, with their statuses). The server's RSS (the sum over its processes)
@@ -32,6 +37,7 @@ import json
 import os
 import random
 import tempfile
+import threading
 import time
 import uuid
 from collections import Counter
@@ -54,6 +60,11 @@ DUPLICATE_SHARE = 0.10
 READ_TARGET_MS = 50
 UPLOAD_TARGET_MS = 300
 RATIO_TARGET = 2
+RSS_EVERY = 10.0
+"""Seconds between two readings of the server's memory while it soaks."""
+SOAK_WARM_UP = 60.0
+"""Seconds of the soak before its memory readings count."""
+RSS_TARGET = 1.1
 GZIP = {"Accept-Encoding": "gzip"}
 UPLOAD_HEADERS = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
 
@@ -247,7 +258,34 @@ def phase_report(name: str, phase: Phase, upload: bool, clients: int, backend: s
     return p95
 
 
-def measure(backend: str, url: str, clients_list: list[int], seconds: float) -> None:
+def soak(port: int, work: Workload, seconds: float, backend: str) -> None:
+    """The 16-client mix for ``seconds``, the server's memory read as it goes."""
+    progress(f"mixed: {backend}: 16 clients, {seconds:g} s of the mix, memory read as it goes")
+    readings: list[tuple[float, float]] = []
+    done = threading.Event()
+
+    def read_memory() -> None:
+        start = time.monotonic()
+        while not done.wait(RSS_EVERY):
+            readings.append((round(time.monotonic() - start), round(server_rss_mb(port), 1)))
+
+    reader = threading.Thread(target=read_memory)
+    reader.start()
+    try:
+        phase = load(port, work, 16, seconds, UPLOAD_SHARE)
+    finally:
+        done.set()
+        reader.join()
+    warm = [mb for at, mb in readings if at >= SOAK_WARM_UP] or [mb for _, mb in readings]
+    report("mixed", "server_rss_soak", max(warm) / min(warm), "x", target=RSS_TARGET,
+           clients=16, backend=backend, seconds=round(seconds), warm_up_s=SOAK_WARM_UP,
+           readings_mb=readings, requests=sum(len(v) for v in phase.latencies.values()),
+           errors=sum(phase.errors.values()))  # fmt: skip
+
+
+def measure(
+    backend: str, url: str, clients_list: list[int], seconds: float, soaked: float = 0.0
+) -> None:
     """The suite on one store (``url``)."""
     records = fixture_records()
     env = {"HOWL_DATABASE_URL": url, "HOWL_API_TOKENS": f"bench:{TOKEN}"}
@@ -287,6 +325,8 @@ def measure(backend: str, url: str, clients_list: list[int], seconds: float) -> 
                    ratio=round(rss_after / rss_before, 3), warm=round(rss_warm, 1),
                    ratio_to_warm=round(rss_after / rss_warm, 3), clients=clients,
                    backend=backend, seconds=round(2 * seconds))  # fmt: skip
+        if soaked:
+            soak(port, work, soaked, backend)
 
 
 @contextmanager
@@ -307,6 +347,8 @@ def options(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--clients", default="16,64", help="client counts, comma-separated")
     parser.add_argument("--backends", default="sqlite,postgresql",
                         help="stores, comma-separated (sqlite, postgresql)")  # fmt: skip
+    parser.add_argument("--soak", type=float, default=0,
+                        help="seconds of a 16-client mix, its memory read (0: none)")  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -318,4 +360,4 @@ def run(argv: list[str] | None = None) -> None:
         if backend not in ("sqlite", "postgresql"):
             raise SystemExit(f"unknown backend {backend!r}: sqlite or postgresql")
         with store(backend) as url:
-            measure(backend, url, clients, args.duration)
+            measure(backend, url, clients, args.duration, args.soak)
