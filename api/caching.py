@@ -74,7 +74,12 @@ def dumps(data: Any) -> bytes:
 
 def json_response(data: Any, status: int = 200, cache_control: str = NO_CACHE) -> Response:
     """A JSON answer that is not cached per game (lists, statistics, uploads)."""
-    response = Response(dumps(data), status=status, mimetype="application/json")
+    return json_body(dumps(data), status, cache_control)
+
+
+def json_body(body: bytes, status: int = 200, cache_control: str = NO_CACHE) -> Response:
+    """:func:`json_response` of a body encoded already."""
+    response = Response(body, status=status, mimetype="application/json")
     response.headers["Cache-Control"] = cache_control
     return response
 

@@ -29,7 +29,7 @@ from projections.aliases import marks, player_key, shown_names
 from projections.db import Database
 from projections.filters import Where, game_filters, moment, storable
 from projections.statistics import RECENT_GAMES
-from projections.tables import FAILURES, PROJECTED, SEATS, position
+from projections.tables import PROJECTED, SEATS, state
 
 KEPT = 16
 """Rated leagues kept in memory (one per season and store)."""
@@ -105,7 +105,7 @@ def rating(db: Database, season: Season) -> LeagueState:
             kept = _kept.get(key)
             if kept is not None:
                 _kept.move_to_end(key)
-        if kept is not None and kept.state == (position(db), failures(db)):
+        if kept is not None and kept.state == state(db):
             return kept
         rated = _rate(db, season, kept)
         with _kept_lock:
@@ -114,13 +114,6 @@ def rating(db: Database, season: Season) -> LeagueState:
                 gone, _ = _kept.popitem(last=False)
                 _rating.pop(gone, None)
     return rated
-
-
-def failures(db: Database, conn: Any | None = None) -> int:
-    """How many games the read models left out (a retry that projects one changes it)."""
-    query = f"SELECT COUNT(*) FROM {FAILURES}"
-    rows = db.execute(conn, query).fetchall() if conn is not None else db.fetchall(query)
-    return int(rows[0][0])
 
 
 Seated = tuple[str, str, int, int]
@@ -152,6 +145,11 @@ def _new_games(
         conn, f"SELECT COUNT(DISTINCT s.game_id) FROM {SEATS} s {old.sql()}", old.params
     ).fetchone()
     if count != len(before.games):  # one left, or came in unchanged (its tags, say)
+        return None
+    if before.last is not None and not db.execute(  # its last game, as it was uploaded then
+        conn, f"SELECT 1 FROM {SEATS} WHERE game_id = ? AND played_at = ? AND uploaded_at = ?",
+        (before.last[2], *before.last[:2]),
+    ).fetchall():  # fmt: skip
         return None
     where.add(f"s.{PROJECTED} > ?", before.state[0])
     last = before.last or ("", "", "")
@@ -189,7 +187,7 @@ def _rate(db: Database, season: Season, before: LeagueState | None) -> LeagueSta
     if before is not None and before.merged != merged:
         before = None
     with db.reading() as conn:
-        state = (position(db, conn), failures(db, conn))
+        now = state(db, conn)
         games = _new_games(db, conn, season, before) if before is not None else None
         if games is None:
             before = None
@@ -199,7 +197,7 @@ def _rate(db: Database, season: Season, before: LeagueState | None) -> LeagueSta
         before = LeagueState(League(), [], {})
     league = League(dict(before.league.ratings), before.league.model)
     shown = LeagueState(
-        league, list(before.games), dict(before.names), Counter(before.wins), merged, state,
+        league, list(before.games), dict(before.names), Counter(before.wins), merged, now,
         before.last, dict(before.at), dict(before.played), dict(before.met), dict(before.beaten),
     )  # fmt: skip
     touched: set[str] = set()  # the players whose entries are copies already (``before`` stays)

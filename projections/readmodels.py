@@ -118,6 +118,11 @@ class ReadModels:
         """The id of the last notification the read models include (0: none)."""
         return tables.position(self._db())
 
+    def state(self) -> tuple[int, int]:
+        """Where the read models stand: their position and how many games failed (what
+        they answer changes only when one of them does)."""
+        return tables.state(self._db())
+
     def failures(self) -> list[Failure]:
         """The games left out of the read models because they could not be projected,
         in log order."""

@@ -448,6 +448,16 @@ def position(db: Database, conn: Any | None = None, layout: Layout = LIVE) -> in
     return int(row[0]) if row else 0
 
 
+def state(db: Database, conn: Any | None = None) -> tuple[int, int]:
+    """Where the live read models stand: their log position and how many games failed (an
+    answer made from them holds while both stay as they are)."""
+    query = f"SELECT COUNT(*) FROM {FAILURES}"
+    if conn is not None:
+        return position(db, conn), int(db.execute(conn, query).fetchone()[0])
+    with db.reading() as reading:
+        return state(db, reading)
+
+
 def hold(db: Database, conn: Any, layout: Layout = LIVE) -> int:
     """Lock ``layout``'s tracking row until the transaction ends (no batch is written
     meanwhile); returns its position."""

@@ -1,5 +1,6 @@
 """Rendered answers kept in one process's memory: bodies by tag, and which tag answers each
-request answered so far (the API's immutable answers, see ``api.caching``)."""
+request answered so far (the API's immutable answers, see ``api.caching``); and the latest
+answer of each request made from the read models, while they stand where they stood."""
 
 from __future__ import annotations
 
@@ -68,3 +69,30 @@ class BodyCache:
                 tag, _ = self._answers.pop(key)
                 body = self._bodies.pop(tag, None)
                 self._size -= len(body) if body is not None else 0
+
+
+class LatestAnswers:
+    """Rendered answers of the read models by request, each with the read models' state it
+    was made at (their position and failures): answered again while they stay there. One
+    answer per request (the last ``requests`` requests), so a store that keeps changing
+    holds no more of them."""
+
+    def __init__(self, requests: int = 256) -> None:
+        self.requests = requests
+        self._answers: OrderedDict[str, tuple[object, bytes]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get_or_render(self, key: str, state: object, render: Callable[[], bytes]) -> bytes:
+        """The body answering ``key`` at ``state``: kept, else ``render()`` (then kept)."""
+        with self._lock:
+            kept = self._answers.get(key)
+            if kept is not None and kept[0] == state:
+                self._answers.move_to_end(key)
+                return kept[1]
+        body = render()
+        with self._lock:
+            self._answers[key] = state, body
+            self._answers.move_to_end(key)
+            if len(self._answers) > self.requests:
+                self._answers.popitem(last=False)
+        return body

@@ -23,7 +23,7 @@ from domain.store.comments import TooManyComments, annotate
 from domain.store.game import check_visibility
 from projections.analysis_worker import AnalysisWorker, enqueue, start_worker
 from projections.readmodels import ReadModels
-from services.bodies import BodyCache
+from services.bodies import BodyCache, LatestAnswers
 from services.catchup import CatchUps
 from services.compute import opener
 from services.config import Settings
@@ -111,6 +111,8 @@ class Services:
         self.settings = settings
         self.analysis_worker = analysis_worker
         self.bodies = BodyCache()
+        self.latest = LatestAnswers()
+        """The latest statistics and player pages, while the read models stay as they were."""
         self.withdrawals = Withdrawals(lambda: self.library, self.bodies)
         """Forgets the cached answers of games withdrawn (call ``check`` before answering)."""
         self._library: GameLibrary | None = None

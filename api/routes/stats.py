@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from flask import request
 from werkzeug.wrappers import Response
 
-from api.caching import NO_CACHE, json_response
+from api.caching import NO_CACHE, dumps, games_in_play, json_body
 from api.openapi import ApiBlueprint
 from api.problems import Problem
 from api.schemas import MAX_NAME
 from api.stats_schemas import PlayerProfile, PlayerQuery, Stats, StatsQuery
 from projections.ratings import Season
+from projections.readmodels import ReadModels
 from services.shared import services
 
 blp = ApiBlueprint("statistics", __name__, url_prefix="/api", description="Statistics")
@@ -29,7 +32,17 @@ def stats(filters: dict[str, Any]) -> Response:
     its own figures (listed in `figures`, each under its key). The seats bots played are
     left out unless `bots=include`."""
     bots = filters.pop("bots") == "include"
-    return json_response(services().fresh().stats(**filters, bots=bots))
+    return _latest(lambda models: models.stats(**filters, bots=bots))
+
+
+def _latest(render: Callable[[ReadModels], Any]) -> Response:
+    """The answer ``render`` makes from the read models (caught up as lists are), kept in
+    this process and given again to the same request while they stand where they stood."""
+    svc = services()
+    models = svc.fresh()
+    state = (models.state(), games_in_play())  # a game registered changes answers too
+    body = svc.latest.get_or_render(request.full_path, state, lambda: dumps(render(models)))
+    return json_body(body)
 
 
 def refuse_long_names(**names: str) -> None:
@@ -53,10 +66,13 @@ def player(query: dict[str, Any], name: str) -> Response:
     their most frequent opponents."""
     refuse_long_names(name=name)
     bots = query["bots"] == "include"
-    models = services().fresh()
-    profile = models.player(name, query.get("game"), bots)
-    if profile is None:
-        raise Problem(404, "unknown_player", f"No stored game has a player named {name!r}.")
-    leagues = (Season(g["game"], bots=bots) for g in profile["by_game"])
-    profile["ratings"] = [r for league in leagues if (r := models.player_rating(name, league))]
-    return json_response(profile)
+
+    def render(models: ReadModels) -> dict[str, Any]:
+        profile = models.player(name, query.get("game"), bots)
+        if profile is None:
+            raise Problem(404, "unknown_player", f"No stored game has a player named {name!r}.")
+        leagues = (Season(g["game"], bots=bots) for g in profile["by_game"])
+        profile["ratings"] = [r for league in leagues if (r := models.player_rating(name, league))]
+        return profile
+
+    return _latest(render)

@@ -240,3 +240,23 @@ def test_a_game_withdrawn_by_another_process_leaves_this_ones_cached_answers(
     server.client.get("/api/health")  # the poll runs before a GET is answered
     gone = server.client.get(path)
     assert (gone.status, gone.json["title"]) == (410, "Withdrawn game")
+
+
+def test_statistics_and_a_players_page_repeat_until_a_write_and_follow_it_at_once(
+    owned: tuple[Server, str],
+) -> None:
+    """Kept in memory while the read models stand still (the same bytes again), and made
+    anew by the next answer after an upload or a change."""
+    server, game_id = owned
+    stats, player = "/api/stats", "/api/players/Ana"
+    first = server.client.get(stats)
+    assert first.json["games"] == 1 and server.client.get(stats).body == first.body
+    page = server.client.get(player)
+    assert page.json["games"] == 1 and server.client.get(player).body == page.body
+    added = server.as_user(TOKENS["ana"]).upload(record_of("2p-01-heuristic"))
+    assert added.status == 201
+    assert server.client.get(stats).json["games"] == 2
+    assert server.client.get(player).json["games"] == 2
+    assert patch(server, game_id, {"visibility": "private"}, TOKENS["ana"]).status == 200
+    assert server.client.get(stats).json["games"] == 1
+    assert server.client.get(player).json["games"] == 1

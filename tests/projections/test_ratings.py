@@ -34,10 +34,10 @@ def played(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-def from_scratch(models: ReadModels) -> dict[str, object]:
+def from_scratch(models: ReadModels, season: ratings.Season = SEASON) -> dict[str, object]:
     """The leaderboard as rated anew, nothing kept."""
     ratings._kept.clear()
-    return models.ratings(SEASON)
+    return models.ratings(season)
 
 
 def test_games_added_are_rated_on_and_a_game_gone_private_rates_anew(
@@ -66,33 +66,33 @@ def test_a_tag_moved_between_games_or_a_game_played_earlier_rates_anew(
     store_url: str, played: list[str]
 ) -> None:
     """Changes that leave the league's size as it was are seen too: a tag taken from one
-    game and given to another, and a new game played before those rated."""
+    game and given to another, and a new game played before those rated (in leagues of
+    this test's games alone: played in spring, or tagged ``club``)."""
+    spring = ratings.Season("moonlight", since=date(2026, 3, 1), until=date(2026, 5, 31))
     club = ratings.Season("moonlight", tag="club")
     with GameLibrary.open(store_url) as library, ReadModels(store_url) as models:
-        ids = [library.upload(league_record(i, "2026-03-0" + str(i + 2))).game_id
-               for i in range(4)]  # fmt: skip
+        ids = [library.upload(league_record(i, f"2026-03-0{i + 2}")).game_id for i in range(4)]
         for game_id in ids[:2]:
             library.change(game_id, {"tags": ["club"]})
         models.catch_up(library)
-        assert models.ratings(club)["games"] == 2
+        assert models.ratings(club)["games"] == 2 and models.ratings(spring)["games"] == 4
         library.change(ids[0], {"tags": []})
         library.change(ids[3], {"tags": ["club"]})
         models.catch_up(library)
         played.clear()
         moved = models.ratings(club)
         assert played == [str(ids[1]), str(ids[3])] and moved["games"] == 2
-        assert models.ratings(SEASON)["games"] == 4
         played.clear()
         earlier = library.upload(league_record(4, "2026-03-01")).game_id
         later = library.upload(league_record(5, "2026-04-01")).game_id
         models.catch_up(library)
-        everyone = models.ratings(SEASON)
+        everyone = models.ratings(spring)
         assert played == [str(g) for g in (earlier, *ids, later)]  # rated anew, in order
-        assert everyone == from_scratch(models)
+        assert everyone == from_scratch(models, spring)
         played.clear()
         latest = library.upload(league_record(6, "2026-05-01")).game_id
         models.catch_up(library)
-        assert models.ratings(SEASON)["games"] == 7 and played == [str(latest)]  # rated on
+        assert models.ratings(spring)["games"] == 7 and played == [str(latest)]  # rated on
 
 
 def test_a_merge_withdrawal_or_new_day_rates_anew_and_a_rebuild_agrees(
