@@ -5,9 +5,13 @@ answer of each request made from the read models, while they stand where they st
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
+STALE_SECONDS = 1.0
+"""How old an answer of the read models may be for a request that may lag."""
 RequestKey = tuple[str, str, bool]
 """A GET request as far as an immutable answer depends on it: path, query, gzip coding."""
 
@@ -73,26 +77,61 @@ class BodyCache:
 
 class LatestAnswers:
     """Rendered answers of the read models by request, each with the read models' state it
-    was made at (their position and failures): answered again while they stay there. One
+    was made at (their position and failures), given again while they stay there. One
     answer per request (the last ``requests`` requests), so a store that keeps changing
-    holds no more of them."""
+    holds no more of them.
 
-    def __init__(self, requests: int = 256) -> None:
+    A request that may lag (an anonymous one: it wrote nothing) is given an answer made
+    in the last ``stale`` seconds even when the read models moved since, and the answer is
+    made again meanwhile, in a thread of its own (one at a time per request): under a club
+    night's uploads, statistics are made a few times a second, not once per reader."""
+
+    def __init__(self, requests: int = 256, stale: float = STALE_SECONDS) -> None:
         self.requests = requests
-        self._answers: OrderedDict[str, tuple[object, bytes]] = OrderedDict()
+        self.stale = stale
+        self._answers: OrderedDict[str, tuple[object, bytes, float]] = OrderedDict()
         self._lock = threading.Lock()
+        self._making: set[str] = set()
+        self._maker: ThreadPoolExecutor | None = None
 
-    def get_or_render(self, key: str, state: object, render: Callable[[], bytes]) -> bytes:
-        """The body answering ``key`` at ``state``: kept, else ``render()`` (then kept)."""
+    def get_or_render(
+        self, key: str, state: Callable[[], object], render: Callable[[], bytes], may_lag: bool
+    ) -> bytes:
+        """The body answering ``key``: kept (made at ``state()``, or lately for a request
+        that ``may_lag``), else ``render()`` (then kept)."""
+        now = state()
         with self._lock:
             kept = self._answers.get(key)
-            if kept is not None and kept[0] == state:
+            if kept is not None and kept[0] == now:
                 self._answers.move_to_end(key)
                 return kept[1]
-        body = render()
+            lags = may_lag and kept is not None and time.monotonic() - kept[2] <= self.stale
+            if lags and key not in self._making:
+                self._making.add(key)
+                if self._maker is None:
+                    self._maker = ThreadPoolExecutor(1, thread_name_prefix="latest-answers")
+                self._maker.submit(self._remake, key, state, render)
+        if lags:
+            assert kept is not None
+            return kept[1]
+        return self._keep(key, now, render())
+
+    def _keep(self, key: str, state: object, body: bytes) -> bytes:
         with self._lock:
-            self._answers[key] = state, body
+            self._answers[key] = state, body, time.monotonic()
             self._answers.move_to_end(key)
             if len(self._answers) > self.requests:
                 self._answers.popitem(last=False)
         return body
+
+    def _remake(self, key: str, state: Callable[[], object], render: Callable[[], bytes]) -> None:
+        """Make ``key``'s answer again; one that fails is forgotten (the next request
+        makes it, and says why)."""
+        try:
+            self._keep(key, state(), render())
+        except Exception:
+            with self._lock:
+                self._answers.pop(key, None)
+        finally:
+            with self._lock:
+                self._making.discard(key)

@@ -37,11 +37,17 @@ def stats(filters: dict[str, Any]) -> Response:
 
 def _latest(render: Callable[[ReadModels], Any]) -> Response:
     """The answer ``render`` makes from the read models (caught up as lists are), kept in
-    this process and given again to the same request while they stand where they stood."""
+    this process and given again to the same request while they stand where they stood;
+    an anonymous request may be given one made in the last second
+    (:class:`~services.bodies.LatestAnswers`)."""
     svc = services()
     models = svc.fresh()
-    state = (models.state(), games_in_play())  # a game registered changes answers too
-    body = svc.latest.get_or_render(request.full_path, state, lambda: dumps(render(models)))
+    body = svc.latest.get_or_render(
+        request.full_path,
+        lambda: (models.state(), games_in_play()),  # a game registered changes answers too
+        lambda: dumps(render(models)),
+        may_lag="Authorization" not in request.headers,
+    )
     return json_body(body)
 
 
