@@ -53,6 +53,9 @@ PAGE = 1000
 BATCH = 10_000
 """Notifications a runner projects per transaction, by default (whole games are never
 split): fewer, larger transactions fold and write a long log faster."""
+RESTAT_EVERY = 1.0
+"""Seconds between two looks, after catch-ups, at how much the tables grew
+(:func:`tables.restat`)."""
 TIMELINE_COLUMNS = ("game_id", "doc")
 UNAVAILABLE = (sqlite3.OperationalError, psycopg.OperationalError, psycopg.InterfaceError)
 """Errors of the database itself (down, locked, full, read-only), not of one game's rows:
@@ -238,6 +241,7 @@ class Runner:
         self.delay = delay
         self.workers = workers
         self.layout = layout
+        self._restat_at = float("-inf")
 
     def catch_up(self, library: GameLibrary, progress: Progress | None = None) -> int:
         """Project every notification after the tracked position; returns how many."""
@@ -259,9 +263,14 @@ class Runner:
 
             while True:
                 try:
-                    return done + self._run(library, progress, fold)
+                    done += self._run(library, progress, fold)
+                    break
                 except PositionMoved as moved:
                     done += moved.args[0]
+        if done and time.monotonic() - self._restat_at > RESTAT_EVERY:
+            self._restat_at = time.monotonic()
+            tables.restat(self.db, self.layout)
+        return done
 
     def retry(self, library: GameLibrary) -> tuple[list[str], list[Failure]]:
         """Project again, from their whole streams, the games recorded as failed: those

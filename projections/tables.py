@@ -46,6 +46,10 @@ SWAP_LOCK_WAIT = 1.0
 """Seconds a swap waits for the readers of the live tables before trying again later."""
 SWAP_ATTEMPTS = 20
 """Times a swap waits ``SWAP_LOCK_WAIT`` before it waits as long as the readers take."""
+GROWN = 0.2
+"""The share of a table's rows (as PostgreSQL last counted them, plus :data:`GROWN_ROWS`)
+written since its planner statistics were taken, past which :func:`restat` takes them anew."""
+GROWN_ROWS = 50
 T = TypeVar("T")
 
 _TEXT_SEAT_COLUMNS = {"game_id", "name", "name_key", "color", "attribute", "game",
@@ -389,6 +393,28 @@ def _take_live(db: Database, conn: Any, wait: bool) -> None:
     except (LockNotAvailable, DeadlockDetected):  # a reader outside the gate held on
         raise _LiveBusy from None
     db.execute(conn, "SET LOCAL lock_timeout = 0")
+
+
+def restat(db: Database, layout: Layout = LIVE) -> list[str]:
+    """On PostgreSQL, take anew the planner statistics of ``layout``'s tables written to by
+    more than :data:`GROWN` of their rows since they were last taken; answers their names.
+
+    Autovacuum looks once a minute: a club night's uploads grow the tables from dozens of
+    games to thousands in that time, and plans chosen for dozens (a nested loop over the
+    seats) then read lists 10–20 times slower."""
+    if not db.postgres:
+        return []
+    with db.connect() as conn:
+        grown = [name for (name,) in db.execute(
+            conn,
+            "SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid "
+            "WHERE s.schemaname = current_schema() AND s.relname = ANY(?) "
+            "AND s.n_mod_since_analyze > ? + ? * GREATEST(c.reltuples, 0)",
+            (list(layout.tables), GROWN_ROWS, GROWN),
+        ).fetchall()]  # fmt: skip
+        for name in grown:
+            db.execute(conn, f"ANALYZE {name}")
+    return grown
 
 
 def _lock(db: Database, conn: Any) -> None:

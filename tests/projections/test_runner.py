@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import threading
+import time
+
+import pytest
 
 from projections import tables
 from tests.projections.conftest import Store, everything, fixture_names, upload
@@ -91,3 +94,23 @@ def test_folding_in_worker_processes_gives_the_same_read_models(store: Store) ->
     with store.library() as library, store.models(workers=2, batch_size=10_000) as models:
         models.rebuild(library)
         assert everything(models) == alone
+
+
+def test_tables_grown_past_their_planner_statistics_have_them_taken_anew(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tables, "GROWN_ROWS", 0)
+    with store.library() as library, store.models() as models:
+        upload(library, CORPUS[:4])
+        models.catch_up(library)
+        if not models.db.postgres:
+            assert tables.restat(models.db) == []
+            return
+        tuples = "SELECT reltuples FROM pg_class WHERE oid = ?::regclass"
+        deadline = time.monotonic() + 30  # PostgreSQL counts a connection's writes lazily
+        while models.db.fetchall(tuples, (tables.GAMES,)) != [(4,)]:
+            assert time.monotonic() < deadline, "the games' table was never analysed"
+            time.sleep(0.2)
+            tables.restat(models.db)
+        assert models.db.fetchall(tuples, (tables.SEATS,)) != [(-1,)]
+        assert tables.restat(models.db) == []
