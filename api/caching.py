@@ -26,9 +26,12 @@ from api import __version__
 from api.headers import HEADERS
 from domain.games import rulesets
 from services.bodies import BodyCache, RequestKey
+from services.shared import services
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+    from projections.readmodels import ReadModels
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 """Cache-Control of answers that never change."""
@@ -82,6 +85,22 @@ def json_body(body: bytes, status: int = 200, cache_control: str = NO_CACHE) -> 
     response = Response(body, status=status, mimetype="application/json")
     response.headers["Cache-Control"] = cache_control
     return response
+
+
+def latest(render: Callable[[ReadModels], Any], viewer: str | None = None) -> Response:
+    """The answer ``render`` makes from the read models (caught up as lists are), kept in
+    this process and given again to the same request (of the same ``viewer``) while they
+    stand where they stood; an anonymous request may be given one made in the last two
+    seconds (:class:`~services.bodies.LatestAnswers`)."""
+    svc = services()
+    models = svc.fresh()
+    body = svc.latest.get_or_render(
+        request.full_path if viewer is None else f"{request.full_path}\x1f{viewer}",
+        lambda: (models.state(), games_in_play()),  # a game registered changes answers too
+        lambda: dumps(render(models)),
+        may_lag="Authorization" not in request.headers,
+    )
+    return json_body(body)
 
 
 def created(data: Any, location: str) -> Response:

@@ -10,8 +10,12 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-STALE_SECONDS = 1.0
-"""How old an answer of the read models may be for a request that may lag."""
+STALE_SECONDS = 2.0
+"""How old an answer of the read models may be for a request that may lag (as long as a list
+may lag games another process stored)."""
+REMAKE_SECONDS = 1.0
+"""How old an answer must be before a request that may lag has it made again (while the read
+models keep moving, each answer is made about once a second, not after every change)."""
 RequestKey = tuple[str, str, bool]
 """A GET request as far as an immutable answer depends on it: path, query, gzip coding."""
 
@@ -82,13 +86,17 @@ class LatestAnswers:
     holds no more of them.
 
     A request that may lag (an anonymous one: it wrote nothing) is given an answer made
-    in the last ``stale`` seconds even when the read models moved since, and the answer is
-    made again meanwhile, in a thread of its own (one at a time per request): under a club
-    night's uploads, statistics are made a few times a second, not once per reader."""
+    in the last ``stale`` seconds even when the read models moved since; once that answer
+    is ``remake`` seconds old, it is made again meanwhile, in a thread of its own (one at a
+    time per request): under a club night's uploads, a statistics page is made about once a
+    second, not once per reader or per upload."""
 
-    def __init__(self, requests: int = 256, stale: float = STALE_SECONDS) -> None:
+    def __init__(
+        self, requests: int = 256, stale: float = STALE_SECONDS, remake: float = REMAKE_SECONDS
+    ) -> None:
         self.requests = requests
         self.stale = stale
+        self.remake = remake
         self._answers: OrderedDict[str, tuple[object, bytes, float]] = OrderedDict()
         self._lock = threading.Lock()
         self._making: set[str] = set()
@@ -105,8 +113,9 @@ class LatestAnswers:
             if kept is not None and kept[0] == now:
                 self._answers.move_to_end(key)
                 return kept[1]
-            lags = may_lag and kept is not None and time.monotonic() - kept[2] <= self.stale
-            if lags and key not in self._making:
+            age = time.monotonic() - kept[2] if kept is not None else float("inf")
+            lags = may_lag and age <= self.stale
+            if lags and age >= self.remake and key not in self._making:
                 self._making.add(key)
                 if self._maker is None:
                     self._maker = ThreadPoolExecutor(1, thread_name_prefix="latest-answers")

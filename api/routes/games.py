@@ -19,6 +19,7 @@ from api.caching import (
     etag_of,
     immutable_json,
     json_response,
+    latest,
     not_modified,
     revalidated_json,
     tagged,
@@ -49,6 +50,7 @@ from domain.store import UnknownGame, WithdrawnGame
 from projections.analysis import depth_of
 from projections.analysis_worker import analysis_status, enqueue
 from projections.games import BadCursor
+from projections.readmodels import ReadModels
 from projections.tables import midnight
 from services import comments
 from services.library import game_by_prefix
@@ -191,17 +193,17 @@ def list_games(filters: dict[str, Any]) -> Response:
     as `cursor` for the next one. Private games are listed only for a request with the
     bearer token that uploaded them (anyone who has a game's id can still read it).
     """
-    svc = services()
-    viewer = optional_user(svc.settings.api_tokens)
-    models = svc.fresh()
-    try:
-        page = models.list_games(**filters, viewer=viewer)
-    except BadCursor as exc:
-        raise Problem(400, "invalid_parameters", f"Invalid parameters: cursor: {exc}.",
-                      errors={"query": {"cursor": [f"{exc}."]}}) from None  # fmt: skip
-    response = json_response(
-        {"items": page.items, "next_cursor": page.next_cursor, "total": page.total}
-    )
+    viewer = optional_user(services().settings.api_tokens)
+
+    def render(models: ReadModels) -> dict[str, Any]:
+        try:
+            page = models.list_games(**filters, viewer=viewer)
+        except BadCursor as exc:
+            raise Problem(400, "invalid_parameters", f"Invalid parameters: cursor: {exc}.",
+                          errors={"query": {"cursor": [f"{exc}."]}}) from None  # fmt: skip
+        return {"items": page.items, "next_cursor": page.next_cursor, "total": page.total}
+
+    response = latest(render, viewer)
     response.headers["Vary"] = "Authorization"
     return response
 

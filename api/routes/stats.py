@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from flask import request
 from werkzeug.wrappers import Response
 
-from api.caching import NO_CACHE, dumps, games_in_play, json_body
+from api.caching import NO_CACHE, latest
 from api.openapi import ApiBlueprint
 from api.problems import Problem
 from api.schemas import MAX_NAME
 from api.stats_schemas import PlayerProfile, PlayerQuery, Stats, StatsQuery
 from projections.ratings import Season
 from projections.readmodels import ReadModels
-from services.shared import services
 
 blp = ApiBlueprint("statistics", __name__, url_prefix="/api", description="Statistics")
 
@@ -32,23 +29,7 @@ def stats(filters: dict[str, Any]) -> Response:
     its own figures (listed in `figures`, each under its key). The seats bots played are
     left out unless `bots=include`."""
     bots = filters.pop("bots") == "include"
-    return _latest(lambda models: models.stats(**filters, bots=bots))
-
-
-def _latest(render: Callable[[ReadModels], Any]) -> Response:
-    """The answer ``render`` makes from the read models (caught up as lists are), kept in
-    this process and given again to the same request while they stand where they stood;
-    an anonymous request may be given one made in the last second
-    (:class:`~services.bodies.LatestAnswers`)."""
-    svc = services()
-    models = svc.fresh()
-    body = svc.latest.get_or_render(
-        request.full_path,
-        lambda: (models.state(), games_in_play()),  # a game registered changes answers too
-        lambda: dumps(render(models)),
-        may_lag="Authorization" not in request.headers,
-    )
-    return json_body(body)
+    return latest(lambda models: models.stats(**filters, bots=bots))
 
 
 def refuse_long_names(**names: str) -> None:
@@ -81,4 +62,4 @@ def player(query: dict[str, Any], name: str) -> Response:
         profile["ratings"] = [r for league in leagues if (r := models.player_rating(name, league))]
         return profile
 
-    return _latest(render)
+    return latest(render)
