@@ -164,9 +164,9 @@ class Services:
 
         The record is checked in the ingest pool (:mod:`services.ingest`) while this thread
         waits; the game is written here, then projected by the catch-up thread (waited for
-        up to :data:`PROJECTED_SECONDS`). Once stored, the game is the answer: catching up
-        never raises (a game that cannot be projected is recorded as such, see
-        :meth:`catch_up`)."""
+        up to :data:`PROJECTED_SECONDS`) while this thread queues its review. Once stored,
+        the game is the answer: catching up never raises (a game that cannot be projected is
+        recorded as such, see :meth:`catch_up`)."""
         check_visibility(fields.get("visibility", "public"))
         seconds = self.settings.max_check_seconds
         metadata = {**fields, "uploaded_by": uploader}
@@ -185,13 +185,14 @@ class Services:
                 annotate(self.library, result.game_id, doc, uploader)
             except TooManyComments as exc:
                 raise Refusal(409, "too_many_comments", str(exc), limit=exc.limit) from None
-        self.catch_up(PROJECTED_SECONDS)
+        projected = self.catch_ups.ask()  # the review is queued while the game is projected
         queue = result.created and self.settings.analysis
         if queue and self.library.rules(result.game_id).review is not None:
             try:
                 enqueue(self.analyses_url, result.game_id, self.analysis_settings)
             except Exception:  # the game is stored; its review can be asked for again
                 log.exception("could not queue the review of game %s", result.game_id)
+        self.catch_ups.wait(projected, PROJECTED_SECONDS)
         return result
 
     def review_settings(self, depth: Depth | None) -> ReviewSettings:
