@@ -31,7 +31,7 @@ START_MU: float = 25.0
 START_SIGMA: float = START_MU / 3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Seat:
     """One rated seat of a game: its player's key and place (1 is first; ties share one)."""
 
@@ -39,7 +39,7 @@ class Seat:
     place: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Played:
     """A game to rate: its id and its rated seats (a game of fewer than two players, or with
     one player at two seats, is not rated)."""
@@ -48,7 +48,7 @@ class Played:
     seats: tuple[Seat, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rating:
     """A player's skill as the model believes it: mean, spread and games rated."""
 
@@ -62,7 +62,7 @@ class Rating:
         return self.mu - Z * self.sigma
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Change:
     """One seat of a rated game: its player's rating before and after, and what the model
     predicted before it (chance to win, likely place)."""
@@ -75,7 +75,7 @@ class Change:
     predicted_place: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rated:
     """A game once rated: every rated seat's change, in seat order (none: not rated)."""
 
@@ -123,7 +123,7 @@ class League:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Standing:
     """A player's line of a leaderboard."""
 
