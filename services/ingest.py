@@ -12,6 +12,7 @@ too.
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import multiprocessing.util
 import threading
@@ -24,6 +25,8 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from uuid import UUID
+
+import orjson
 
 from domain import games
 from domain.ruleset import Ruleset
@@ -39,6 +42,8 @@ PRELOAD = ["domain.store.uploads", "projections.readmodels", "services.ingest"]
 STORES = 4
 """Stores a pool process keeps open for its catch-ups (the least recently used is closed)."""
 
+KNOWN = 4096
+"""Documents whose games a process remembers (:class:`KnownDocuments`)."""
 SHUTDOWN_PRIORITY = 100
 """The pool's place among what multiprocessing finalizes at exit: before its queues (10)."""
 
@@ -67,6 +72,45 @@ class Failed:
         exc.args = self.args
         vars(exc).update(self.attrs)
         return exc
+
+
+class KnownDocuments:
+    """The ids of the games this process stored, or found stored, by a digest of the record
+    documents uploaded (the last :data:`KNOWN`): the same document uploaded again is stored
+    already, and needs no check (a game's id depends on its record alone)."""
+
+    def __init__(self, size: int = KNOWN) -> None:
+        self.size = size
+        self._ids: OrderedDict[bytes, UUID] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def digest(doc: Mapping[str, Any]) -> bytes | None:
+        """A digest of ``doc`` (keys sorted); None for one JSON cannot hold as it is.
+
+        >>> KnownDocuments.digest({"a": 1, "b": [2]}) == KnownDocuments.digest({"b": [2], "a": 1})
+        True
+        """
+        try:
+            text = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # orjson's errors are TypeErrors: an integer past 64 bits, say
+            return None
+        return hashlib.blake2b(text, digest_size=16).digest()
+
+    def get(self, digest: bytes | None) -> UUID | None:
+        """The id of the game of the document of ``digest``, if known."""
+        with self._lock:
+            return self._ids.get(digest) if digest is not None else None
+
+    def add(self, digest: bytes | None, game_id: UUID) -> None:
+        """Remember that the document of ``digest`` is the game ``game_id``."""
+        if digest is None:
+            return
+        with self._lock:
+            self._ids[digest] = game_id
+            self._ids.move_to_end(digest)
+            if len(self._ids) > self.size:
+                self._ids.popitem(last=False)
 
 
 def _know(rulesets: Sequence[Ruleset]) -> None:

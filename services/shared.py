@@ -27,7 +27,7 @@ from services.bodies import BodyCache, LatestAnswers
 from services.catchup import CatchUps
 from services.compute import opener
 from services.config import Settings
-from services.ingest import Failed, caught_up, checked_upload, ingest_pool
+from services.ingest import Failed, KnownDocuments, caught_up, checked_upload, ingest_pool
 from services.library import (
     analyses_url,
     analysis_settings,
@@ -41,6 +41,9 @@ from services.streams import Streams
 from services.withdrawals import Withdrawals
 
 if TYPE_CHECKING:
+    from uuid import UUID
+
+    from domain.store.uploads import EncodedGame
     from services.bots import Mover
 
 SERVICES_KEY = "howl.services"
@@ -121,6 +124,8 @@ class Services:
         self.streams = Streams()
         """The event streams being served (ended before the library is closed)."""
         self.ingest = ingest_pool(settings.ingest_processes)
+        self.documents = KnownDocuments()
+        """The games uploaded through this process, by their documents."""
         self.catch_ups = CatchUps(self._catch_up, self._turn)
         self._pool_settings = replace(settings, api_tokens={})
         """The settings the pool catches up with (picklable, without the tokens)."""
@@ -163,28 +168,41 @@ class Services:
         review (``HOWL_ANALYSIS``).
 
         The record is checked in the ingest pool (:mod:`services.ingest`) while this thread
-        waits; the game is written here, then projected by the catch-up thread (waited for
-        up to :data:`PROJECTED_SECONDS`) while this thread queues its review. Once stored,
-        the game is the answer: catching up never raises (a game that cannot be projected is
-        recorded as such, see :meth:`catch_up`)."""
+        waits, unless the same document was uploaded through this process before and its
+        game is still stored (:attr:`documents`); the game is written here, then projected by
+        the catch-up thread (waited for up to :data:`PROJECTED_SECONDS`, unless it is stored
+        and projected already) while this thread queues its review. Once stored, the game is
+        the answer: catching up never raises (a game that cannot be projected is recorded as
+        such, see :meth:`catch_up`)."""
         check_visibility(fields.get("visibility", "public"))
-        seconds = self.settings.max_check_seconds
-        metadata = {**fields, "uploaded_by": uploader}
-        rulesets = tuple(games.rulesets())
-        game_id, ready = self.ingest.run(checked_upload, rulesets, doc, metadata, seconds)
+        digest = self.documents.digest(doc)
+        known = self.documents.get(digest)
+        ready: EncodedGame | Failed | None = None
+        if known is not None and self.library.exists(known):
+            game_id: UUID | None = known
+        else:
+            metadata = {**fields, "uploaded_by": uploader}
+            game_id, ready = self.ingest.run(
+                checked_upload, tuple(games.rulesets()), doc, metadata,
+                self.settings.max_check_seconds,
+            )  # fmt: skip
         with self.writing():
-            stored = game_id is not None and self.library.exists(game_id)
+            stored = ready is None or (game_id is not None and self.library.exists(game_id))
             if isinstance(ready, Failed) and not stored:
                 raise ready.error()
             if stored or isinstance(ready, Failed):
                 assert game_id is not None
                 result = UploadResult(game_id, created=False)
             else:
+                assert ready is not None
                 result = self.library.add(ready)
             try:
                 annotate(self.library, result.game_id, doc, uploader)
             except TooManyComments as exc:
                 raise Refusal(409, "too_many_comments", str(exc), limit=exc.limit) from None
+        self.documents.add(digest, result.game_id)
+        if not result.created and self.read_models.summary(result.game_id) is not None:
+            return result  # stored and projected before
         projected = self.catch_ups.ask()  # the review is queued while the game is projected
         queue = result.created and self.settings.analysis
         if queue and self.library.rules(result.game_id).review is not None:

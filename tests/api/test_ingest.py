@@ -18,6 +18,7 @@ import pytest
 
 from domain.replays import RecordError
 from domain.ruleset import InvalidRecord
+from domain.store.purge import purge
 from domain.store.uploads import prepare_record
 from services.config import Settings
 from services.ingest import Failed
@@ -102,6 +103,31 @@ def test_too_costly_records_are_refused_unless_stored_already(store_url: str) ->
     finally:
         generous.close()
         strict.close()
+
+
+def test_a_document_uploaded_again_through_the_process_is_not_checked_again(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    schema = f"t_{uuid.uuid4().hex[:12]}" if store_url.startswith("postgresql") else "public"
+    svc = Services(Settings(store_url, analysis=False, database_schema=schema))
+    checks: list[object] = []
+    run = svc.ingest.run
+    monkeypatch.setattr(svc.ingest, "run", lambda fn, *a: checks.append(fn) or run(fn, *a))
+    try:
+        doc = json.loads(record_of(GAME))
+        stored = svc.upload(doc, "ana")
+        assert stored.created and len(checks) == 2  # checked, then caught up
+        again = svc.upload(json.loads(json.dumps(doc, sort_keys=True)), "bo")
+        assert (again.game_id, again.created, len(checks)) == (stored.game_id, False, 2)
+        assert svc.read_models.summary(stored.game_id) is not None
+        other = svc.upload({**doc, "meta": {"title": "Another night"}}, "ana")
+        assert other.created and other.game_id != stored.game_id and len(checks) == 4
+        svc.library.withdraw(stored.game_id)
+        purge(svc.library, stored.game_id)  # the game it knew is gone: checked and stored anew
+        anew = svc.upload(doc, "ana")
+        assert (anew.game_id, anew.created, len(checks)) == (stored.game_id, True, 6)
+    finally:
+        svc.close()
 
 
 def test_reads_are_answered_while_an_upload_waits(tmp_path: Path, contract: Contract) -> None:
