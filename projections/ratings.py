@@ -16,6 +16,8 @@ as one), shown by the name a merge gave them, else the spelling they last played
 
 from __future__ import annotations
 
+import struct
+import sys
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
@@ -33,6 +35,41 @@ from projections.tables import PROJECTED, SEATS, state
 
 KEPT = 16
 """Rated leagues kept in memory (one per season and store)."""
+SEAT = struct.Struct("<iddiddidi")
+"""A rated seat as a kept league holds it: its place, its player's rating before and after
+(mean, spread, games) and the predictions before the game (chance to win, likely place)."""
+
+Packed = tuple[str, str, tuple[str, ...], bytes]
+"""A rated game as a kept league holds it: its id, when it was played, its rated players'
+keys (shared strings) and their seats (:data:`SEAT` after :data:`SEAT`): a few objects a
+game, not a score of small ones (every server process keeps every game of its leagues)."""
+
+
+def packed(rated: Rated, at: str) -> Packed:
+    """``rated`` (played ``at``) as a kept league holds it.
+
+    >>> from domain.ratings import League, Played, Seat
+    >>> rated = League().play(Played("g1", (Seat("ana", 1), Seat("bo", 2))))
+    >>> unpacked(packed(rated, "2026-01-01")) == rated
+    True
+    """
+    numbers = b"".join(
+        SEAT.pack(c.place, c.before.mu, c.before.sigma, c.before.games, c.after.mu,
+                  c.after.sigma, c.after.games, c.win_chance, c.predicted_place)
+        for c in rated.changes
+    )  # fmt: skip
+    return rated.game_id, at, tuple(sys.intern(c.player) for c in rated.changes), numbers
+
+
+def unpacked(game: Packed) -> Rated:
+    """A game a kept league holds, as rated."""
+    game_id, _, players, numbers = game
+    return Rated(game_id, tuple(
+        Change(player, place, Rating(mu, sigma, games), Rating(mu2, sigma2, games2), chance,
+               likely)
+        for player, (place, mu, sigma, games, mu2, sigma2, games2, chance, likely)
+        in zip(players, SEAT.iter_unpack(numbers), strict=True)
+    ))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -49,11 +86,11 @@ class Season:
 
 @dataclass
 class LeagueState:
-    """A season's league once rated: the league, each game as rated (in order) with when it
-    was played, and each rated player's shown name and wins."""
+    """A season's league once rated: the league, each game as rated (in order, with when it
+    was played: :data:`Packed`), and each rated player's shown name and wins."""
 
     league: League
-    games: list[tuple[Rated, str]]
+    games: list[Packed]
     names: dict[str, str]
     wins: Counter[str] = field(default_factory=Counter)
     merged: tuple[tuple[str, str], ...] = ()
@@ -76,8 +113,9 @@ class LeagueState:
         when it was played and the player's change."""
         found = []
         for i in self.played.get(key, [])[first:]:
-            rated, at = self.games[i]
-            found.append((rated, at, next(c for c in rated.changes if c.player == key)))
+            game = self.games[i]
+            rated = unpacked(game)
+            found.append((rated, game[1], next(c for c in rated.changes if c.player == key)))
         return found
 
 
@@ -206,7 +244,7 @@ def _rate(db: Database, season: Season, before: LeagueState | None) -> LeagueSta
         shown.at[game_id] = len(shown.games)
         for change in rated.changes:
             _tally(shown, change, rated.changes, touched)
-        shown.games.append((rated, at))
+        shown.games.append(packed(rated, at))
         shown.last = (at, uploaded, game_id)
         if rated.changes:
             for key, name, _, won in seats:
@@ -249,7 +287,7 @@ def leaderboard(db: Database, season: Season) -> dict[str, Any]:
     shown = rating(db, season)
     return {
         "game": season.game,
-        "games": sum(1 for rated, _ in shown.games if rated.changes),
+        "games": sum(1 for _, _, players, _ in shown.games if players),
         "players": [_player(shown, s.player) for s in shown.league.standings()],
     }
 
@@ -325,7 +363,7 @@ def game(db: Database, game_id: str, season: Season) -> dict[str, Any] | None:
     index = shown.at.get(game_id)
     if index is None:
         return None
-    rated, at = shown.games[index]
+    rated, at = unpacked(shown.games[index]), shown.games[index][1]
     seats = [
         {"name": shown.names[c.player], "before": round(c.before.shown, 3), **_change(c)}
         for c in rated.changes
