@@ -206,8 +206,8 @@ def immutable_json(
         data = render()
         return data if isinstance(data, bytes) else dumps(data)
 
-    def coded() -> bytes:
-        return gzip.compress(cache.get_or_render(etag, identity), GZIP_LEVEL, mtime=0)
+    def coded() -> bytes:  # the plain body is kept only when asked for itself
+        return gzip.compress(cache.get(etag) or identity(), GZIP_LEVEL, mtime=0)
 
     body = cache.get_or_render(tag, coded if gzipped else identity)
     if by_path:

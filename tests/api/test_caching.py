@@ -10,6 +10,7 @@ from typing import Any
 
 from api.caching import CachedAnswers
 from services.config import Settings
+from services.shared import services
 from tests.api.conftest import TOKENS, Server, record_of, serving
 from tests.api.contract import Contract, Reply
 
@@ -82,3 +83,21 @@ def test_errors_and_heads_are_never_answered_from_the_cache(
             unknown = server.client.get(f"/api/games/{game_id}/states/9999")
             assert (unknown.status, unknown.json["title"]) == (404, "Unknown step")
         assert len(calls) == 5
+
+
+def test_a_gzip_coded_answer_keeps_only_its_coded_body(sqlite_url: str, contract: Contract) -> None:
+    """Clients that take gzip (every browser) do not make the process keep the plain body
+    as well: it is kept once a client asks for it."""
+    settings = Settings(sqlite_url, port=0, api_tokens=TOKENS, analysis=False)
+    with serving(settings, contract) as (server, app):
+        game_id = server.as_user(TOKENS["ana"]).upload(record_of("2p-00-heuristic")).json["game_id"]
+        bodies = services(app).bodies
+        for path in PATHS:
+            url = f"/api/games/{game_id}/{path}"
+            coded = server.client.get(url, headers={"Accept-Encoding": "gzip"})
+            tag = (coded.header("ETag") or "").strip('"')
+            assert tag.endswith("-gzip") and bodies.get(tag) is not None, url
+            plain_tag = tag.removesuffix("-gzip")
+            assert bodies.get(plain_tag) is None, url
+            plain = server.client.get(url)
+            assert plain.header("ETag") == f'"{plain_tag}"' and bodies.get(plain_tag) == plain.body
