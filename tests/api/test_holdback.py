@@ -62,8 +62,8 @@ def test_a_server_burning_cpu_is_busy_and_an_idle_one_is_not() -> None:
     with process(SERVER) as server:
         burner = child_of(server.pid)
         try:
-            assert measured(ServingLoad(server.pid, own=-1))
-            assert cpu_seconds(burner) > 0
+            assert _waits_for(lambda: cpu_seconds(burner) > 0)  # it runs: now measure a second
+            assert measured(ServingLoad(server.pid, own=-1), seconds=1.0)  # of 2 busy cores
         finally:
             os.kill(burner, signal.SIGKILL)
     assert cpu_seconds(2**22 + 1) == 0  # past the largest pid Linux gives
