@@ -115,6 +115,8 @@ class Phase:
 Read = Callable[[random.Random, list[Stored]], str]
 FILTERS = ("", "?players=2", "?players=3&sort=-top_score", "?sort=title&limit=20",
            "?terrain=forest", "?winner=Ana", "?sort=actions&limit=100", "?player=Bo")  # fmt: skip
+EVENT_PAGES = range(0, 400, 50)
+"""Where the pages of events the reads ask for start."""
 STATS_FILTERS = ("", "?players=2", "?game=the-wolves", "?players=4")
 READS: dict[str, Read] = {
     "list": lambda rng, games: f"/api/games{rng.choice(FILTERS)}",
@@ -124,8 +126,7 @@ READS: dict[str, Read] = {
     )(rng.choice(games)),
     "timeline": lambda rng, games: f"/api/games/{rng.choice(games).game_id}/timeline",
     "events": lambda rng, games: (
-        f"/api/games/{rng.choice(games).game_id}/events?from={rng.randrange(0, 400, 50)}"
-        "&limit=100"
+        f"/api/games/{rng.choice(games).game_id}/events?from={rng.choice(EVENT_PAGES)}&limit=100"
     ),
     "statistics": lambda rng, games: f"/api/stats{rng.choice(STATS_FILTERS)}",
     "player": lambda rng, games: f"/api/players/{rng.choice(rng.choice(games).players)}",
@@ -273,7 +274,7 @@ def game_paths(games: list[Stored]) -> list[str]:
         at = f"/api/games/{game.game_id}"
         paths += [at, f"{at}/timeline", f"{at}/record", f"{at}/analysis"]
         paths += [f"{at}/states/{step}" for step in range(game.steps + 1)]
-        paths += [f"{at}/events?from={start}&limit=100" for start in range(0, 400, 50)]
+        paths += [f"{at}/events?from={start}&limit=100" for start in EVENT_PAGES]
     return paths
 
 
