@@ -40,7 +40,15 @@ from domain.store import Game, GameLibrary
 from domain.store.log import Logged, pager
 from domain.store.players import Players
 from projections import aliases, tables
-from projections.builds import Build, Projected, attempt, error_text, meta_change, reload
+from projections.builds import (
+    Build,
+    Projected,
+    attempt,
+    error_text,
+    join_states,
+    meta_change,
+    reload,
+)
 from projections.db import Database
 from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS
 
@@ -78,7 +86,7 @@ def happened_joiner(library: GameLibrary) -> Callable[[Sequence[Logged]], bytes]
     plain = isinstance(mapper.transcoder, JSONTranscoder) and not mapper.cipher
     if not plain or mapper.compressor or Game.Happened.class_version != 1:
         return None
-    return lambda run: b"[" + b",".join(n.state for n in run) + b"]"
+    return join_states
 
 
 def pages(library: GameLibrary, after: int) -> Iterator[Sequence[Logged]]:

@@ -32,6 +32,8 @@ from domain import games
 from domain.ruleset import Ruleset
 from domain.store import GameLibrary, game_id_for, record_digest
 from domain.store.uploads import EncodedGame, canonical_record, encode, prepare
+from projections.builds import Build, attempt
+from projections.games import projected_summary
 from projections.readmodels import ReadModels
 from services.config import Settings
 from services.library import open_library, open_read_models
@@ -125,13 +127,23 @@ def _know(rulesets: Sequence[Ruleset]) -> None:
             games.register(rules)
 
 
+@dataclass(frozen=True)
+class Checked:
+    """A record checked and encoded as the store keeps it (``game``), with the summary the
+    read models will give of it once they project it (``summary``; None when projecting it
+    fails: the read models will record why)."""
+
+    game: EncodedGame
+    summary: dict[str, Any] | None
+
+
 def checked_upload(
     rulesets: Sequence[Ruleset], doc: Mapping[str, Any], fields: Mapping[str, Any], seconds: int
-) -> tuple[UUID | None, EncodedGame | Failed]:
+) -> tuple[UUID | None, Checked | Failed]:
     """A record read, replayed with its game's rules (one of ``rulesets``, within ``seconds``
-    of CPU time, see :func:`~services.uploads.work_budget`) and encoded as the store keeps
-    it, under the id it is stored as; or the error that stopped it (with no id when the
-    record does not read)."""
+    of CPU time, see :func:`~services.uploads.work_budget`), encoded as the store keeps it and
+    projected as the read models will project it, under the id it is stored as; or the error
+    that stopped it (with no id when the record does not read)."""
     _know(rulesets)
     try:
         rules, record, canonical = canonical_record(doc)
@@ -140,9 +152,12 @@ def checked_upload(
     game_id = game_id_for(record_digest(canonical))
     try:
         prepared = prepare(rules, record, canonical, check=work_budget(seconds), **fields)
-        return game_id, encode(prepared)
+        encoded = encode(prepared)
     except Exception as exc:
         return game_id, Failed.of(exc)
+    projected = attempt(Build.encoded(encoded.events))
+    summary = None if isinstance(projected, str) else projected_summary(projected)
+    return game_id, Checked(encoded, summary)
 
 
 def caught_up(rulesets: Sequence[Ruleset], settings: Settings) -> str | None:

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app
@@ -27,7 +27,14 @@ from services.bodies import BodyCache, LatestAnswers
 from services.catchup import CatchUps
 from services.compute import opener
 from services.config import Settings
-from services.ingest import Failed, KnownDocuments, caught_up, checked_upload, ingest_pool
+from services.ingest import (
+    Checked,
+    Failed,
+    KnownDocuments,
+    caught_up,
+    checked_upload,
+    ingest_pool,
+)
 from services.library import (
     analyses_url,
     analysis_settings,
@@ -43,7 +50,6 @@ from services.withdrawals import Withdrawals
 if TYPE_CHECKING:
     from uuid import UUID
 
-    from domain.store.uploads import EncodedGame
     from services.bots import Mover
 
 SERVICES_KEY = "howl.services"
@@ -105,6 +111,14 @@ def start_reviews(settings: Settings) -> AnalysisWorker:
     )  # fmt: skip
 
 
+@dataclass(frozen=True)
+class Uploaded(UploadResult):
+    """An upload's game (``created`` False: it was stored already), with its summary when
+    the answer need not wait for the read models to project it (None: read it from them)."""
+
+    summary: dict[str, Any] | None = None
+
+
 class Services:
     """The app's shared game library, read models, body cache, ingest pool and catch-up thread
     (thread-safe); with ``analysis_worker``, :meth:`ensure_worker` runs the analysis worker in
@@ -130,6 +144,9 @@ class Services:
         self._pool_settings = replace(settings, api_tokens={})
         """The settings the pool catches up with (picklable, without the tokens)."""
         self._caught_up_at = float("-inf")
+        self._ahead = 0
+        """The last catch-up asked for by an upload answered before its game was projected."""
+        self._ahead_lock = threading.Lock()
         self.analyses_url = analyses_url(settings)
         self.analysis_settings: ReviewSettings = analysis_settings(settings)
         self._worker: AnalysisWorker | None = None
@@ -160,24 +177,28 @@ class Services:
                     self._read_models = open_read_models(self.settings)
         return self._read_models
 
-    def upload(self, doc: Mapping[str, Any], uploader: str | None, **fields: Any) -> UploadResult:
+    def upload(self, doc: Mapping[str, Any], uploader: str | None, **fields: Any) -> Uploaded:
         """Store a record (``InvalidRecord``/``RecordError`` for a bad one, a 422
         :class:`Refusal` ``too_costly`` past ``HOWL_MAX_CHECK_SECONDS``: nothing is stored),
         store its ``annotations`` as comments (those the game has not: a 409 ``too_many_comments``
-        past the limit), project it, and queue its review when it is new and its game has a
-        review (``HOWL_ANALYSIS``).
+        past the limit), have it projected, and queue its review when it is new and its game
+        has a review (``HOWL_ANALYSIS``).
 
         The record is checked in the ingest pool (:mod:`services.ingest`) while this thread
         waits, unless the same document was uploaded through this process before and its
-        game is still stored (:attr:`documents`); the game is written here, then projected by
-        the catch-up thread (waited for up to :data:`PROJECTED_SECONDS`, unless it is stored
-        and projected already) while this thread queues its review. Once stored, the game is
-        the answer: catching up never raises (a game that cannot be projected is recorded as
-        such, see :meth:`catch_up`)."""
+        game is still stored (:attr:`documents`): the check also projects it as the read
+        models will, into the summary they will give. The game is written here, then the
+        catch-up thread projects it into the read models while this thread queues its review.
+        A new game is answered with the check's summary at once; any other upload (the game
+        was stored already, or projecting it failed) waits for the catch-up (up to
+        :data:`PROJECTED_SECONDS`, unless the game is stored and projected already). Reads of
+        one game catch up when it is missing, and :meth:`fresh` waits for the catch-ups of
+        the games answered so. Once stored, the game is the answer: catching up never raises
+        (a game that cannot be projected is recorded as such, see :meth:`catch_up`)."""
         check_visibility(fields.get("visibility", "public"))
         digest = self.documents.digest(doc)
         known = self.documents.get(digest)
-        ready: EncodedGame | Failed | None = None
+        ready: Checked | Failed | None = None
         if known is not None and self.library.exists(known):
             game_id: UUID | None = known
         else:
@@ -195,14 +216,15 @@ class Services:
                 result = UploadResult(game_id, created=False)
             else:
                 assert ready is not None
-                result = self.library.add(ready)
+                result = self.library.add(ready.game)
             try:
                 annotate(self.library, result.game_id, doc, uploader)
             except TooManyComments as exc:
                 raise Refusal(409, "too_many_comments", str(exc), limit=exc.limit) from None
         self.documents.add(digest, result.game_id)
+        summary = ready.summary if result.created and isinstance(ready, Checked) else None
         if not result.created and self.read_models.summary(result.game_id) is not None:
-            return result  # stored and projected before
+            return Uploaded(result.game_id, created=False)  # stored and projected before
         projected = self.catch_ups.ask()  # the review is queued while the game is projected
         queue = result.created and self.settings.analysis
         if queue and self.library.rules(result.game_id).review is not None:
@@ -210,8 +232,12 @@ class Services:
                 enqueue(self.analyses_url, result.game_id, self.analysis_settings)
             except Exception:  # the game is stored; its review can be asked for again
                 log.exception("could not queue the review of game %s", result.game_id)
-        self.catch_ups.wait(projected, PROJECTED_SECONDS)
-        return result
+        if summary is None:
+            self.catch_ups.wait(projected, PROJECTED_SECONDS)
+        else:  # answered from the check's projection: lists read after it wait for it
+            with self._ahead_lock:
+                self._ahead = max(self._ahead, projected)
+        return Uploaded(result.game_id, result.created, summary)
 
     def review_settings(self, depth: Depth | None) -> ReviewSettings:
         """The settings of a review at ``depth`` (:func:`services.library.review_settings`:
@@ -277,9 +303,12 @@ class Services:
         self._caught_up_at = started
 
     def fresh(self) -> ReadModels:
-        """The read models, caught up unless that was done in the last moments."""
+        """The read models, caught up unless that was done in the last moments; they hold
+        every game whose upload this process answered before it was projected (the
+        catch-ups those uploads asked for are waited for)."""
         if time.monotonic() - self._caught_up_at > CATCH_UP_INTERVAL:
             return self.catch_up()
+        self.catch_ups.wait(self._ahead, CATCH_UP_SECONDS)
         return self.read_models
 
     def ensure_worker(self) -> None:
