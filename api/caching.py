@@ -98,6 +98,7 @@ def latest(render: Callable[[ReadModels], Any], viewer: str | None = None) -> Re
         lambda: (svc.fresh().state(), games_in_play()),  # a game registered changes answers too
         lambda: dumps(render(svc.read_models)),
         may_lag="Authorization" not in request.headers,
+        later=lambda: (svc.fresh(uploads=False).state(), games_in_play()),
     )
     return json_body(body)
 

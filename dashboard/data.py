@@ -94,7 +94,8 @@ def caught_up() -> ReadModels:
 
 
 def fresh() -> ReadModels:
-    """The read models, caught up unless that was done a moment ago."""
+    """The read models, caught up unless that was done a moment ago, holding the games
+    uploaded through this process."""
     return services().fresh()
 
 

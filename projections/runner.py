@@ -23,7 +23,7 @@ import logging
 import multiprocessing
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -251,13 +251,27 @@ class Runner:
         self.layout = layout
         self._restat_at = float("-inf")
 
-    def catch_up(self, library: GameLibrary, progress: Progress | None = None) -> int:
-        """Project every notification after the tracked position; returns how many."""
+    def catch_up(
+        self,
+        library: GameLibrary,
+        progress: Progress | None = None,
+        projected: Mapping[tuple[UUID, int], Projected] | None = None,
+    ) -> int:
+        """Project every notification after the tracked position; returns how many.
+        ``projected``: games projected already (by the check of their upload), by id and
+        version: a game read from the log at that version is not folded again."""
         done = 0
         with ExitStack() as stack, _collector_paused():
             pool: list[Executor] = []
 
             def fold(builds: list[Build]) -> list[Projected | str]:
+                if not projected:
+                    return folded(builds)
+                found = [projected.get((b.game_id, b.version)) for b in builds]
+                rest = iter(folded([b for b, f in zip(builds, found, strict=True) if f is None]))
+                return [next(rest) if f is None else f for f in found]
+
+            def folded(builds: list[Build]) -> list[Projected | str]:
                 if self.workers <= 1 or len(builds) < 2:
                     return [attempt(b) for b in builds]
                 if not pool:  # forked from a server that imported the folding code once

@@ -103,11 +103,17 @@ class LatestAnswers:
         self._maker: ThreadPoolExecutor | None = None
 
     def get_or_render(
-        self, key: str, state: Callable[[], object], render: Callable[[], bytes], may_lag: bool
+        self,
+        key: str,
+        state: Callable[[], object],
+        render: Callable[[], bytes],
+        may_lag: bool,
+        later: Callable[[], object] | None = None,
     ) -> bytes:
         """The body answering ``key``: one made lately for a request that ``may_lag`` (the
         read models are not looked at), else one made at ``state()``, else ``render()``
-        (then kept)."""
+        (then kept). An answer made again in the background reads ``later()`` (default
+        ``state()``) instead: one that need not wait for what a request would."""
         if may_lag:
             with self._lock:
                 kept = self._answers.get(key)
@@ -118,7 +124,7 @@ class LatestAnswers:
                         self._making.add(key)
                         if self._maker is None:
                             self._maker = ThreadPoolExecutor(1, thread_name_prefix="latest-answers")
-                        self._maker.submit(self._remake, key, state, render)
+                        self._maker.submit(self._remake, key, later or state, render)
                     return kept[1]
         now = state()
         with self._lock:

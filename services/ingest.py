@@ -32,7 +32,7 @@ from domain import games
 from domain.ruleset import Ruleset
 from domain.store import GameLibrary, game_id_for, record_digest
 from domain.store.uploads import EncodedGame, canonical_record, encode, prepare
-from projections.builds import Build, attempt
+from projections.builds import Build, Projected, attempt
 from projections.games import projected_summary
 from projections.readmodels import ReadModels
 from services.config import Settings
@@ -129,11 +129,13 @@ def _know(rulesets: Sequence[Ruleset]) -> None:
 
 @dataclass(frozen=True)
 class Checked:
-    """A record checked and encoded as the store keeps it (``game``), with the summary the
-    read models will give of it once they project it (``summary``; None when projecting it
-    fails: the read models will record why)."""
+    """A record checked and encoded as the store keeps it (``game``), projected as the read
+    models will project it (``projected``, the game's rows at ``version``; None when that
+    fails: the read models will record why), with the summary they will give of it."""
 
     game: EncodedGame
+    version: int
+    projected: Projected | None
     summary: dict[str, Any] | None
 
 
@@ -155,22 +157,29 @@ def checked_upload(
         encoded = encode(prepared)
     except Exception as exc:
         return game_id, Failed.of(exc)
-    projected = attempt(Build.encoded(encoded.events))
-    summary = None if isinstance(projected, str) else projected_summary(projected)
-    return game_id, Checked(encoded, summary)
+    build = Build.encoded(encoded.events)
+    projected = attempt(build)
+    if isinstance(projected, str):
+        return game_id, Checked(encoded, build.version, None, None)
+    return game_id, Checked(encoded, build.version, projected, projected_summary(projected))
 
 
-def caught_up(rulesets: Sequence[Ruleset], settings: Settings) -> str | None:
+def caught_up(
+    rulesets: Sequence[Ruleset],
+    settings: Settings,
+    projected: Mapping[tuple[UUID, int], Projected] | None = None,
+) -> str | None:
     """The read models of the store of ``settings`` caught up in this process, with its own
-    library and read models (kept open for the next catch-up, :data:`STORES` stores at most);
-    None, or why it failed (the store is opened anew next time)."""
+    library and read models (kept open for the next catch-up, :data:`STORES` stores at most),
+    not folding again the games ``projected`` (``ReadModels.catch_up``); None, or why it
+    failed (the store is opened anew next time)."""
     _know(rulesets)
     key = (settings.database_url, settings.database_schema)
     opened = _stores.pop(key, None)
     try:
         if opened is None:
             opened = open_library(settings), open_read_models(settings)
-        opened[1].catch_up(opened[0])
+        opened[1].catch_up(opened[0], projected=projected)
     except Exception:
         if opened is not None:
             _close(*opened)

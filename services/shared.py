@@ -50,6 +50,7 @@ from services.withdrawals import Withdrawals
 if TYPE_CHECKING:
     from uuid import UUID
 
+    from projections.builds import Projected
     from services.bots import Mover
 
 SERVICES_KEY = "howl.services"
@@ -146,7 +147,10 @@ class Services:
         self._caught_up_at = float("-inf")
         self._ahead = 0
         """The last catch-up asked for by an upload answered before its game was projected."""
-        self._ahead_lock = threading.Lock()
+        self._projected: dict[tuple[UUID, int], Projected] = {}
+        """The games uploaded since the last catch-up began, as their checks projected them
+        (by id and version): the catch-up does not fold them again."""
+        self._uploads_lock = threading.Lock()
         self.analyses_url = analyses_url(settings)
         self.analysis_settings: ReviewSettings = analysis_settings(settings)
         self._worker: AnalysisWorker | None = None
@@ -222,7 +226,11 @@ class Services:
             except TooManyComments as exc:
                 raise Refusal(409, "too_many_comments", str(exc), limit=exc.limit) from None
         self.documents.add(digest, result.game_id)
-        summary = ready.summary if result.created and isinstance(ready, Checked) else None
+        summary = None
+        if result.created and isinstance(ready, Checked) and ready.projected is not None:
+            summary = ready.summary
+            with self._uploads_lock:
+                self._projected[result.game_id, ready.version] = ready.projected
         if not result.created and self.read_models.summary(result.game_id) is not None:
             return Uploaded(result.game_id, created=False)  # stored and projected before
         projected = self.catch_ups.ask()  # the review is queued while the game is projected
@@ -235,7 +243,7 @@ class Services:
         if summary is None:
             self.catch_ups.wait(projected, PROJECTED_SECONDS)
         else:  # answered from the check's projection: lists read after it wait for it
-            with self._ahead_lock:
+            with self._uploads_lock:
                 self._ahead = max(self._ahead, projected)
         return Uploaded(result.game_id, result.created, summary)
 
@@ -289,12 +297,14 @@ class Services:
         (in this thread for a store in memory, which only this process sees), unless
         another process's turn projected the whole log already."""
         started = time.monotonic()
+        with self._uploads_lock:
+            projected, self._projected = self._projected, {}
         try:
             if self.settings.database_url.endswith(":memory:"):
-                self.read_models.catch_up(self.library)
+                self.read_models.catch_up(self.library, projected=projected)
             elif self.read_models.position() < (self.library.recorder.max_notification_id() or 0):
                 rulesets = tuple(games.rulesets())
-                failed = self.ingest.run(caught_up, rulesets, self._pool_settings)
+                failed = self.ingest.run(caught_up, rulesets, self._pool_settings, projected)
                 if failed is not None:
                     log.error("catching up the read models failed; they answer as they are:\n%s",
                               failed)  # fmt: skip
@@ -302,13 +312,14 @@ class Services:
             log.exception("catching up the read models failed; they answer as they are")
         self._caught_up_at = started
 
-    def fresh(self) -> ReadModels:
-        """The read models, caught up unless that was done in the last moments; they hold
-        every game whose upload this process answered before it was projected (the
-        catch-ups those uploads asked for are waited for)."""
+    def fresh(self, uploads: bool = True) -> ReadModels:
+        """The read models, caught up unless that was done in the last moments; with
+        ``uploads``, holding every game whose upload this process answered before it was
+        projected (the catch-ups those uploads asked for are waited for)."""
         if time.monotonic() - self._caught_up_at > CATCH_UP_INTERVAL:
             return self.catch_up()
-        self.catch_ups.wait(self._ahead, CATCH_UP_SECONDS)
+        if uploads:
+            self.catch_ups.wait(self._ahead, CATCH_UP_SECONDS)
         return self.read_models
 
     def ensure_worker(self) -> None:
