@@ -93,12 +93,12 @@ def latest(render: Callable[[ReadModels], Any], viewer: str | None = None) -> Re
     stand where they stood; an anonymous request may be given one made in the last two
     seconds (:class:`~services.bodies.LatestAnswers`)."""
     svc = services()
+    models = svc.fresh()
     body = svc.latest.get_or_render(
         request.full_path if viewer is None else f"{request.full_path}\x1f{viewer}",
-        lambda: (svc.fresh().state(), games_in_play()),  # a game registered changes answers too
-        lambda: dumps(render(svc.read_models)),
+        lambda: (models.state(), games_in_play()),  # a game registered changes answers too
+        lambda: dumps(render(models)),
         may_lag="Authorization" not in request.headers,
-        later=lambda: (svc.fresh(uploads=False).state(), games_in_play()),
     )
     return json_body(body)
 

@@ -94,16 +94,14 @@ def caught_up() -> ReadModels:
 
 
 def fresh() -> ReadModels:
-    """The read models, caught up unless that was done a moment ago, holding the games
-    uploaded through this process."""
+    """The read models, caught up unless that was done a moment ago."""
     return services().fresh()
 
 
 def upload(raw: bytes, uploader: str) -> UploadResult:
-    """Store a record as the API does: at most ``HOWL_MAX_ACTIONS`` actions, projected (or
-    being projected: reads of it catch up), its review queued. Raises
-    ``InvalidRecord``/``RecordError`` or a ``Refusal`` (too many actions, too costly to
-    check, a store that cannot write)."""
+    """Store a record as the API does: at most ``HOWL_MAX_ACTIONS`` actions, projected, its
+    review queued. Raises ``InvalidRecord``/``RecordError`` or a ``Refusal`` (too many
+    actions, too costly to check, a store that cannot write)."""
     svc = services()
     return svc.upload(read_upload(raw, svc.settings.max_actions), uploader)
 

@@ -6,38 +6,22 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from itertools import groupby
 from operator import itemgetter
-from typing import Any, Protocol
+from typing import Any
 from uuid import UUID
 
 import orjson
-from eventsourcing.persistence import StoredEvent as Recorded
 
 from domain.documents import played_day, written_header
 from domain.games import ruleset
 from domain.ruleset import Stored
 from domain.store import Game, GameLibrary
-from domain.store.transcoding import store_mapper
 from projections import summaries
 from projections.tables import midnight, timestamp
 from projections.timeline import Timeline
-
-
-class HasState(Protocol):
-    """A stored event, as the store or its log gives it: its state's bytes."""
-
-    @property
-    def state(self) -> bytes: ...
-
-
-def join_states(stored: Sequence[HasState]) -> bytes:
-    """The states of stored events, in the store's plain JSON (:func:`store_mapper`), as
-    one JSON array (read with one ``orjson.loads``)."""
-    return b"[" + b",".join(e.state for e in stored) + b"]"
 
 
 def meta_change(event: Any) -> tuple[str, Any] | None:
@@ -84,18 +68,6 @@ class Build:
             "uploaded_by": e.uploaded_by, "rules_version": e.rules_version,
         }  # fmt: skip
         return cls(e.originator_id, e.game, e.record, e.actions, meta, e.originator_version)
-
-    @classmethod
-    def encoded(cls, stream: Sequence[Recorded]) -> Build:
-        """A new game as :func:`domain.store.uploads.encode` encodes its stream (its
-        ``Uploaded`` event, then its ``Happened`` ones): as the log will give it."""
-        uploaded = store_mapper().to_domain_event(stream[0])
-        assert isinstance(uploaded, Game.Uploaded), uploaded
-        build = cls.uploaded(uploaded)
-        if len(stream) > 1:
-            build.joined = join_states(stream[1:])
-            build.version = stream[-1].originator_version
-        return build
 
     def add(self, e: Any) -> None:
         """Take in the game's next stored event (a ``Game`` event)."""

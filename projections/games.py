@@ -6,8 +6,7 @@ import base64
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 import orjson
@@ -17,12 +16,9 @@ from domain.games import UnknownGame, ruleset, rulesets
 from domain.statistics import Statistics
 from projections.db import Database
 from projections.filters import Where
-from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, own_columns
+from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS
 from projections.tables import GAMES, LIVE, SEATS, TIMELINES
 from projections.timeline import expand
-
-if TYPE_CHECKING:
-    from projections.builds import Projected
 
 SORTS = {
     "uploaded_at": "g.uploaded_at",
@@ -280,25 +276,6 @@ def summary(db: Database, game_id: UUID) -> dict[str, Any] | None:
         seats = _seats(db, conn, [row], SEAT_COLUMNS[1:]).get(gid, [])
     game = game_json(row)
     game["seats"] = [seat_json(seat, extra) for seat, extra in seats]
-    return game
-
-
-def projected_summary(projected: Projected) -> dict[str, Any]:
-    """A game's summary as :func:`summary` reads it once the rows ``projected`` are written
-    (those :func:`projections.builds.project` made of it)."""
-    game_row, seat_rows, (name, own_rows), _ = projected
-    game = game_json(dict(zip(GAME_COLUMNS, game_row, strict=True)))
-    stats = statistics_of(name)
-    wanted = [c.name for c in stats.seat_columns]
-    columns = own_columns(stats)
-    owns = [dict(zip(columns, row, strict=True)) for row in own_rows]
-    own_of = {own["seat"]: own for own in owns}
-    seats = sorted((dict(zip(SEAT_COLUMNS, row, strict=True)) for row in seat_rows),
-                   key=itemgetter("seat"))  # fmt: skip
-    game["seats"] = [
-        seat_json(seat, {c: own_of[seat["seat"]][c] for c in wanted} if wanted else None)
-        for seat in seats
-    ]
     return game
 
 

@@ -16,7 +16,7 @@ storing something to read it back at once.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
@@ -33,7 +33,6 @@ from projections.runner import BATCH, Failure, Progress, Runner
 
 if TYPE_CHECKING:
     from domain.store import GameLibrary
-    from projections.builds import Projected
 
 __all__ = ["Failure", "GamePage", "Progress", "ReadModels"]
 
@@ -82,21 +81,15 @@ class ReadModels:
 
     # --- projecting ---------------------------------------------------------------------
 
-    def catch_up(
-        self,
-        library: GameLibrary,
-        progress: Progress | None = None,
-        projected: Mapping[tuple[UUID, int], Projected] | None = None,
-    ) -> int:
-        """Project the notifications not yet seen; returns how many were processed
-        (``projected``: games projected already, see ``Runner.catch_up``).
+    def catch_up(self, library: GameLibrary, progress: Progress | None = None) -> int:
+        """Project the notifications not yet seen; returns how many were processed.
 
         Safe to call from many threads and processes at once: each notification is
         projected once, in the same transaction that records the log position.
         """
         self._db()
         with self._lock:
-            return self.runner.catch_up(library, progress, projected)
+            return self.runner.catch_up(library, progress)
 
     @contextmanager
     def catching_up(self) -> Iterator[None]:

@@ -23,7 +23,7 @@ import logging
 import multiprocessing
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -40,15 +40,7 @@ from domain.store import Game, GameLibrary
 from domain.store.log import Logged, pager
 from domain.store.players import Players
 from projections import aliases, tables
-from projections.builds import (
-    Build,
-    Projected,
-    attempt,
-    error_text,
-    join_states,
-    meta_change,
-    reload,
-)
+from projections.builds import Build, Projected, attempt, error_text, meta_change, reload
 from projections.db import Database
 from projections.summaries import GAME_COLUMNS, SEAT_COLUMNS, SEAT_GAME_COLUMNS
 
@@ -86,7 +78,7 @@ def happened_joiner(library: GameLibrary) -> Callable[[Sequence[Logged]], bytes]
     plain = isinstance(mapper.transcoder, JSONTranscoder) and not mapper.cipher
     if not plain or mapper.compressor or Game.Happened.class_version != 1:
         return None
-    return join_states
+    return lambda run: b"[" + b",".join(n.state for n in run) + b"]"
 
 
 def pages(library: GameLibrary, after: int) -> Iterator[Sequence[Logged]]:
@@ -251,27 +243,13 @@ class Runner:
         self.layout = layout
         self._restat_at = float("-inf")
 
-    def catch_up(
-        self,
-        library: GameLibrary,
-        progress: Progress | None = None,
-        projected: Mapping[tuple[UUID, int], Projected] | None = None,
-    ) -> int:
-        """Project every notification after the tracked position; returns how many.
-        ``projected``: games projected already (by the check of their upload), by id and
-        version: a game read from the log at that version is not folded again."""
+    def catch_up(self, library: GameLibrary, progress: Progress | None = None) -> int:
+        """Project every notification after the tracked position; returns how many."""
         done = 0
         with ExitStack() as stack, _collector_paused():
             pool: list[Executor] = []
 
             def fold(builds: list[Build]) -> list[Projected | str]:
-                if not projected:
-                    return folded(builds)
-                found = [projected.get((b.game_id, b.version)) for b in builds]
-                rest = iter(folded([b for b, f in zip(builds, found, strict=True) if f is None]))
-                return [next(rest) if f is None else f for f in found]
-
-            def folded(builds: list[Build]) -> list[Projected | str]:
                 if self.workers <= 1 or len(builds) < 2:
                     return [attempt(b) for b in builds]
                 if not pool:  # forked from a server that imported the folding code once

@@ -103,35 +103,26 @@ class LatestAnswers:
         self._maker: ThreadPoolExecutor | None = None
 
     def get_or_render(
-        self,
-        key: str,
-        state: Callable[[], object],
-        render: Callable[[], bytes],
-        may_lag: bool,
-        later: Callable[[], object] | None = None,
+        self, key: str, state: Callable[[], object], render: Callable[[], bytes], may_lag: bool
     ) -> bytes:
-        """The body answering ``key``: one made lately for a request that ``may_lag`` (the
-        read models are not looked at), else one made at ``state()``, else ``render()``
-        (then kept). An answer made again in the background reads ``later()`` (default
-        ``state()``) instead: one that need not wait for what a request would."""
-        if may_lag:
-            with self._lock:
-                kept = self._answers.get(key)
-                age = time.monotonic() - kept[2] if kept is not None else float("inf")
-                if kept is not None and age <= self.stale:
-                    self._answers.move_to_end(key)
-                    if age >= self.remake and key not in self._making:
-                        self._making.add(key)
-                        if self._maker is None:
-                            self._maker = ThreadPoolExecutor(1, thread_name_prefix="latest-answers")
-                        self._maker.submit(self._remake, key, later or state, render)
-                    return kept[1]
+        """The body answering ``key``: kept (made at ``state()``, or lately for a request
+        that ``may_lag``), else ``render()`` (then kept)."""
         now = state()
         with self._lock:
             kept = self._answers.get(key)
             if kept is not None and kept[0] == now:
                 self._answers.move_to_end(key)
                 return kept[1]
+            age = time.monotonic() - kept[2] if kept is not None else float("inf")
+            lags = may_lag and age <= self.stale
+            if lags and age >= self.remake and key not in self._making:
+                self._making.add(key)
+                if self._maker is None:
+                    self._maker = ThreadPoolExecutor(1, thread_name_prefix="latest-answers")
+                self._maker.submit(self._remake, key, state, render)
+        if lags:
+            assert kept is not None
+            return kept[1]
         return self._keep(key, now, render())
 
     def _keep(self, key: str, state: object, body: bytes) -> bytes:
@@ -146,10 +137,7 @@ class LatestAnswers:
         """Make ``key``'s answer again; one that fails is forgotten (the next request
         makes it, and says why)."""
         try:
-            now = state()
-            with self._lock:
-                kept = self._answers.get(key)
-            self._keep(key, now, kept[1] if kept is not None and kept[0] == now else render())
+            self._keep(key, state(), render())
         except Exception:
             with self._lock:
                 self._answers.pop(key, None)

@@ -32,8 +32,6 @@ from domain import games
 from domain.ruleset import Ruleset
 from domain.store import GameLibrary, game_id_for, record_digest
 from domain.store.uploads import EncodedGame, canonical_record, encode, prepare
-from projections.builds import Build, Projected, attempt
-from projections.games import projected_summary
 from projections.readmodels import ReadModels
 from services.config import Settings
 from services.library import open_library, open_read_models
@@ -127,25 +125,13 @@ def _know(rulesets: Sequence[Ruleset]) -> None:
             games.register(rules)
 
 
-@dataclass(frozen=True)
-class Checked:
-    """A record checked and encoded as the store keeps it (``game``), projected as the read
-    models will project it (``projected``, the game's rows at ``version``; None when that
-    fails: the read models will record why), with the summary they will give of it."""
-
-    game: EncodedGame
-    version: int
-    projected: Projected | None
-    summary: dict[str, Any] | None
-
-
 def checked_upload(
     rulesets: Sequence[Ruleset], doc: Mapping[str, Any], fields: Mapping[str, Any], seconds: int
-) -> tuple[UUID | None, Checked | Failed]:
+) -> tuple[UUID | None, EncodedGame | Failed]:
     """A record read, replayed with its game's rules (one of ``rulesets``, within ``seconds``
-    of CPU time, see :func:`~services.uploads.work_budget`), encoded as the store keeps it and
-    projected as the read models will project it, under the id it is stored as; or the error
-    that stopped it (with no id when the record does not read)."""
+    of CPU time, see :func:`~services.uploads.work_budget`) and encoded as the store keeps
+    it, under the id it is stored as; or the error that stopped it (with no id when the
+    record does not read)."""
     _know(rulesets)
     try:
         rules, record, canonical = canonical_record(doc)
@@ -154,32 +140,22 @@ def checked_upload(
     game_id = game_id_for(record_digest(canonical))
     try:
         prepared = prepare(rules, record, canonical, check=work_budget(seconds), **fields)
-        encoded = encode(prepared)
+        return game_id, encode(prepared)
     except Exception as exc:
         return game_id, Failed.of(exc)
-    build = Build.encoded(encoded.events)
-    projected = attempt(build)
-    if isinstance(projected, str):
-        return game_id, Checked(encoded, build.version, None, None)
-    return game_id, Checked(encoded, build.version, projected, projected_summary(projected))
 
 
-def caught_up(
-    rulesets: Sequence[Ruleset],
-    settings: Settings,
-    projected: Mapping[tuple[UUID, int], Projected] | None = None,
-) -> str | None:
+def caught_up(rulesets: Sequence[Ruleset], settings: Settings) -> str | None:
     """The read models of the store of ``settings`` caught up in this process, with its own
-    library and read models (kept open for the next catch-up, :data:`STORES` stores at most),
-    not folding again the games ``projected`` (``ReadModels.catch_up``); None, or why it
-    failed (the store is opened anew next time)."""
+    library and read models (kept open for the next catch-up, :data:`STORES` stores at most);
+    None, or why it failed (the store is opened anew next time)."""
     _know(rulesets)
     key = (settings.database_url, settings.database_schema)
     opened = _stores.pop(key, None)
     try:
         if opened is None:
             opened = open_library(settings), open_read_models(settings)
-        opened[1].catch_up(opened[0], projected=projected)
+        opened[1].catch_up(opened[0])
     except Exception:
         if opened is not None:
             _close(*opened)

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app
@@ -27,14 +27,7 @@ from services.bodies import BodyCache, LatestAnswers
 from services.catchup import CatchUps
 from services.compute import opener
 from services.config import Settings
-from services.ingest import (
-    Checked,
-    Failed,
-    KnownDocuments,
-    caught_up,
-    checked_upload,
-    ingest_pool,
-)
+from services.ingest import Failed, KnownDocuments, caught_up, checked_upload, ingest_pool
 from services.library import (
     analyses_url,
     analysis_settings,
@@ -50,7 +43,7 @@ from services.withdrawals import Withdrawals
 if TYPE_CHECKING:
     from uuid import UUID
 
-    from projections.builds import Projected
+    from domain.store.uploads import EncodedGame
     from services.bots import Mover
 
 SERVICES_KEY = "howl.services"
@@ -112,14 +105,6 @@ def start_reviews(settings: Settings) -> AnalysisWorker:
     )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Uploaded(UploadResult):
-    """An upload's game (``created`` False: it was stored already), with its summary when
-    the answer need not wait for the read models to project it (None: read it from them)."""
-
-    summary: dict[str, Any] | None = None
-
-
 class Services:
     """The app's shared game library, read models, body cache, ingest pool and catch-up thread
     (thread-safe); with ``analysis_worker``, :meth:`ensure_worker` runs the analysis worker in
@@ -145,12 +130,6 @@ class Services:
         self._pool_settings = replace(settings, api_tokens={})
         """The settings the pool catches up with (picklable, without the tokens)."""
         self._caught_up_at = float("-inf")
-        self._ahead = 0
-        """The last catch-up asked for by an upload answered before its game was projected."""
-        self._projected: dict[tuple[UUID, int], Projected] = {}
-        """The games uploaded since the last catch-up began, as their checks projected them
-        (by id and version): the catch-up does not fold them again."""
-        self._uploads_lock = threading.Lock()
         self.analyses_url = analyses_url(settings)
         self.analysis_settings: ReviewSettings = analysis_settings(settings)
         self._worker: AnalysisWorker | None = None
@@ -181,28 +160,24 @@ class Services:
                     self._read_models = open_read_models(self.settings)
         return self._read_models
 
-    def upload(self, doc: Mapping[str, Any], uploader: str | None, **fields: Any) -> Uploaded:
+    def upload(self, doc: Mapping[str, Any], uploader: str | None, **fields: Any) -> UploadResult:
         """Store a record (``InvalidRecord``/``RecordError`` for a bad one, a 422
         :class:`Refusal` ``too_costly`` past ``HOWL_MAX_CHECK_SECONDS``: nothing is stored),
         store its ``annotations`` as comments (those the game has not: a 409 ``too_many_comments``
-        past the limit), have it projected, and queue its review when it is new and its game
-        has a review (``HOWL_ANALYSIS``).
+        past the limit), project it, and queue its review when it is new and its game has a
+        review (``HOWL_ANALYSIS``).
 
         The record is checked in the ingest pool (:mod:`services.ingest`) while this thread
         waits, unless the same document was uploaded through this process before and its
-        game is still stored (:attr:`documents`): the check also projects it as the read
-        models will, into the summary they will give. The game is written here, then the
-        catch-up thread projects it into the read models while this thread queues its review.
-        A new game is answered with the check's summary at once; any other upload (the game
-        was stored already, or projecting it failed) waits for the catch-up (up to
-        :data:`PROJECTED_SECONDS`, unless the game is stored and projected already). Reads of
-        one game catch up when it is missing, and :meth:`fresh` waits for the catch-ups of
-        the games answered so. Once stored, the game is the answer: catching up never raises
-        (a game that cannot be projected is recorded as such, see :meth:`catch_up`)."""
+        game is still stored (:attr:`documents`); the game is written here, then projected by
+        the catch-up thread (waited for up to :data:`PROJECTED_SECONDS`, unless it is stored
+        and projected already) while this thread queues its review. Once stored, the game is
+        the answer: catching up never raises (a game that cannot be projected is recorded as
+        such, see :meth:`catch_up`)."""
         check_visibility(fields.get("visibility", "public"))
         digest = self.documents.digest(doc)
         known = self.documents.get(digest)
-        ready: Checked | Failed | None = None
+        ready: EncodedGame | Failed | None = None
         if known is not None and self.library.exists(known):
             game_id: UUID | None = known
         else:
@@ -220,19 +195,14 @@ class Services:
                 result = UploadResult(game_id, created=False)
             else:
                 assert ready is not None
-                result = self.library.add(ready.game)
+                result = self.library.add(ready)
             try:
                 annotate(self.library, result.game_id, doc, uploader)
             except TooManyComments as exc:
                 raise Refusal(409, "too_many_comments", str(exc), limit=exc.limit) from None
         self.documents.add(digest, result.game_id)
-        summary = None
-        if result.created and isinstance(ready, Checked) and ready.projected is not None:
-            summary = ready.summary
-            with self._uploads_lock:
-                self._projected[result.game_id, ready.version] = ready.projected
         if not result.created and self.read_models.summary(result.game_id) is not None:
-            return Uploaded(result.game_id, created=False)  # stored and projected before
+            return result  # stored and projected before
         projected = self.catch_ups.ask()  # the review is queued while the game is projected
         queue = result.created and self.settings.analysis
         if queue and self.library.rules(result.game_id).review is not None:
@@ -240,12 +210,8 @@ class Services:
                 enqueue(self.analyses_url, result.game_id, self.analysis_settings)
             except Exception:  # the game is stored; its review can be asked for again
                 log.exception("could not queue the review of game %s", result.game_id)
-        if summary is None:
-            self.catch_ups.wait(projected, PROJECTED_SECONDS)
-        else:  # answered from the check's projection: lists read after it wait for it
-            with self._uploads_lock:
-                self._ahead = max(self._ahead, projected)
-        return Uploaded(result.game_id, result.created, summary)
+        self.catch_ups.wait(projected, PROJECTED_SECONDS)
+        return result
 
     def review_settings(self, depth: Depth | None) -> ReviewSettings:
         """The settings of a review at ``depth`` (:func:`services.library.review_settings`:
@@ -297,14 +263,12 @@ class Services:
         (in this thread for a store in memory, which only this process sees), unless
         another process's turn projected the whole log already."""
         started = time.monotonic()
-        with self._uploads_lock:
-            projected, self._projected = self._projected, {}
         try:
             if self.settings.database_url.endswith(":memory:"):
-                self.read_models.catch_up(self.library, projected=projected)
+                self.read_models.catch_up(self.library)
             elif self.read_models.position() < (self.library.recorder.max_notification_id() or 0):
                 rulesets = tuple(games.rulesets())
-                failed = self.ingest.run(caught_up, rulesets, self._pool_settings, projected)
+                failed = self.ingest.run(caught_up, rulesets, self._pool_settings)
                 if failed is not None:
                     log.error("catching up the read models failed; they answer as they are:\n%s",
                               failed)  # fmt: skip
@@ -312,14 +276,10 @@ class Services:
             log.exception("catching up the read models failed; they answer as they are")
         self._caught_up_at = started
 
-    def fresh(self, uploads: bool = True) -> ReadModels:
-        """The read models, caught up unless that was done in the last moments; with
-        ``uploads``, holding every game whose upload this process answered before it was
-        projected (the catch-ups those uploads asked for are waited for)."""
+    def fresh(self) -> ReadModels:
+        """The read models, caught up unless that was done in the last moments."""
         if time.monotonic() - self._caught_up_at > CATCH_UP_INTERVAL:
             return self.catch_up()
-        if uploads:
-            self.catch_ups.wait(self._ahead, CATCH_UP_SECONDS)
         return self.read_models
 
     def ensure_worker(self) -> None:

@@ -173,11 +173,7 @@ def upload(fields: dict[str, Any]) -> Response:
         result = svc.upload(doc, uploader, **fields)
     except (InvalidRecord, RecordError) as exc:
         raise record_problem(exc) from None
-    summary = (
-        result.summary
-        or svc.read_models.summary(result.game_id)
-        or _unprojected(result.game_id, doc)
-    )
+    summary = svc.read_models.summary(result.game_id) or _unprojected(result.game_id, doc)
     response = json_response(summary, 201 if result.created else 200)
     response.headers["Location"] = url_for(".game", game_id=result.game_id)
     return response

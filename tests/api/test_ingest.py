@@ -21,7 +21,7 @@ from domain.ruleset import InvalidRecord
 from domain.store.purge import purge
 from domain.store.uploads import prepare_record
 from services.config import Settings
-from services.ingest import Failed, checked_upload
+from services.ingest import Failed
 from services.refusals import Refusal
 from services.shared import Services
 from tests.api.client import Client, Reply
@@ -114,24 +114,23 @@ def test_a_document_uploaded_again_through_the_process_is_not_checked_again(
     run = svc.ingest.run
 
     def counted(fn: Callable[..., Any], *args: Any) -> Any:
-        if fn is checked_upload:  # not the catch-ups
-            checks.append(fn)
+        checks.append(fn)
         return run(fn, *args)
 
     monkeypatch.setattr(svc.ingest, "run", counted)
     try:
         doc = json.loads(record_of(GAME))
         stored = svc.upload(doc, "ana")
-        assert stored.created and len(checks) == 1
+        assert stored.created and len(checks) == 2  # checked, then caught up
         again = svc.upload(json.loads(json.dumps(doc, sort_keys=True)), "bo")
-        assert (again.game_id, again.created, len(checks)) == (stored.game_id, False, 1)
-        assert svc.read_models.summary(stored.game_id) == stored.summary  # as the check said
+        assert (again.game_id, again.created, len(checks)) == (stored.game_id, False, 2)
+        assert svc.read_models.summary(stored.game_id) is not None
         other = svc.upload({**doc, "meta": {"title": "Another night"}}, "ana")
-        assert other.created and other.game_id != stored.game_id and len(checks) == 2
+        assert other.created and other.game_id != stored.game_id and len(checks) == 4
         svc.library.withdraw(stored.game_id)
         purge(svc.library, stored.game_id)  # the game it knew is gone: checked and stored anew
         anew = svc.upload(doc, "ana")
-        assert (anew.game_id, anew.created, len(checks)) == (stored.game_id, True, 3)
+        assert (anew.game_id, anew.created, len(checks)) == (stored.game_id, True, 6)
     finally:
         svc.close()
 
@@ -172,37 +171,3 @@ def test_reads_are_answered_while_an_upload_waits(tmp_path: Path, contract: Cont
         [(reply, seconds)] = uploaded
         assert reply.status == 201 and seconds >= HOLD_SECONDS - 0.5
         assert max(reads) < seconds / 3, (reads, seconds)
-
-
-def test_a_new_game_is_answered_before_its_catch_up_and_lists_wait_for_it(
-    store_url: str,
-) -> None:
-    schema = f"t_{uuid.uuid4().hex[:12]}" if store_url.startswith("postgresql") else "public"
-    svc = Services(Settings(store_url, analysis=False, database_schema=schema))
-    held = threading.Event()
-    held.set()
-    catch_up = svc.catch_ups.catch_up
-
-    def held_catch_up() -> None:
-        held.wait(30)
-        catch_up()
-
-    svc.catch_ups.catch_up = held_catch_up  # type: ignore[method-assign]
-    try:
-        svc.catch_up()  # caught up a moment ago: a list does not catch up for that
-        held.clear()
-        stored = svc.upload(json.loads(record_of(GAME)), "ana")  # answered, the catch-up held
-        assert stored.created and stored.summary is not None and len(stored.summary["seats"]) == 2
-        assert svc.read_models.summary(stored.game_id) is None  # not projected yet
-        listed: list[int] = []
-        reader = threading.Thread(target=lambda: listed.append(svc.fresh().list_games().total))
-        reader.start()
-        reader.join(0.5)
-        assert reader.is_alive() and not listed  # the list waits for the upload's catch-up
-        held.set()
-        reader.join(30)
-        assert listed == [1]
-        assert svc.read_models.summary(stored.game_id) == stored.summary
-    finally:
-        held.set()
-        svc.close()

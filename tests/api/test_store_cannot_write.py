@@ -74,14 +74,6 @@ def health(server: Server) -> dict[str, str]:
     return reply.json
 
 
-def projected(server: Server, game_id: str) -> str:
-    """``game_id``, once the read models hold it (an upload answers before they do: a read
-    of the game catches them up)."""
-    summary = server.client.get(f"/api/games/{game_id}")
-    assert summary.status == 200 and "projection" not in summary.json
-    return game_id
-
-
 def branch_of(name: str) -> dict[str, object]:
     """A branch body: the game's own next action, from step :data:`STEP`."""
     return {"step": STEP, "actions": json.loads(record_of(name))["actions"][STEP : STEP + 1]}
@@ -119,7 +111,7 @@ def sqlite_server(disk: Path, contract: Contract) -> AbstractContextManager[tupl
 def test_a_full_disk_is_a_503_until_there_is_room(tiny_disk: Path, contract: Contract) -> None:
     with sqlite_server(tiny_disk, contract) as (server, _):
         user = server.as_user(TOKENS["ana"])
-        stored = projected(server, user.upload(record_of(GAMES[0])).json["game_id"])
+        stored = user.upload(record_of(GAMES[0])).json["game_id"]
         filler = fill(tiny_disk)
         refused = check_writes_refused(server, stored, "full", GAMES[1:])
         filler.unlink()
@@ -157,7 +149,7 @@ def test_a_read_only_postgresql_is_a_503(pg_url: str, contract: Contract) -> Non
     # the short timeout: the store's pool waits that long for the sessions ended below
     with serving(settings, contract) as (server, _):
         user = server.as_user(TOKENS["ana"])
-        stored = projected(server, user.upload(record_of(GAMES[0])).json["game_id"])
+        stored = user.upload(record_of(GAMES[0])).json["game_id"]
         with read_only(pg_url):
             refused = check_writes_refused(server, stored, "read-only", GAMES[1:])
         assert user.upload(record_of(refused)).status == 201

@@ -7,12 +7,8 @@ import time
 
 import pytest
 
-from domain.store.uploads import encode, prepare_record
 from projections import tables
-from projections.builds import Build, project, reload
-from projections.games import projected_summary
-from projections.summaries import GAME_COLUMNS
-from tests.projections.conftest import Store, everything, fixture_names, fixture_record, upload
+from tests.projections.conftest import Store, everything, fixture_names, upload
 
 CORPUS = [n for n in fixture_names() if n.endswith(("-00-heuristic", "-06-random", "-08-big-map",
                                                    "-09-auto-push-stall-10"))]  # fmt: skip
@@ -118,19 +114,3 @@ def test_tables_grown_past_their_planner_statistics_have_them_taken_anew(
             tables.restat(models.db)
         assert models.db.fetchall(tuples, (tables.SEATS,)) != [(-1,)]
         assert tables.restat(models.db) == []
-
-
-def test_a_game_projected_by_its_check_is_projected_so_and_not_folded_again(store: Store) -> None:
-    encoded = encode(prepare_record(fixture_record("3p-00-heuristic"), title="Night"))
-    checked = Build.encoded(encoded.events)
-    projected = project(checked)
-    with store.library() as library, store.models() as models:
-        library.add(encoded)
-        assert project(reload(library, encoded.game_id)) == projected  # as the log gives it
-        game, seats, extras, doc = projected
-        title = GAME_COLUMNS.index("title")
-        marked = (game[:title] + ("Not folded again",) + game[title + 1 :], seats, extras, doc)
-        assert models.catch_up(library, projected={(encoded.game_id, checked.version): marked})
-        summary = models.summary(encoded.game_id)
-        assert summary is not None and summary["title"] == "Not folded again"
-        assert summary == {**projected_summary(projected), "title": "Not folded again"}
