@@ -11,11 +11,15 @@ one; a ``PreparedGame`` is plain data, cheap to send between processes, and so i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+import orjson
+from eventsourcing.persistence import Mapper
 from eventsourcing.persistence import StoredEvent as Recorded
+from eventsourcing.utils import get_topic
 
 from domain import games
 from domain.replays import replay
@@ -71,13 +75,75 @@ class EncodedGame:
     snapshot: Recorded
 
 
+HAPPENED_TOPIC = get_topic(Game.Happened)
+
+
 def encode(game: PreparedGame) -> EncodedGame:
-    """``game`` as its new ``Game`` stream and snapshot are stored (timestamped now)."""
+    """``game`` as its new ``Game`` stream and snapshot are stored (timestamped now, its
+    ``Happened`` events all at one moment).
+
+    The ``Happened`` events are applied to the aggregate as a stored stream is, and their
+    states written as the store's mapper writes them but by orjson (four times faster than
+    the mapper's ``json``, and read back by the same reader): the same bytes for the JSON
+    data a ruleset encodes (:func:`plain`); any other data goes through the mapper."""
     mapper = store_mapper()
-    aggregate = game.aggregate()
-    events = tuple(mapper.to_stored_event(e) for e in aggregate.collect_events())
+    aggregate = Game(
+        game=game.game, digest=game.digest, record=game.record,
+        uploaded_by=game.uploaded_by, title=game.title, tags=list(game.tags),
+        visibility=game.visibility, rules_version=game.rules_version, actions=game.actions,
+        finished=game.finished,
+    )  # fmt: skip
+    events = [mapper.to_stored_event(e) for e in aggregate.collect_events()]
+    at = Game.Happened.create_timestamp()
+    stamp = {"_type_": "datetime_iso", "_data_": at.isoformat()}  # as DatetimeAsISO keeps it
+    gid = aggregate.id
+    for step, kind, data in game.events:
+        fields: dict[str, Any] = {
+            "originator_id": gid, "originator_version": aggregate.version + 1,
+            "timestamp": at, "step": step, "type": kind, "data": data,
+        }  # fmt: skip
+        happened = Game.Happened(**fields)
+        happened.mutate(aggregate)
+        events.append(_stored(mapper, happened, stamp))
     snapshot = mapper.to_stored_event(Game.Snapshot.take(aggregate))
-    return EncodedGame(game.game_id, events, snapshot)
+    return EncodedGame(game.game_id, tuple(events), snapshot)
+
+
+def _stored(mapper: Mapper[UUID], happened: Game.Happened, stamp: dict[str, str]) -> Recorded:
+    """A ``Happened`` event as the store keeps it (``stamp``: its timestamp as kept)."""
+    if plain(happened.data):
+        state = {"timestamp": stamp, "step": happened.step, "type": happened.type,
+                 "data": happened.data}  # fmt: skip
+        with suppress(orjson.JSONEncodeError):  # text that is not UTF-8: the mapper says so
+            return Recorded(
+                happened.originator_id, happened.originator_version, HAPPENED_TOPIC,
+                orjson.dumps(state),
+            )  # fmt: skip
+    return mapper.to_stored_event(happened)
+
+
+def plain(value: Any) -> bool:
+    """Whether ``value`` is JSON data that orjson writes as the ``json`` module does: text,
+    booleans, None, integers within 64 bits, finite floats written alike, and lists,
+    tuples and dicts with text keys of them.
+
+    >>> plain({"hex": (7, 12), "kind": "den", "n": None}), plain([1.5]), plain([1e-7])
+    (True, True, False)
+    >>> plain({1: "a"}), plain(float("nan")), plain(2**64)
+    (False, False, False)
+    """
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return bool(-(2**63) <= value < 2**64)
+    if kind is float:
+        return repr(value) == orjson.dumps(value).decode()
+    if kind is list or kind is tuple:
+        return all(map(plain, value))
+    if kind is dict:
+        return all(type(k) is str for k in value) and all(map(plain, value.values()))
+    return False
 
 
 def stored_events(
