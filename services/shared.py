@@ -205,7 +205,7 @@ class Services:
             return result  # stored and projected before
         projected = self.catch_ups.ask()  # the review is queued while the game is projected
         queue = result.created and self.settings.analysis
-        if queue and self.library.rules(result.game_id).review is not None:
+        if queue and games.of_document(doc).review is not None:  # the rules it was checked by
             try:
                 enqueue(self.analyses_url, result.game_id, self.analysis_settings)
             except Exception:  # the game is stored; its review can be asked for again

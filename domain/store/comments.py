@@ -279,6 +279,8 @@ def annotate(
     them) as comments, an annotation without author as the ``uploader``'s: the comments
     made. Those the game has already are left out, so uploading a record again adds only
     its new ones; ``TooManyComments`` past :data:`MAX_COMMENTS` (nothing is added then)."""
+    if doc.get("annotations") is None:  # most records: the game is not read
+        return []
     notes = read_annotations(doc, library.steps(game_id))
     if not notes:
         return []
