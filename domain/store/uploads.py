@@ -54,15 +54,19 @@ class PreparedGame:
 
     def aggregate(self) -> Game:
         """The new ``Game`` aggregate, with every event pending, ready to save."""
-        game = Game(
+        game = self.uploaded()
+        for step, kind, data in self.events:
+            game.happened(step, kind, data)
+        return game
+
+    def uploaded(self) -> Game:
+        """The new ``Game`` aggregate with its ``Uploaded`` event pending, no other."""
+        return Game(
             game=self.game, digest=self.digest, record=self.record,
             uploaded_by=self.uploaded_by, title=self.title, tags=list(self.tags),
             visibility=self.visibility, rules_version=self.rules_version, actions=self.actions,
             finished=self.finished,
         )  # fmt: skip
-        for step, kind, data in self.events:
-            game.happened(step, kind, data)
-        return game
 
 
 @dataclass(frozen=True)
@@ -87,12 +91,7 @@ def encode(game: PreparedGame) -> EncodedGame:
     the mapper's ``json``, and read back by the same reader): the same bytes for the JSON
     data a ruleset encodes (:func:`plain`); any other data goes through the mapper."""
     mapper = store_mapper()
-    aggregate = Game(
-        game=game.game, digest=game.digest, record=game.record,
-        uploaded_by=game.uploaded_by, title=game.title, tags=list(game.tags),
-        visibility=game.visibility, rules_version=game.rules_version, actions=game.actions,
-        finished=game.finished,
-    )  # fmt: skip
+    aggregate = game.uploaded()
     events = [mapper.to_stored_event(e) for e in aggregate.collect_events()]
     at = Game.Happened.create_timestamp()
     stamp = {"_type_": "datetime_iso", "_data_": at.isoformat()}  # as DatetimeAsISO keeps it
