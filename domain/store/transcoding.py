@@ -3,6 +3,7 @@ with orjson."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import cache
 from typing import Any
 from uuid import UUID
@@ -16,6 +17,9 @@ from eventsourcing.persistence import (
     UUIDAsHex,
 )
 
+TIMES = DatetimeAsISO()
+"""How the store keeps a time: ISO 8601 text."""
+
 
 @cache
 def store_mapper() -> Mapper[UUID]:
@@ -23,9 +27,15 @@ def store_mapper() -> Mapper[UUID]:
     UUID, Decimal and datetime transcodings, :class:`FastJSONTranscoder`), neither
     encrypted nor compressed."""
     transcoder = FastJSONTranscoder()
-    for transcoding in (UUIDAsHex(), DecimalAsStr(), DatetimeAsISO()):
+    for transcoding in (UUIDAsHex(), DecimalAsStr(), TIMES):
         transcoder.register(transcoding)
     return Mapper(transcoder=transcoder)
+
+
+def kept_time(moment: datetime) -> dict[str, str]:
+    """A time as the store's JSON keeps it: its transcoding's name and text (what
+    ``JSONTranscoder`` writes for a value of a registered type)."""
+    return {"_type_": TIMES.name, "_data_": TIMES.encode(moment)}
 
 
 class FastJSONTranscoder(JSONTranscoder):

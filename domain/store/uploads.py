@@ -25,7 +25,7 @@ from domain import games
 from domain.replays import replay
 from domain.ruleset import GameRecord, Ruleset
 from domain.store.game import Game, check_visibility, clean_tags, game_id_for, record_digest
-from domain.store.transcoding import store_mapper
+from domain.store.transcoding import kept_time, store_mapper
 
 StoredEvent = tuple[int, str, dict[str, Any]]
 """A domain event as the store keeps it: its action's step, its type name, its fields."""
@@ -87,14 +87,14 @@ def encode(game: PreparedGame) -> EncodedGame:
     ``Happened`` events all at one moment).
 
     The ``Happened`` events are applied to the aggregate as a stored stream is, and their
-    states written as the store's mapper writes them but by orjson (four times faster than
-    the mapper's ``json``, and read back by the same reader): the same bytes for the JSON
-    data a ruleset encodes (:func:`plain`); any other data goes through the mapper."""
+    states written by orjson rather than the mapper's ``json`` module: the same bytes for
+    the JSON data a ruleset encodes (:func:`plain`); any other data goes through the
+    mapper."""
     mapper = store_mapper()
     aggregate = game.uploaded()
     events = [mapper.to_stored_event(e) for e in aggregate.collect_events()]
     at = Game.Happened.create_timestamp()
-    stamp = {"_type_": "datetime_iso", "_data_": at.isoformat()}  # as DatetimeAsISO keeps it
+    stamp = kept_time(at)
     gid = aggregate.id
     for step, kind, data in game.events:
         fields: dict[str, Any] = {
