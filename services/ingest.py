@@ -18,10 +18,10 @@ import multiprocessing.util
 import threading
 import traceback
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from uuid import UUID
@@ -126,18 +126,25 @@ def _know(rulesets: Sequence[Ruleset]) -> None:
 
 
 def checked_upload(
-    rulesets: Sequence[Ruleset], doc: Mapping[str, Any], fields: Mapping[str, Any], seconds: int
-) -> tuple[UUID | None, EncodedGame | Failed]:
+    rulesets: Sequence[Ruleset],
+    doc: Mapping[str, Any],
+    fields: Mapping[str, Any],
+    seconds: int,
+    store: Settings | None = None,
+) -> tuple[UUID | None, EncodedGame | Failed | None]:
     """A record read, replayed with its game's rules (one of ``rulesets``, within ``seconds``
     of CPU time, see :func:`~services.uploads.work_budget`) and encoded as the store keeps
     it, under the id it is stored as; or the error that stopped it (with no id when the
-    record does not read)."""
+    record does not read); or None once its game is found in the store of ``store`` (it
+    was checked when it was stored: a game's id depends on its record alone)."""
     _know(rulesets)
     try:
         rules, record, canonical = canonical_record(doc)
     except Exception as exc:
         return None, Failed.of(exc)
     game_id = game_id_for(record_digest(canonical))
+    if store is not None and _stored(store, game_id):
+        return game_id, None
     try:
         prepared = prepare(rules, record, canonical, check=work_budget(seconds), **fields)
         return game_id, encode(prepared)
@@ -145,25 +152,48 @@ def checked_upload(
         return game_id, Failed.of(exc)
 
 
+def _stored(settings: Settings, game_id: UUID) -> bool:
+    """Whether the store of ``settings`` holds the game ``game_id`` (False when it cannot
+    tell: the upload's own write will say why)."""
+    try:
+        return _opened(settings)[0].exists(game_id)
+    except Exception:
+        _drop(settings)
+        return False
+
+
 def caught_up(rulesets: Sequence[Ruleset], settings: Settings) -> str | None:
     """The read models of the store of ``settings`` caught up in this process, with its own
     library and read models (kept open for the next catch-up, :data:`STORES` stores at most);
     None, or why it failed (the store is opened anew next time)."""
     _know(rulesets)
+    try:
+        library, models = _opened(settings)
+        models.catch_up(library)
+    except Exception:
+        _drop(settings)
+        return traceback.format_exc()
+    return None
+
+
+def _opened(settings: Settings) -> tuple[GameLibrary, ReadModels]:
+    """The library and read models of the store of ``settings``, as this process keeps them
+    open (:data:`STORES` stores at most, the least recently used closed)."""
     key = (settings.database_url, settings.database_schema)
     opened = _stores.pop(key, None)
-    try:
-        if opened is None:
-            opened = open_library(settings), open_read_models(settings)
-        opened[1].catch_up(opened[0])
-    except Exception:
-        if opened is not None:
-            _close(*opened)
-        return traceback.format_exc()
+    if opened is None:
+        opened = open_library(settings), open_read_models(settings)
     _stores[key] = opened
     while len(_stores) > STORES:
         _close(*_stores.popitem(last=False)[1])
-    return None
+    return opened
+
+
+def _drop(settings: Settings) -> None:
+    """Close the store of ``settings`` if this process keeps it open (it opens anew)."""
+    opened = _stores.pop((settings.database_url, settings.database_schema), None)
+    if opened is not None:
+        _close(*opened)
 
 
 def _close(library: GameLibrary, models: ReadModels) -> None:
@@ -176,12 +206,22 @@ def _close(library: GameLibrary, models: ReadModels) -> None:
 
 class IngestPool:
     """The process's pool of ``processes`` processes, made on first use and made anew when
-    one of its processes died (the task it lost is run again once)."""
+    one of its processes died (the task it lost is run again once).
+
+    Its tasks run as its processes come free, urgent ones first (a catch-up, which the
+    uploads already stored wait for, goes before the checks queued after them), each kind
+    in the order asked."""
 
     def __init__(self, processes: int) -> None:
         self.processes = processes
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        self._free = threading.Condition()
+        self._busy = 0
+        self._queued = [0, 0]
+        """The tickets handed out so far: urgent, then other."""
+        self._served = [0, 0]
+        """The tickets whose tasks have started: urgent, then other."""
         # Shut down when the process exits, a granian worker too (a process multiprocessing
         # started: it runs no atexit hooks, and would wait for the pool's processes forever).
         multiprocessing.util.Finalize(None, self.shutdown, exitpriority=SHUTDOWN_PRIORITY)
@@ -196,14 +236,37 @@ class IngestPool:
                 self._executor = ProcessPoolExecutor(self.processes, mp_context=context)
             return self._executor
 
-    def run(self, fn: Callable[..., R], *args: Any) -> R:
-        """``fn(*args)`` in the pool, waited for."""
-        executor = self.executor
+    def run(self, fn: Callable[..., R], *args: Any, urgent: bool = False) -> R:
+        """``fn(*args)`` in the pool once a process is free for it (``urgent``: before the
+        tasks waiting that are not), waited for."""
+        with self._turn(0 if urgent else 1):
+            executor = self.executor
+            try:
+                return executor.submit(fn, *args).result()
+            except BrokenProcessPool:
+                self.renew(executor)
+                return self.executor.submit(fn, *args).result()
+
+    @contextmanager
+    def _turn(self, kind: int) -> Iterator[None]:
+        """Hold one of the pool's processes: the next free one, once the tasks of ``kind``
+        asked for before, and urgent ones, have theirs."""
+        with self._free:
+            self._queued[kind] += 1
+            ticket = self._queued[kind]
+            self._free.wait_for(
+                lambda: self._busy < self.processes and self._served[kind] + 1 == ticket
+                and (kind == 0 or self._served[0] == self._queued[0])
+            )  # fmt: skip
+            self._served[kind] = ticket
+            self._busy += 1
+            self._free.notify_all()  # the next ticket may have a process too
         try:
-            return executor.submit(fn, *args).result()
-        except BrokenProcessPool:
-            self.renew(executor)
-            return self.executor.submit(fn, *args).result()
+            yield
+        finally:
+            with self._free:
+                self._busy -= 1
+                self._free.notify_all()
 
     def shutdown(self) -> None:
         """Stop the pool's processes after their tasks in progress (a later task starts it

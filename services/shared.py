@@ -129,6 +129,10 @@ class Services:
         self.catch_ups = CatchUps(self._catch_up, self._turn)
         self._pool_settings = replace(settings, api_tokens={})
         """The settings the pool catches up with (picklable, without the tokens)."""
+        memory = settings.database_url.endswith(":memory:")
+        self._shared_store = None if memory else self._pool_settings
+        """The settings the pool finds stored games with (None: only this process sees the
+        store)."""
         self._caught_up_at = float("-inf")
         self.analyses_url = analyses_url(settings)
         self.analysis_settings: ReviewSettings = analysis_settings(settings)
@@ -169,9 +173,10 @@ class Services:
 
         The record is checked in the ingest pool (:mod:`services.ingest`) while this thread
         waits, unless the same document was uploaded through this process before and its
-        game is still stored (:attr:`documents`); the game is written here, then projected by
-        the catch-up thread (waited for up to :data:`PROJECTED_SECONDS`, unless it is stored
-        and projected already) while this thread queues its review. Once stored, the game is
+        game is still stored (:attr:`documents`), or the pool finds its game stored; the game
+        is written here, then projected by the catch-up thread (waited for up to
+        :data:`PROJECTED_SECONDS`, unless it is stored and projected already) while this
+        thread queues its review. Once stored, the game is
         the answer: catching up never raises (a game that cannot be projected is recorded as
         such, see :meth:`catch_up`)."""
         check_visibility(fields.get("visibility", "public"))
@@ -184,7 +189,7 @@ class Services:
             metadata = {**fields, "uploaded_by": uploader}
             game_id, ready = self.ingest.run(
                 checked_upload, tuple(games.rulesets()), doc, metadata,
-                self.settings.max_check_seconds,
+                self.settings.max_check_seconds, self._shared_store,
             )  # fmt: skip
         with self.writing():
             stored = ready is None or (game_id is not None and self.library.exists(game_id))
@@ -268,7 +273,7 @@ class Services:
                 self.read_models.catch_up(self.library)
             elif self.read_models.position() < (self.library.recorder.max_notification_id() or 0):
                 rulesets = tuple(games.rulesets())
-                failed = self.ingest.run(caught_up, rulesets, self._pool_settings)
+                failed = self.ingest.run(caught_up, rulesets, self._pool_settings, urgent=True)
                 if failed is not None:
                     log.error("catching up the read models failed; they answer as they are:\n%s",
                               failed)  # fmt: skip

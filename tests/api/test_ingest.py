@@ -21,7 +21,7 @@ from domain.ruleset import InvalidRecord
 from domain.store.purge import purge
 from domain.store.uploads import prepare_record
 from services.config import Settings
-from services.ingest import Failed
+from services.ingest import Failed, IngestPool, checked_upload
 from services.refusals import Refusal
 from services.shared import Services
 from tests.api.client import Client, Reply
@@ -113,9 +113,9 @@ def test_a_document_uploaded_again_through_the_process_is_not_checked_again(
     checks: list[object] = []
     run = svc.ingest.run
 
-    def counted(fn: Callable[..., Any], *args: Any) -> Any:
+    def counted(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         checks.append(fn)
-        return run(fn, *args)
+        return run(fn, *args, **kwargs)
 
     monkeypatch.setattr(svc.ingest, "run", counted)
     try:
@@ -133,6 +133,57 @@ def test_a_document_uploaded_again_through_the_process_is_not_checked_again(
         assert (anew.game_id, anew.created, len(checks)) == (stored.game_id, True, 6)
     finally:
         svc.close()
+
+
+def test_the_pool_does_not_check_a_record_whose_game_is_stored(store_url: str) -> None:
+    schema = f"t_{uuid.uuid4().hex[:12]}" if store_url.startswith("postgresql") else "public"
+    settings = Settings(store_url, analysis=False, database_schema=schema)
+    first, second = Services(settings), Services(settings)  # two processes' services, say
+    checks: list[tuple[Any, Any]] = []
+    run = second.ingest.run
+
+    def kept(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        answer = run(fn, *args, **kwargs)
+        if fn is checked_upload:
+            checks.append(answer)
+        return answer
+
+    try:
+        doc = json.loads(record_of(GAME))
+        stored = first.upload(doc, "ana")
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(second.ingest, "run", kept)
+            again = second.upload(doc, "bo")  # this process never saw the document
+            other = second.upload(json.loads(record_of(OTHER)), "bo")
+        assert (again.game_id, again.created, other.created) == (stored.game_id, False, True)
+        [(found, nothing), (new, encoded)] = checks
+        assert (found, nothing, new) == (stored.game_id, None, other.game_id)
+        assert encoded.game_id == other.game_id  # a new game is checked and encoded
+    finally:
+        first.close()
+        second.close()
+
+
+def test_urgent_tasks_run_before_the_tasks_waiting() -> None:
+    pool = IngestPool(1)
+    started: dict[str, float] = {}
+
+    def task(name: str, urgent: bool) -> None:
+        started[name] = pool.run(time.time, urgent=urgent)
+
+    try:
+        busy = threading.Thread(target=pool.run, args=(time.sleep, 1.0))
+        busy.start()
+        waiting = [threading.Thread(target=task, args=("check", False)),
+                   threading.Thread(target=task, args=("catch-up", True))]  # fmt: skip
+        for thread in waiting:
+            thread.start()
+            time.sleep(0.2)  # asked for in this order while the pool is busy
+        for thread in (busy, *waiting):
+            thread.join(timeout=60)
+        assert started["catch-up"] < started["check"]
+    finally:
+        pool.shutdown()
 
 
 def test_reads_are_answered_while_an_upload_waits(tmp_path: Path, contract: Contract) -> None:
