@@ -19,11 +19,14 @@ from __future__ import annotations
 import struct
 import sys
 import threading
+from array import array
+from bisect import bisect_left
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
+from uuid import UUID
 
 from domain.games import ruleset
 from domain.ratings import Change, League, Played, Rated, Rating, Seat
@@ -35,41 +38,80 @@ from projections.tables import PROJECTED, SEATS, state
 
 KEPT = 16
 """Rated leagues kept in memory (one per season and store)."""
-SEAT = struct.Struct("<iddiddidi")
-"""A rated seat as a kept league holds it: its place, its player's rating before and after
-(mean, spread, games) and the predictions before the game (chance to win, likely place)."""
+SEAT = struct.Struct("<iiddiddidi")
+"""A rated seat as :class:`Games` holds it: its player's number, its place, its player's
+rating before and after (mean, spread, games) and the predictions before the game (chance to
+win, likely place)."""
+HEAD = struct.Struct("<16sB")
+"""A rated game's start as :class:`Games` holds it: its id and the length of when it was
+played (the text that follows, then its seats)."""
 
-Packed = tuple[str, str, tuple[str, ...], bytes]
-"""A rated game as a kept league holds it: its id, when it was played, its rated players'
-keys (shared strings) and their seats (:data:`SEAT` after :data:`SEAT`): a few objects a
-game, not a score of small ones (every server process keeps every game of its leagues)."""
 
+class Games:
+    """Every game a league rated, in order, each one ``bytes`` (:data:`HEAD`, when it was
+    played, :data:`SEAT` after :data:`SEAT`): a few hundred bytes a game, where objects
+    would take three times as many (every server process keeps every game of its leagues).
 
-def packed(rated: Rated, at: str) -> Packed:
-    """``rated`` (played ``at``) as a kept league holds it.
+    Append-only: the states a league goes through share it, each reading its first games
+    (:attr:`LeagueState.count`), so that rating on copies nothing.
 
     >>> from domain.ratings import League, Played, Seat
-    >>> rated = League().play(Played("g1", (Seat("ana", 1), Seat("bo", 2))))
-    >>> unpacked(packed(rated, "2026-01-01")) == rated
-    True
+    >>> games, league = Games(), League()
+    >>> gid = "00000000-0000-0000-0000-00000000000a"
+    >>> rated = league.play(Played(gid, (Seat("ana", 1), Seat("bo", 2))))
+    >>> games.add(rated, "2026-01-01")
+    0
+    >>> games.rated(0) == (rated, "2026-01-01"), games.index(gid, 1), games.index(gid, 0)
+    (True, 0, None)
     """
-    numbers = b"".join(
-        SEAT.pack(c.place, c.before.mu, c.before.sigma, c.before.games, c.after.mu,
-                  c.after.sigma, c.after.games, c.win_chance, c.predicted_place)
-        for c in rated.changes
-    )  # fmt: skip
-    return rated.game_id, at, tuple(sys.intern(c.player) for c in rated.changes), numbers
 
+    def __init__(self) -> None:
+        self._games: list[bytes] = []
+        self._index: dict[bytes, int] = {}
+        self._players: list[str] = []
+        self._numbers: dict[str, int] = {}
 
-def unpacked(game: Packed) -> Rated:
-    """A game a kept league holds, as rated."""
-    game_id, _, players, numbers = game
-    return Rated(game_id, tuple(
-        Change(player, place, Rating(mu, sigma, games), Rating(mu2, sigma2, games2), chance,
-               likely)
-        for player, (place, mu, sigma, games, mu2, sigma2, games2, chance, likely)
-        in zip(players, SEAT.iter_unpack(numbers), strict=True)
-    ))  # fmt: skip
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def add(self, rated: Rated, at: str) -> int:
+        """Keep the next game (played ``at``): its index."""
+        numbers = self._numbers
+        for change in rated.changes:
+            if change.player not in numbers:
+                numbers[change.player] = len(self._players)
+                self._players.append(sys.intern(change.player))
+        when = at.encode()
+        key = UUID(rated.game_id).bytes
+        self._games.append(b"".join([HEAD.pack(key, len(when)), when, *(
+            SEAT.pack(numbers[c.player], c.place, c.before.mu, c.before.sigma, c.before.games,
+                      c.after.mu, c.after.sigma, c.after.games, c.win_chance, c.predicted_place)
+            for c in rated.changes
+        )]))  # fmt: skip
+        self._index[key] = index = len(self._games) - 1
+        return index
+
+    def index(self, game_id: str, count: int) -> int | None:
+        """The index of game ``game_id`` among the first ``count`` games, if there."""
+        try:
+            found = self._index.get(UUID(game_id).bytes)
+        except ValueError:  # not a game's id
+            return None
+        return found if found is not None and found < count else None
+
+    def rated(self, index: int) -> tuple[Rated, str]:
+        """The game at ``index`` as rated, and when it was played."""
+        packed = self._games[index]
+        key, size = HEAD.unpack_from(packed)
+        at = packed[HEAD.size : HEAD.size + size].decode()
+        players = self._players
+        changes = tuple(
+            Change(players[who], place, Rating(mu, sigma, games), Rating(mu2, sigma2, games2),
+                   chance, likely)
+            for who, place, mu, sigma, games, mu2, sigma2, games2, chance, likely
+            in SEAT.iter_unpack(packed[HEAD.size + size :])
+        )  # fmt: skip
+        return Rated(str(UUID(bytes=key)), changes), at
 
 
 @dataclass(frozen=True)
@@ -86,11 +128,12 @@ class Season:
 
 @dataclass
 class LeagueState:
-    """A season's league once rated: the league, each game as rated (in order, with when it
-    was played: :data:`Packed`), and each rated player's shown name and wins."""
+    """A season's league once rated: the league, its first :attr:`count` games as rated (in
+    order, with when they were played), and each rated player's shown name and wins."""
 
     league: League
-    games: list[Packed]
+    games: Games
+    count: int
     names: dict[str, str]
     wins: Counter[str] = field(default_factory=Counter)
     merged: tuple[tuple[str, str], ...] = ()
@@ -99,23 +142,29 @@ class LeagueState:
     """The read models it was rated from: their log position and how many games failed."""
     last: tuple[str, str, str] | None = None
     """Its last game's place in the order: when played, when uploaded, its id."""
-    at: dict[str, int] = field(default_factory=dict)
-    """Each game's index in :attr:`games`, by id."""
-    played: dict[str, list[int]] = field(default_factory=dict)
-    """The indexes in :attr:`games` of each player's rated games, by the player's key."""
+    rated: int = 0
+    """How many of its games have rated seats."""
+    played: dict[str, array[int]] = field(default_factory=dict)
+    """The indexes in :attr:`games` of each player's rated games, by the player's key (in
+    order, shared with the league's later states: only those under :attr:`count` are its
+    own)."""
     met: dict[str, Counter[str]] = field(default_factory=dict)
     """Each player's rated games with each other player, by their keys."""
     beaten: dict[str, Counter[str]] = field(default_factory=dict)
     """Each player's games ending ahead of each other player (the places they differ in)."""
 
+    def games_of(self, key: str) -> int:
+        """How many games player ``key`` was rated in."""
+        return bisect_left(self.played.get(key, ()), self.count)
+
     def of(self, key: str, first: int = 0) -> list[tuple[Rated, str, Change]]:
         """The games player ``key`` was rated in, in order (from their ``first``), each with
         when it was played and the player's change."""
         found = []
-        for i in self.played.get(key, [])[first:]:
-            game = self.games[i]
-            rated = unpacked(game)
-            found.append((rated, game[1], next(c for c in rated.changes if c.player == key)))
+        indexes = self.played.get(key, array("i"))
+        for i in indexes[first : self.games_of(key)]:
+            rated, at = self.games.rated(i)
+            found.append((rated, at, next(c for c in rated.changes if c.player == key)))
         return found
 
 
@@ -182,7 +231,7 @@ def _new_games(
     (count,) = db.execute(
         conn, f"SELECT COUNT(DISTINCT s.game_id) FROM {SEATS} s {old.sql()}", old.params
     ).fetchone()
-    if count != len(before.games):  # one left, or came in unchanged (its tags, say)
+    if count != before.count:  # one left, or came in unchanged (its tags, say)
         return None
     if before.last is not None and not db.execute(  # its last game, as it was uploaded then
         conn, f"SELECT 1 FROM {SEATS} WHERE game_id = ? AND played_at = ? AND uploaded_at = ?",
@@ -193,7 +242,7 @@ def _new_games(
     last = before.last or ("", "", "")
     after = "CASE WHEN (s.played_at, s.uploaded_at, s.game_id) > (?, ?, ?) THEN 1 ELSE 0 END"
     rows = db.execute(conn, _ordered(f"{after}, ", where), [*last, *where.params]).fetchall()
-    if any(not row[0] or row[1] in before.at for row in rows):  # before some, or changed
+    if any(not row[0] or before.games.index(row[1], before.count) is not None for row in rows):
         return None
     return _grouped([row[1:] for row in rows])
 
@@ -222,8 +271,8 @@ def _rate(db: Database, season: Season, before: LeagueState | None) -> LeagueSta
     """``season``'s league rated: on from ``before`` when the only games changed since it
     are new ones after its own (one snapshot of the read models), else from the start."""
     merged = marks(db)
-    if before is not None and before.merged != merged:
-        before = None
+    if before is not None and (before.merged != merged or before.count != len(before.games)):
+        before = None  # merged since, or its rating on failed part way
     with db.reading() as conn:
         now = state(db, conn)
         games = _new_games(db, conn, season, before) if before is not None else None
@@ -232,21 +281,22 @@ def _rate(db: Database, season: Season, before: LeagueState | None) -> LeagueSta
             where = _season(season)
             games = _grouped(db.execute(conn, _ordered("", where), where.params).fetchall())
     if before is None:
-        before = LeagueState(League(), [], {})
+        before = LeagueState(League(), Games(), 0, {})
     league = League(dict(before.league.ratings), before.league.model)
     shown = LeagueState(
-        league, list(before.games), dict(before.names), Counter(before.wins), merged, now,
-        before.last, dict(before.at), dict(before.played), dict(before.met), dict(before.beaten),
+        league, before.games, before.count, dict(before.names), Counter(before.wins), merged,
+        now, before.last, before.rated, dict(before.played), dict(before.met),
+        dict(before.beaten),
     )  # fmt: skip
-    touched: set[str] = set()  # the players whose entries are copies already (``before`` stays)
+    touched: set[str] = set()  # the players whose meetings are copies already (``before`` stays)
     for game_id, at, uploaded, seats in games:
         rated = league.play(Played(game_id, tuple(Seat(key, place) for key, _, place, _ in seats)))
-        shown.at[game_id] = len(shown.games)
+        index = shown.games.add(rated, at)
         for change in rated.changes:
-            _tally(shown, change, rated.changes, touched)
-        shown.games.append(packed(rated, at))
-        shown.last = (at, uploaded, game_id)
+            _tally(shown, change, rated.changes, index, touched)
+        shown.count, shown.last = index + 1, (at, uploaded, game_id)
         if rated.changes:
+            shown.rated += 1
             for key, name, _, won in seats:
                 shown.names[key] = name
                 shown.wins[key] += won
@@ -254,16 +304,17 @@ def _rate(db: Database, season: Season, before: LeagueState | None) -> LeagueSta
     return shown
 
 
-def _tally(shown: LeagueState, mine: Change, changes: Sequence[Change], touched: set[str]) -> None:
-    """Count the next game (its ``changes``) in the player of ``mine``'s games and meetings
-    (copying their entries first, once: the state rated on from keeps its own)."""
+def _tally(
+    shown: LeagueState, mine: Change, changes: Sequence[Change], index: int, touched: set[str]
+) -> None:
+    """Count the game at ``index`` (its ``changes``) in the player of ``mine``'s games and
+    meetings (copying their meetings first, once: the state rated on from keeps its own)."""
     key = mine.player
     if key not in touched:
         touched.add(key)
-        shown.played[key] = list(shown.played.get(key, ()))
         shown.met[key] = Counter(shown.met.get(key, ()))
         shown.beaten[key] = Counter(shown.beaten.get(key, ()))
-    shown.played[key].append(len(shown.games))
+    shown.played.setdefault(key, array("i")).append(index)
     for other in changes:
         if other.player != key:
             shown.met[key][other.player] += 1
@@ -287,7 +338,7 @@ def leaderboard(db: Database, season: Season) -> dict[str, Any]:
     shown = rating(db, season)
     return {
         "game": season.game,
-        "games": sum(1 for _, _, players, _ in shown.games if players),
+        "games": shown.rated,
         "players": [_player(shown, s.player) for s in shown.league.standings()],
     }
 
@@ -317,7 +368,7 @@ def player(db: Database, name: str, season: Season) -> dict[str, Any] | None:
          "losses": shown.beaten[o][key]}
         for o, n in sorted(met.items(), key=lambda item: (-item[1], item[0]))[:10]
     ]  # fmt: skip
-    first = max(len(shown.played[key]) - RECENT_GAMES, 0)
+    first = max(shown.games_of(key) - RECENT_GAMES, 0)
     history = [
         {"game_id": rated.game_id, "number": first + n, "played_at": at,
          "players": len(rated.changes), **_change(mine)}
@@ -360,10 +411,10 @@ def game(db: Database, game_id: str, season: Season) -> dict[str, Any] | None:
     before and after and the predictions before it (``seats`` empty: the game is in the
     league but could not be rated); None when the league has no such game."""
     shown = rating(db, season)
-    index = shown.at.get(game_id)
+    index = shown.games.index(game_id, shown.count)
     if index is None:
         return None
-    rated, at = unpacked(shown.games[index]), shown.games[index][1]
+    rated, at = shown.games.rated(index)
     seats = [
         {"name": shown.names[c.player], "before": round(c.before.shown, 3), **_change(c)}
         for c in rated.changes

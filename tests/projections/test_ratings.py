@@ -62,6 +62,51 @@ def test_games_added_are_rated_on_and_a_game_gone_private_rates_anew(
         assert shrunk == from_scratch(models)
 
 
+def test_a_league_read_before_it_was_rated_on_stays_as_it_was(store_url: str) -> None:
+    with GameLibrary.open(store_url) as library, ReadModels(store_url) as models:
+        for i in range(40, 44):  # games no other test of the module stores
+            library.upload(league_record(i))
+        models.catch_up(library)
+        before = ratings.rating(models.db, SEASON)
+        key, n = "zoe", before.count  # zoë wins every game
+        was = (before.of(key), before.games_of(key), before.count, before.rated)
+        assert was[1:] == (n, n, n) and n >= 4
+        more = [str(library.upload(league_record(i)).game_id) for i in range(44, 47)]
+        models.catch_up(library)
+        after = ratings.rating(models.db, SEASON)
+        assert after.games is before.games  # rated on: the games are shared, not copied
+        assert (before.of(key), before.games_of(key), before.count, before.rated) == was
+        assert before.games.index(more[0], before.count) is None
+        assert after.games.index(more[0], after.count) == n
+        assert (after.games_of(key), after.count, after.of(key)[:n]) == (n + 3, n + 3, was[0])
+
+
+def test_a_league_whose_rating_on_failed_is_rated_anew(
+    store_url: str, played: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with GameLibrary.open(store_url) as library, ReadModels(store_url) as models:
+        ids = [str(library.upload(league_record(i)).game_id) for i in range(50, 53)]
+        models.catch_up(library)
+        models.ratings(SEASON)
+        more = [str(library.upload(league_record(i)).game_id) for i in range(53, 55)]
+        models.catch_up(library)
+        play = League.play
+
+        def fails_on_the_last(league: League, game: Played) -> Rated:
+            if game.game_id == more[-1]:
+                raise RuntimeError("the rating failed")
+            return play(league, game)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(League, "play", fails_on_the_last)
+            with pytest.raises(RuntimeError):
+                models.ratings(SEASON)  # more[0] was kept, the state was not
+        played.clear()
+        again = models.ratings(SEASON)
+        assert len(played) == again["games"] and played[-5:] == ids + more  # rated anew
+        assert again == from_scratch(models)
+
+
 def test_a_tag_moved_between_games_or_a_game_played_earlier_rates_anew(
     store_url: str, played: list[str]
 ) -> None:
