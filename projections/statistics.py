@@ -26,6 +26,7 @@ import dataclasses
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from domain.games import rulesets
@@ -436,35 +437,94 @@ def player(
     own = rules.statistics if rules else None
     attribute = own.attribute if own else None
     seats = _seats(rules, {}, name, bots)
-    rows = db.fetchall(
-        f"SELECT s.game_id, s.game, s.uploaded_at, s.played_at, s.players, s.name, s.total, "
-        "s.place, s.won"
-        f"{f', s.{attribute}' if attribute else ''} FROM {_table(rules)} s {seats.sql()} "
-        "ORDER BY s.played_at, s.uploaded_at, s.game_id",
-        seats.params,
-    )
-    if not rows:
-        return None
-    values: dict[Any, dict[str, int]] = defaultdict(lambda: {"games": 0, "wins": 0})
-    by_game: dict[str, dict[str, int]] = defaultdict(lambda: {"games": 0, "wins": 0})
-    totals: dict[str, int] = defaultdict(int)
-    trend: list[dict[str, Any]] = []
+    table = _table(rules)
+    with db.reading() as conn:
+        counts = sorted(db.execute(
+            conn, f"SELECT s.game, COUNT(*), SUM(s.won), SUM(s.total) FROM {table} s "
+            f"{seats.sql()} GROUP BY s.game", seats.params,
+        ).fetchall())  # fmt: skip
+        if not counts:
+            return None
+        values = (
+            db.execute(
+                conn,
+                f"SELECT s.{attribute}, COUNT(*), SUM(s.won) FROM {table} s "
+                f"{seats.sql()} GROUP BY s.{attribute}",
+                seats.params,
+            ).fetchall()  # fmt: skip
+            if attribute is not None
+            else []
+        )
+        latest = _latest(db, conn, table, seats, [g for g, *_ in counts], attribute)
+    by_game = {g: {"games": n, "wins": int(w)} for g, n, w, _ in counts}
+    games = sum(n for _, n, _, _ in counts)
+    wins = sum(c["wins"] for c in by_game.values())
+    profile: dict[str, Any] = {
+        "name": latest[-1][5],
+        "game": rules.name if rules else None,
+        "games": games,
+        "wins": wins,
+        "win_rate": rate(wins, games),
+        "average_score": sum(int(t) for *_, t in counts) / games,
+        "by_game": [
+            {"game": g, **by_game[g], "average_score": int(t) / n} for g, n, _, t in counts
+        ],
+        "trend": _trend(latest, by_game, own, attribute),
+    }
+    if own is not None:
+        profile[f"average_{own.score_name}"] = profile["average_score"]
+    if own is not None and attribute is not None:
+        played = {v: {"games": n, "wins": int(w)} for v, n, w in values}
+        profile[attribute] = _favourite(own, {v: c["games"] for v, c in played.items()})
+        column = next(c for c in own.seat_columns if c.name == attribute)
+        order = [*column.values, *sorted(v for v in played if v not in column.values)]
+        profile[f"{attribute}s"] = [{attribute: v, **played[v]} for v in order if v in played]
+    return profile
+
+
+def _latest(
+    db: Database, conn: Any, table: str, seats: Where, games: list[str], attribute: str | None
+) -> list[tuple[Any, ...]]:
+    """A player's last seats (``seats`` of ``table``), in order: of each game, the last
+    :data:`RECENT_GAMES` and the :data:`TREND_WINDOW` - 1 before them (a trend point's
+    rolling score): as many rows however many games they played."""
+    rows: list[tuple[Any, ...]] = []
+    for game in games:
+        where = Where(list(seats.clauses), list(seats.params))
+        where.add("s.game = ?", game)
+        rows += db.execute(
+            conn,
+            "SELECT s.game_id, s.game, s.uploaded_at, s.played_at, s.players, s.name, s.total, "
+            f"s.place, s.won{f', s.{attribute}' if attribute else ''} FROM {table} s "
+            f"{where.sql()} ORDER BY s.played_at DESC, s.uploaded_at DESC, s.game_id DESC, "
+            "s.seat DESC LIMIT ?",
+            [*where.params, RECENT_GAMES + TREND_WINDOW - 1],
+        ).fetchall()  # fmt: skip
+    return sorted(rows, key=itemgetter(3, 2, 0))
+
+
+def _trend(
+    latest: list[tuple[Any, ...]],
+    by_game: dict[str, dict[str, int]],
+    own: Statistics | None,
+    attribute: str | None,
+) -> list[dict[str, Any]]:
+    """The trend points of a player's last :data:`RECENT_GAMES` seats (of ``latest``, their
+    last seats in order, :func:`_latest`), each numbered among their games of its game
+    (``by_game``: how many they played)."""
+    after = Counter(row[1] for row in latest)  # per game: its seats from this one on
     recent: dict[str, list[int]] = defaultdict(list)  # per game: scores of one kind only
-    shown_from = len(rows) - RECENT_GAMES
-    for i, row in enumerate(rows):
+    trend: list[dict[str, Any]] = []
+    shown_from = len(latest) - RECENT_GAMES
+    for i, row in enumerate(latest):
         game_id, played_game, at, played_at, players, _, total, place, won, *extra = row
-        counted = by_game[played_game]
-        counted["games"] += 1
-        counted["wins"] += won
-        totals[played_game] += total
+        number = by_game[played_game]["games"] - after[played_game] + 1
+        after[played_game] -= 1
         recent[played_game] = [*recent[played_game][-(TREND_WINDOW - 1) :], total]
-        if attribute is not None:
-            values[extra[0]]["games"] += 1
-            values[extra[0]]["wins"] += won
         if i < shown_from:
             continue
         point = {
-            "game_id": game_id, "game": played_game, "number": counted["games"],
+            "game_id": game_id, "game": played_game, "number": number,
             "uploaded_at": at, "played_at": played_at, "players": players,
             "score": total, "place": place, "won": bool(won),
             "rolling_score": sum(recent[played_game]) / len(recent[played_game]),
@@ -475,25 +535,4 @@ def player(
         if attribute is not None:
             point[attribute] = extra[0]
         trend.append(point)
-    wins = sum(r[8] for r in rows)
-    profile: dict[str, Any] = {
-        "name": rows[-1][5],
-        "game": rules.name if rules else None,
-        "games": len(rows),
-        "wins": wins,
-        "win_rate": rate(wins, len(rows)),
-        "average_score": sum(r[6] for r in rows) / len(rows),
-        "by_game": [
-            {"game": g, **by_game[g], "average_score": totals[g] / by_game[g]["games"]}
-            for g in sorted(by_game)
-        ],
-        "trend": trend,
-    }
-    if own is not None:
-        profile[f"average_{own.score_name}"] = profile["average_score"]
-    if own is not None and attribute is not None:
-        profile[attribute] = _favourite(own, {v: c["games"] for v, c in values.items()})
-        column = next(c for c in own.seat_columns if c.name == attribute)
-        order = [*column.values, *sorted(v for v in values if v not in column.values)]
-        profile[f"{attribute}s"] = [{attribute: v, **values[v]} for v in order if v in values]
-    return profile
+    return trend

@@ -121,3 +121,27 @@ def test_a_players_trend_averages_each_game_apart(store: Store) -> None:
         scores = seen[count["game"]]
         assert (count["games"], count["average_score"]) == (len(scores), sum(scores) / len(scores))
     assert max(seen["moonlight"]) <= 3 < min(seen["the-wolves"])  # rounds won against VP
+
+
+def test_a_players_bounded_trend_is_the_end_of_the_whole_one(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past :data:`~projections.statistics.RECENT_GAMES` seats, the trend is the last points
+    of the whole one: a point's number and rolling score count its game's seats before the
+    bound too, and the counts and averages cover every game."""
+    wolves = FIXTURES.parent / "the-wolves"
+    paths = [wolves / "2p-00-heuristic.json", wolves / "2p-01-heuristic.json",
+             FIXTURES / "00-greedy.json", FIXTURES / "01-greedy.json",
+             wolves / "2p-02-heuristic.json", FIXTURES / "02-greedy.json"]  # fmt: skip
+    with store.library() as library, store.models() as models:
+        for path in paths:
+            library.upload(path.read_bytes())
+        models.catch_up(library)
+        whole = models.player("Ana")
+        monkeypatch.setattr("projections.statistics.RECENT_GAMES", 3)
+        bounded = models.player("Ana")
+    assert whole is not None and bounded is not None and whole["games"] == 6
+    assert [p["game"] for p in bounded["trend"]] == ["moonlight", "the-wolves", "moonlight"]
+    assert bounded["trend"] == whole["trend"][-3:]
+    assert bounded["trend"][1]["number"] == 3  # the Wolves' third, two before the bound
+    assert {**bounded, "trend": []} == {**whole, "trend": []}
