@@ -17,7 +17,7 @@ import multiprocessing
 import multiprocessing.util
 import threading
 import traceback
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -218,10 +218,8 @@ class IngestPool:
         self._lock = threading.Lock()
         self._free = threading.Condition()
         self._busy = 0
-        self._queued = [0, 0]
-        """The tickets handed out so far: urgent, then other."""
-        self._served = [0, 0]
-        """The tickets whose tasks have started: urgent, then other."""
+        self._waiting: tuple[deque[object], deque[object]] = (deque(), deque())
+        """The tasks waiting for a process, in order: urgent ones, then the others."""
         # Shut down when the process exits, a granian worker too (a process multiprocessing
         # started: it runs no atexit hooks, and would wait for the pool's processes forever).
         multiprocessing.util.Finalize(None, self.shutdown, exitpriority=SHUTDOWN_PRIORITY)
@@ -251,16 +249,18 @@ class IngestPool:
     def _turn(self, kind: int) -> Iterator[None]:
         """Hold one of the pool's processes: the next free one, once the tasks of ``kind``
         asked for before, and urgent ones, have theirs."""
+        me, waiting, urgent = object(), self._waiting[kind], self._waiting[0]
         with self._free:
-            self._queued[kind] += 1
-            ticket = self._queued[kind]
-            self._free.wait_for(
-                lambda: self._busy < self.processes and self._served[kind] + 1 == ticket
-                and (kind == 0 or self._served[0] == self._queued[0])
-            )  # fmt: skip
-            self._served[kind] = ticket
+            waiting.append(me)
+            try:
+                self._free.wait_for(
+                    lambda: self._busy < self.processes and waiting[0] is me
+                    and (kind == 0 or not urgent)
+                )  # fmt: skip
+            finally:
+                waiting.remove(me)
+                self._free.notify_all()  # the next task may have a process (or its turn) now
             self._busy += 1
-            self._free.notify_all()  # the next ticket may have a process too
         try:
             yield
         finally:
