@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from projections.readmodels import ReadModels
 from tests.projections.conftest import Store
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "moonlight"
@@ -100,16 +103,23 @@ def test_statistics_per_game_agree_with_the_results(
             )
 
 
+@contextmanager
+def holding(store: Store, *games: str) -> Iterator[ReadModels]:
+    """The read models of ``store`` once it holds the fixture games ``games``, in that order
+    (Moonlight's by name, The Wolves' as ``2p-…``)."""
+    with store.library() as library, store.models() as models:
+        for game in games:
+            folder = FIXTURES.parent / "the-wolves" if game.startswith("2p-") else FIXTURES
+            library.upload((folder / f"{game}.json").read_bytes())
+        models.catch_up(library)
+        yield models
+
+
 def test_a_players_trend_averages_each_game_apart(store: Store) -> None:
     """Moonlight counts rounds won and The Wolves VP: a player's rolling score and average
     per game never mix the two."""
-    wolves = FIXTURES.parent / "the-wolves"
-    paths = [FIXTURES / "00-greedy.json", wolves / "2p-00-heuristic.json",
-             FIXTURES / "01-greedy.json", wolves / "2p-01-heuristic.json"]  # fmt: skip
-    with store.library() as library, store.models() as models:
-        for path in paths:
-            library.upload(path.read_bytes())
-        models.catch_up(library)
+    games = ("00-greedy", "2p-00-heuristic", "01-greedy", "2p-01-heuristic")
+    with holding(store, *games) as models:
         ana = models.player("Ana")
     assert ana is not None and {g["game"] for g in ana["by_game"]} == {"moonlight", "the-wolves"}
     seen: dict[str, list[int]] = {}
@@ -129,14 +139,9 @@ def test_a_players_bounded_trend_is_the_end_of_the_whole_one(
     """Past :data:`~projections.statistics.RECENT_GAMES` seats, the trend is the last points
     of the whole one: a point's number and rolling score count its game's seats before the
     bound too, and the counts and averages cover every game."""
-    wolves = FIXTURES.parent / "the-wolves"
-    paths = [wolves / "2p-00-heuristic.json", wolves / "2p-01-heuristic.json",
-             FIXTURES / "00-greedy.json", FIXTURES / "01-greedy.json",
-             wolves / "2p-02-heuristic.json", FIXTURES / "02-greedy.json"]  # fmt: skip
-    with store.library() as library, store.models() as models:
-        for path in paths:
-            library.upload(path.read_bytes())
-        models.catch_up(library)
+    games = ("2p-00-heuristic", "2p-01-heuristic", "00-greedy", "01-greedy", "2p-02-heuristic",
+             "02-greedy")  # fmt: skip
+    with holding(store, *games) as models:
         whole = models.player("Ana")
         monkeypatch.setattr("projections.statistics.RECENT_GAMES", 3)
         bounded = models.player("Ana")
