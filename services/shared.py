@@ -176,9 +176,8 @@ class Services:
         game is still stored (:attr:`documents`), or the pool finds its game stored; the game
         is written here, then projected by the catch-up thread (waited for up to
         :data:`PROJECTED_SECONDS`, unless it is stored and projected already) while this
-        thread queues its review. Once stored, the game is
-        the answer: catching up never raises (a game that cannot be projected is recorded as
-        such, see :meth:`catch_up`)."""
+        thread queues its review. Once stored, the game is the answer: catching up never
+        raises (a game that cannot be projected is recorded as such, see :meth:`catch_up`)."""
         check_visibility(fields.get("visibility", "public"))
         digest = self.documents.digest(doc)
         known = self.documents.get(digest)
@@ -269,7 +268,7 @@ class Services:
         another process's turn projected the whole log already."""
         started = time.monotonic()
         try:
-            if self.settings.database_url.endswith(":memory:"):
+            if self._shared_store is None:  # in memory: the pool cannot see the store
                 self.read_models.catch_up(self.library)
             elif self.read_models.position() < (self.library.recorder.max_notification_id() or 0):
                 rulesets = tuple(games.rulesets())
