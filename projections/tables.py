@@ -302,17 +302,24 @@ def ensure(db: Database) -> None:
 
 
 def _ensure(db: Database, wait: bool) -> None:
+    with db.connect() as conn:  # most find them made, and need not wait for the lock
+        if _shape(db, conn, TRACKING) and _current(db, conn):
+            return
     with db.connect() as conn:
         _lock(db, conn)
-        version = _version(db, conn, LIVE)
-        if version == VERSION and all(
-            _shape(db, conn, LIVE.extras(rules.name)) == _extras_shape(rules)
-            for rules in rulesets()
-        ):
+        if _current(db, conn):  # made meanwhile
             return
-        if version is not None:
+        if _version(db, conn, LIVE) is not None:
             _take_live(db, conn, wait)
         _create(db, conn, LIVE)
+
+
+def _current(db: Database, conn: Any) -> bool:
+    """Whether the live tables are of this ``VERSION``, each registered game's own table
+    with the columns it declares."""
+    return _version(db, conn, LIVE) == VERSION and all(
+        _shape(db, conn, LIVE.extras(rules.name)) == _extras_shape(rules) for rules in rulesets()
+    )
 
 
 def prepare(db: Database, layout: Layout) -> None:
