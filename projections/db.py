@@ -15,7 +15,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -171,16 +171,16 @@ class Database:
         """A read-only connection whose reads all see one snapshot (no write lock on SQLite;
         on PostgreSQL, behind the :data:`READ_GATE`)."""
         if self.postgres and self.pool_size:
-            with self._pg_pool().connection() as conn:
-                _behind_gate(conn)
+            with self._pg_pool().connection() as conn, _behind_gate(conn):
                 yield conn
             return
         with self._connection() as conn:
+            if self.postgres:
+                with _behind_gate(conn):
+                    yield conn
+                return
             try:
-                if self.postgres:
-                    _behind_gate(conn)
-                else:
-                    conn.execute("BEGIN")
+                conn.execute("BEGIN")
                 yield conn
             finally:
                 conn.rollback()
@@ -360,9 +360,19 @@ class Database:
             self._schema_made = True
 
 
-def _behind_gate(conn: Any) -> None:
-    """Begin a PostgreSQL read-only snapshot behind the :data:`READ_GATE` (one round trip)."""
-    conn.execute(
-        "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; "
-        f"SELECT pg_advisory_xact_lock_shared({READ_GATE:d})"
-    )
+@contextmanager
+def _behind_gate(conn: Any) -> Iterator[None]:
+    """A PostgreSQL read-only snapshot behind the :data:`READ_GATE` while the block runs:
+    begun with the gate in one round trip (the connection in autocommit meanwhile, so that
+    psycopg sends no ``BEGIN`` of its own first) and ended in one."""
+    conn.autocommit = True
+    try:
+        conn.execute(
+            "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; "
+            f"SELECT pg_advisory_xact_lock_shared({READ_GATE:d})"
+        )
+        yield
+    finally:
+        with suppress(Exception):  # a broken connection is dropped as it is given back
+            conn.execute("ROLLBACK")
+            conn.autocommit = False
