@@ -80,8 +80,14 @@ def review_marks(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
     for s in result["steps"]:
         best = s.get("best")
         if s["classification"] and best:
-            better = sorted((a for a in s["alternatives"] if a["win"] > s["win_after"]
-                             and a["label"] != best["label"]), key=lambda a: -a["win"])
+            better = sorted(
+                (
+                    a
+                    for a in s["alternatives"]
+                    if a["win"] > s["win_after"] and a["label"] != best["label"]
+                ),
+                key=lambda a: -a["win"],
+            )
             marks[str(s["step"])] = {
                 "c": s["classification"], "seat": s["seat"], "gain": s["loss"],
                 "se": s["loss_se"], "sure": SURE[s["confidence"]],

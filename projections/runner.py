@@ -430,14 +430,16 @@ class Runner:
             batch.fail(gid, batch.positions.get(gid, batch.end), version, "write", error_text(exc))
         db.execute(conn, "RELEASE SAVEPOINT one_game")
 
-    def _insert(
-        self, conn: Any, group: list[Projected], players: Aliases, projected: int
-    ) -> None:
+    def _insert(self, conn: Any, group: list[Projected], players: Aliases, projected: int) -> None:
         """Insert the rows of some games, their seats under their players' keys and with
         the batch's end (``projected``)."""
         db, layout = self.db, self.layout
-        seats = [(*seat, projected) for seat in
-                 aliases.players_of([seat for _, rows, _, _ in group for seat in rows], players)]
+        seats = [
+            (*seat, projected)
+            for seat in aliases.players_of(
+                [seat for _, rows, _, _ in group for seat in rows], players
+            )
+        ]
         db.insert(conn, layout.games, GAME_COLUMNS, [row for row, *_ in group])
         db.insert(conn, layout.seats, (*SEAT_COLUMNS, tables.PROJECTED), seats)
         tables.insert_extras(db, conn, layout, [
@@ -469,7 +471,8 @@ class Runner:
                 (game_id, game_id),
             )
         db.execute(
-            conn, f"UPDATE {layout.seats} SET {tables.PROJECTED} = ? WHERE game_id = ?",
+            conn,
+            f"UPDATE {layout.seats} SET {tables.PROJECTED} = ? WHERE game_id = ?",
             (projected, game_id),
         )
 

@@ -87,8 +87,11 @@ def test_malformed_numbers_are_refused() -> None:
     [
         ("HOWL_PORT", "eighty", "HOWL_PORT must be an integer, got 'eighty'"),
         ("HOWL_API_TOKENS", "dashboard:tok", "HOWL_API_TOKENS names 'dashboard'"),
-        ("HOWL_ANALYSIS_DEPTH", "abyssal",
-         "HOWL_ANALYSIS_DEPTH must be one of quick, standard, deep, got 'abyssal'"),
+        (
+            "HOWL_ANALYSIS_DEPTH",
+            "abyssal",
+            "HOWL_ANALYSIS_DEPTH must be one of quick, standard, deep, got 'abyssal'",
+        ),
     ],
 )
 def test_a_command_says_a_bad_setting_in_one_line(

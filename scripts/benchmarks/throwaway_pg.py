@@ -52,6 +52,7 @@ def throwaway_pg() -> Iterator[str]:
         settings = (
             f"listen_addresses = '127.0.0.1'\nport = {port}\nunix_socket_directories = "
             f"'{folder}'\nfsync = off\nfull_page_writes = off\nsynchronous_commit = off\n"
+            "max_connections = 300\n"
         )
         with open(data / "postgresql.conf", "a") as conf:
             conf.write(settings)

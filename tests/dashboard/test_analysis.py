@@ -82,8 +82,11 @@ def test_a_reviewed_game_shows_win_chances_marks_and_key_moments(
     )  # the loss with its standard error and how sure the review is of it
     item = page.locator(f'#analysis-flagged [data-step="{step}"]')
     expect(item.locator(".flag-better")).to_contain_text(re.compile(r"± \d+ % win chance"))
-    others = [a for a in flagged["alternatives"]
-              if a["win"] > flagged["win_after"] and a["label"] != flagged["best"]["label"]]
+    others = [
+        a
+        for a in flagged["alternatives"]
+        if a["win"] > flagged["win_after"] and a["label"] != flagged["best"]["label"]
+    ]
     expect(item.locator(".flag-others li")).to_have_count(min(3, len(others)))
     expect(page.locator(f'#replay-board svg[data-step="{step}"] .better').first).to_be_attached()
     screenshot(page, "analysis-flagged-step")
