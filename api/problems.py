@@ -80,7 +80,8 @@ PROBLEM_KINDS: dict[str, tuple[str, str]] = {
                   "accepts (`limit`, in bytes; `detail` names it in bytes and MiB); nothing was "
                   "stored."),
     "store_cannot_write": ("The store cannot write", "The database is full or read-only: "
-                           "nothing was stored (reads still work; `/api/health` says so)."),
+                           "nothing was stored (reads still work, unless the read models "
+                           "were never made; `/api/health` says so)."),
     "too_many_tries": ("Too many tries", "The player has tried this position as often as "
                        "it is kept (`limit`): show the solution."),
     "busy": ("Busy", "The server is judging as many actions as it does at once; try again."),

@@ -73,10 +73,20 @@ class ReadModels:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _db(self) -> Any:
+    @property
+    def ready(self) -> bool:
+        """Whether the tables were made (or found made) already."""
+        return self._ready
+
+    def ensure(self) -> None:
+        """Make the tables when missing (or of another version): at once on first use, then
+        nothing."""
         if not self._ready:
             tables.ensure(self.db)
             self._ready = True
+
+    def _db(self) -> Any:
+        self.ensure()
         return self.db
 
     # --- projecting ---------------------------------------------------------------------

@@ -157,12 +157,19 @@ class Services:
 
     @property
     def read_models(self) -> ReadModels:
-        """The read models, opened on first use."""
+        """The read models, opened on first use, their tables made (a 503 :class:`Refusal`
+        ``store_cannot_write`` while a full or read-only store that never held them cannot
+        make them)."""
         if self._read_models is None:
             with self._open_lock:
                 if self._read_models is None:
                     self._read_models = open_read_models(self.settings)
-        return self._read_models
+        models = self._read_models
+        if not models.ready:
+            unmade = "It holds no read models yet: nothing can be read until it can write."
+            with self.writing(unmade):  # making them is a write: health says so when it fails
+                models.ensure()
+        return models
 
     def upload(self, doc: Mapping[str, Any], uploader: str | None, **fields: Any) -> UploadResult:
         """Store a record (``InvalidRecord``/``RecordError`` for a bad one, a 422
@@ -223,10 +230,10 @@ class Services:
         return review_settings(self.settings, depth)
 
     @contextmanager
-    def writing(self) -> Iterator[None]:
+    def writing(self, refused: str = "Nothing was stored.") -> Iterator[None]:
         """Around a write to the store: a full or read-only store is a 503 :class:`Refusal`
-        ``store_cannot_write`` (remembered in :attr:`write_failure` until a write succeeds);
-        other errors go on as they are."""
+        ``store_cannot_write`` whose detail ends with ``refused`` (remembered in
+        :attr:`write_failure` until a write succeeds); other errors go on as they are."""
         try:
             yield
         except Exception as exc:
@@ -235,8 +242,8 @@ class Services:
                 raise
             self.write_failure = reason
             log.error("the store cannot write (%s): %s", reason, exc)
-            raise Refusal(503, "store_cannot_write", f"The store cannot write ({reason}). "
-                          "Nothing was stored.") from exc  # fmt: skip
+            raise Refusal(503, "store_cannot_write",
+                          f"The store cannot write ({reason}). {refused}") from exc  # fmt: skip
         self.write_failure = None
 
     def catch_up(self, timeout: float | None = None) -> ReadModels:

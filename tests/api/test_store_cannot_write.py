@@ -1,6 +1,7 @@
 """A store that cannot write (a full disk, a read-only database) answers every
-write with a 503 ``store_cannot_write`` problem, keeps serving reads, and ``/api/health``
-says so until a write goes through again. Real stores: SQLite on a small tmpfs mounted for
+write with a 503 ``store_cannot_write`` problem, keeps serving reads (or, when it never held
+the read models, answers reads with the same problem saying so), and ``/api/health`` says so
+until a write goes through again. Real stores: SQLite on a small tmpfs mounted for
 the test (needs root), PostgreSQL with ``default_transaction_read_only``."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from flask import Flask
 from psycopg import sql
 
 from services.config import Settings
+from services.library import open_library
 from tests.api.conftest import TOKENS, Server, record_of, serving
 from tests.api.contract import Contract, Reply
 
@@ -153,4 +155,23 @@ def test_a_read_only_postgresql_is_a_503(pg_url: str, contract: Contract) -> Non
         with read_only(pg_url):
             refused = check_writes_refused(server, stored, "read-only", GAMES[1:])
         assert user.upload(record_of(refused)).status == 201
+        assert health(server)["status"] == "ok"
+
+
+def test_a_read_only_postgresql_that_never_held_the_read_models_refuses_reads_saying_so(
+    pg_url: str, contract: Contract
+) -> None:
+    settings = Settings(pg_url, port=0, api_tokens=TOKENS, analysis=False, db_connect_timeout=1,
+                        database_schema=f"t_{uuid.uuid4().hex[:12]}")  # fmt: skip
+    with open_library(settings) as library:  # the events stored, the read models never made
+        stored = str(library.upload(record_of(GAMES[0])).game_id)
+    with read_only(pg_url), serving(settings, contract) as (server, _):
+        for path in ("/api/games", f"/api/games/{stored}", "/api/stats"):
+            reply = server.client.get(path)
+            assert_cannot_write(reply, "read-only")
+            assert "no read models yet" in reply.json["detail"]
+        assert health(server) == {**health(server), "status": "degraded",
+                                  "store": "cannot write (read-only)"}  # fmt: skip
+    with serving(settings, contract) as (server, _):  # writable again: made and caught up
+        assert stored in {g["game_id"] for g in server.client.get("/api/games").json["items"]}
         assert health(server)["status"] == "ok"
