@@ -31,13 +31,13 @@ def not_found_page(pathname: str) -> html.Div:
 
 def render_page(pathname: Any, search: Any = None) -> html.Div:
     """The page for a URL path (``search`` is the query string: the replay's step, the
-    library's and the ratings' filters)."""
+    library's, the statistics' and the ratings' filters)."""
     path = (text(pathname, 2_000) or "/").rstrip("/") or "/"
     search = text(search, 2_000)
     if path == "/":
         return library.layout(search)
     if path == "/statistics":
-        return statistics.layout()
+        return statistics.layout(search)
     if path == "/ratings":
         return ratings.layout(search)
     if path == "/new":

@@ -16,9 +16,9 @@ from datetime import date
 from typing import Any
 from urllib.parse import quote
 
-from dash import Dash, Input, Output, dcc, html
+from dash import Dash, Input, Output, State, dcc, html, no_update
 
-from dashboard import data
+from dashboard import data, query
 from dashboard.charts import count_ticks
 from dashboard.inputs import choice, day, integer, search_box, text
 from dashboard.palette import TERRAIN_COLORS
@@ -56,12 +56,67 @@ def counts(game: Any) -> list[dict[str, Any]]:
     return [{"label": f"{n} players", "value": n} for n in seats]
 
 
-def layout() -> html.Div:
-    """The statistics page: filters (the most played game chosen), then charts filled in
-    by a callback."""
-    played = data.fresh().played()
-    game = max(played, key=lambda name: (played[name], name)) if played else None
+FILTERS = ("game", "players", "option", "player", "since", "until", "bots")
+"""The statistics page's filters (``stats-<name>``), as its address's query string names them."""
+EVERY_GAME = "all"
+"""The address's ``game`` when every game is chosen (none, or one this server does not know:
+the most played)."""
+
+
+def chosen(
+    game: Any, players: Any, option: Any, player: Any, since: Any, until: Any, bots: Any
+) -> tuple[Any, ...]:
+    """The filters' values (in :data:`FILTERS`' order) as the page applies them: one of the
+    wrong type, out of range or of another game is None (no bots: an empty list)."""
     game = choice(game, GAMES)
+    dates = (d.isoformat() if d else None for d in (day(since), day(until)))
+    return (
+        game, integer(players, range(SEATS.start, SEATS.stop)),
+        choice(option, [c["value"] for c in choices(game)]), text(player), *dates,
+        [BOTS] if isinstance(bots, list) and BOTS in bots else [],
+    )  # fmt: skip
+
+
+def named(search: Any) -> tuple[Any, ...]:
+    """The filters an address's query string (``search``) names, as the page applies them
+    (one it cannot use: None; no game or an unknown one: the most played)."""
+    asked = query.read(search)
+    game = asked.get("game")
+    if game != EVERY_GAME and choice(game, GAMES) is None:
+        played = data.fresh().played()
+        game = max(played, key=lambda name: (played[name], name)) if played else None
+    players = query.number(asked.get("players"), SEATS)
+    option, player, since, until = (asked.get(name) for name in FILTERS[2:6])
+    return chosen(game, players, option, player, since, until, [asked.get("bots")])
+
+
+def address(*values: Any) -> Any:
+    """The query string of the filters the page applies (the last of ``values`` is the
+    address's own); left as it is when it names them already (the page just opened from
+    it, or the back button went to it)."""
+    *shown, search = values
+    applied = chosen(*shown)
+    if applied == named(search):
+        return no_update
+    game, players, option, player, since, until, bots = applied
+    return query.write({
+        "game": game or EVERY_GAME, "players": players, "option": option, "player": player,
+        "since": since, "until": until, "bots": BOTS if bots else None,
+    })  # fmt: skip
+
+
+def follow(search: Any, *shown: Any) -> tuple[Any, ...]:
+    """The filters the address names once it changed under them (the browser's back and
+    forward buttons); those shown already are left as they are."""
+    wanted, now = named(search), chosen(*shown)
+    return tuple(no_update if w == n else w for w, n in zip(wanted, now, strict=True))
+
+
+def layout(search: Any = None) -> html.Div:
+    """The statistics page with the filters its address's query string names (``search``:
+    one it cannot use is left out; no game or an unknown one: the most played), then charts
+    filled in by a callback."""
+    game, players, option, player, since, until, bots = named(search)
     return html.Div(
         [
             html.H2("Statistics"),
@@ -77,19 +132,21 @@ def layout() -> html.Div:
                     dcc.Dropdown(
                         id="stats-players",
                         placeholder="any player count",
+                        value=players,
                         options=counts(game),
                         className="filter",
                     ),
                     dcc.Dropdown(
                         id="stats-option",
                         placeholder="any options",
+                        value=option,
                         options=choices(game),
                         className="filter",
                     ),
-                    *search_box("stats-player", "one player's seats"),
-                    date_filter("stats-since", "played from"),
-                    date_filter("stats-until", "played until"),
-                    bots_choice("stats-bots"),
+                    *search_box("stats-player", "one player's seats", value=player),
+                    date_filter("stats-since", "played from", day(since)),
+                    date_filter("stats-until", "played until", day(until)),
+                    bots_choice("stats-bots", ticked=bool(bots)),
                 ],
                 className="stats-filters",
             ),  # fmt: skip
@@ -343,20 +400,23 @@ def filters(game: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 
 
 def register(app: Dash) -> None:
-    """The statistics page's callbacks."""
+    """The statistics page's callbacks: the charts of the filters chosen, the filters the
+    chosen game offers, and the page's address that names them."""
     app.callback(
         Output("stats-players", "options"),
         Output("stats-option", "options"),
         Input("stats-game", "value"),
         prevent_initial_call=True,
     )(filters)
+    inputs = [Input(f"stats-{name}", "value") for name in FILTERS]
+    app.callback(Output("stats-body", "children"), *inputs)(body)
     app.callback(
-        Output("stats-body", "children"),
-        Input("stats-game", "value"),
-        Input("stats-players", "value"),
-        Input("stats-option", "value"),
-        Input("stats-player", "value"),
-        Input("stats-since", "value"),
-        Input("stats-until", "value"),
-        Input("stats-bots", "value"),
-    )(body)
+        Output("url", "search", allow_duplicate=True), *inputs, State("url", "search"),
+        prevent_initial_call=True,
+    )(address)  # fmt: skip
+    app.callback(
+        *(Output(f"stats-{name}", "value") for name in FILTERS),
+        Input("url", "search"),
+        *(State(f"stats-{name}", "value") for name in FILTERS),
+        prevent_initial_call=True,
+    )(follow)
