@@ -14,8 +14,11 @@ the page opens. What the address holds is anyone's: each page reads each value t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
+
+from dash import Dash, Input, Output, State
 
 from dashboard.inputs import text
 
@@ -45,3 +48,30 @@ def number(value: Any, allowed: range) -> int | None:
     if found is None or not re.fullmatch(r"[0-9]+", found):
         return None
     return int(found) if int(found) in allowed else None
+
+
+def keep(
+    app: Dash,
+    prefix: str,
+    filters: Sequence[str],
+    address: Callable[..., Any],
+    follow: Callable[..., Any],
+    shared: bool = False,
+) -> None:
+    """Keep a page's filters (the values of ``<prefix>-<name>`` for each of ``filters``) in
+    its address: ``address`` (the filters, then the query string) answers the query string
+    as they change, and ``follow`` (the query string, then the filters) the filters once the
+    query string changed under them (the back and forward buttons). ``shared``: other
+    callbacks set the filters too."""
+    app.callback(
+        Output("url", "search", allow_duplicate=True),
+        *(Input(f"{prefix}-{name}", "value") for name in filters),
+        State("url", "search"),
+        prevent_initial_call=True,
+    )(address)
+    app.callback(
+        *(Output(f"{prefix}-{name}", "value", allow_duplicate=shared) for name in filters),
+        Input("url", "search"),
+        *(State(f"{prefix}-{name}", "value") for name in filters),
+        prevent_initial_call=True,
+    )(follow)

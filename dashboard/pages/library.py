@@ -462,15 +462,4 @@ def register(app: Dash) -> None:
         State("library-sort", "value"),
         prevent_initial_call=True,
     )(sort_by)
-    app.callback(
-        Output("url", "search", allow_duplicate=True),
-        *(Input(f"library-{name}", "value") for name in FILTERS),
-        State("url", "search"),
-        prevent_initial_call=True,
-    )(address)
-    app.callback(
-        *(Output(f"library-{name}", "value", allow_duplicate=True) for name in FILTERS),
-        Input("url", "search"),
-        *(State(f"library-{name}", "value") for name in FILTERS),
-        prevent_initial_call=True,
-    )(follow)
+    query.keep(app, "library", FILTERS, address, follow, shared=True)

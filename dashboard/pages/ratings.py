@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from dash import Dash, Input, Output, State, dcc, html, no_update
+from dash import Dash, Input, Output, dcc, html, no_update
 
 from dashboard import data, query
 from dashboard.inputs import choice, day, search_box, text
@@ -153,13 +153,4 @@ def register(app: Dash) -> None:
     address that names them."""
     filters = [Input(f"ratings-{name}", "value") for name in FILTERS]
     app.callback(Output("ratings-body", "children"), *filters, prevent_initial_call=True)(board)
-    app.callback(
-        Output("url", "search", allow_duplicate=True), *filters, State("url", "search"),
-        prevent_initial_call=True,
-    )(address)  # fmt: skip
-    app.callback(
-        *(Output(f"ratings-{name}", "value") for name in FILTERS),
-        Input("url", "search"),
-        *(State(f"ratings-{name}", "value") for name in FILTERS),
-        prevent_initial_call=True,
-    )(follow)
+    query.keep(app, "ratings", FILTERS, address, follow)

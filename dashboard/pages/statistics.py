@@ -16,7 +16,7 @@ from datetime import date
 from typing import Any
 from urllib.parse import quote
 
-from dash import Dash, Input, Output, State, dcc, html, no_update
+from dash import Dash, Input, Output, dcc, html, no_update
 
 from dashboard import data, query
 from dashboard.charts import count_ticks
@@ -408,15 +408,7 @@ def register(app: Dash) -> None:
         Input("stats-game", "value"),
         prevent_initial_call=True,
     )(filters)
-    inputs = [Input(f"stats-{name}", "value") for name in FILTERS]
-    app.callback(Output("stats-body", "children"), *inputs)(body)
     app.callback(
-        Output("url", "search", allow_duplicate=True), *inputs, State("url", "search"),
-        prevent_initial_call=True,
-    )(address)  # fmt: skip
-    app.callback(
-        *(Output(f"stats-{name}", "value") for name in FILTERS),
-        Input("url", "search"),
-        *(State(f"stats-{name}", "value") for name in FILTERS),
-        prevent_initial_call=True,
-    )(follow)
+        Output("stats-body", "children"), *(Input(f"stats-{name}", "value") for name in FILTERS)
+    )(body)
+    query.keep(app, "stats", FILTERS, address, follow)
