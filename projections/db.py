@@ -15,7 +15,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -373,6 +373,8 @@ def _behind_gate(conn: Any) -> Iterator[None]:
         )
         yield
     finally:
-        with suppress(Exception):  # a broken connection is dropped as it is given back
+        try:
             conn.execute("ROLLBACK")
             conn.autocommit = False
+        except Exception:  # closed rather than given back in autocommit: the pool drops it
+            conn.close()

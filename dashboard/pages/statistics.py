@@ -365,13 +365,12 @@ def body(
 ) -> html.Div | html.P:
     """The charts for the filters (one of the wrong type or out of range is left out); the
     seats bots played only when ``bots`` holds ``include``."""
-    game = choice(game, GAMES)
-    offered = [c["value"] for c in choices(game)]
+    applied = chosen(game, players, option, player, since, until, bots)
+    game, players, option, player, since, until, bots = applied
     try:
         stats = data.fresh().stats(
-            game=game, players=integer(players, range(SEATS.start, SEATS.stop)),
-            option=choice(option, offered), player=text(player), since=day(since),
-            until=day(until), bots=isinstance(bots, list) and BOTS in bots,
+            game=game, players=players, option=option, player=player, since=day(since),
+            until=day(until), bots=bool(bots),
         )  # fmt: skip
     except ValueError as err:  # options of another game than the one chosen
         return html.P(f"No statistics: {err}.", className="placeholder")
